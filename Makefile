@@ -1,0 +1,87 @@
+# PipeLink: plkc, the contract-guided linker for GPU kernel components.
+#
+#   make            build/plkc
+#   make example    check, place and link examples/gemm_swiglu.plk for sm_90a
+#   make test       unit + golden tests, then the same under ASan/UBSan
+#   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60)
+#   make runtime    runtime/libplkrt.so and plk-run (gcc + -lcuda only)
+#
+# Build dependencies are installed by scripts/install-deps.sh when missing.
+
+CUDA_HOME ?= /usr/local/cuda
+LLVM_CONFIG ?= llvm-config-14
+CC ?= cc
+B ?= build
+
+CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-Wno-sign-compare -Icompiler -Igrammar -I$(B)/gen -I$(CUDA_HOME)/include \
+	-I$(shell $(LLVM_CONFIG) --includedir 2>/dev/null) \
+	-DPLK_DEFAULT_CUDA_HOME='"$(CUDA_HOME)"'
+OPT ?= -O2 -g
+CFLAGS += $(CFLAGS_BASE) $(OPT)
+LDLIBS = -L$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -lLLVM-14 \
+	-L$(CUDA_HOME)/lib64 -lnvJitLink -lnvvm -lnvrtc -lelf -lm \
+	-Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
+
+GEN = $(B)/gen/lexer.c $(B)/gen/parser.c $(B)/gen/parser.h
+SRCS = $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+OBJS = $(SRCS:compiler/%.c=$(B)/%.o) $(B)/lexer.o $(B)/parser.o
+UNIT = $(patsubst tests/unit/%.c,$(B)/unit/%,$(wildcard tests/unit/*.c))
+
+all: deps $(B)/plkc
+
+deps:
+	@scripts/install-deps.sh --check-or-install
+
+$(B)/gen/lexer.c: grammar/lexer.re $(B)/gen/parser.h
+	@mkdir -p $(B)/gen
+	re2c -W --no-generation-date --no-version -o $@ $<
+
+$(B)/gen/parser.c $(B)/gen/parser.h: grammar/parser.y
+	@mkdir -p $(B)/gen
+	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
+
+$(B)/lexer.o: $(B)/gen/lexer.c compiler/plk.h
+	$(CC) $(CFLAGS) -Wno-unused-function -c -o $@ $<
+$(B)/parser.o: $(B)/gen/parser.c compiler/plk.h
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
+	@mkdir -p $(B)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/libplkc.a: $(OBJS)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/plkc: $(B)/main.o $(B)/libplkc.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/unit/%: tests/unit/%.c $(B)/libplkc.a tests/unit/unit.h
+	@mkdir -p $(B)/unit
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libplkc.a $(LDLIBS)
+
+unit: $(UNIT)
+
+example: all
+	$(B)/plkc examples/gemm_swiglu.plk -arch sm_90a --emit=placement
+	$(B)/plkc examples/gemm_swiglu.plk -arch sm_90a -o $(B)/gemm_swiglu.cubin
+
+# The whole suite; then again built with ASan + UBSan.
+test: all unit
+	@tests/run.sh $(B)
+	@$(MAKE) --no-print-directory B=build/san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" build/san/plkc sanunit
+	@PLK_SANITIZED=1 tests/run.sh build/san
+
+sanunit: $(UNIT)
+
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+runtime:
+	$(MAKE) -C runtime
+
+clean:
+	rm -rf build
+
+.PHONY: all deps unit sanunit example test fuzz runtime clean
+.SECONDARY:

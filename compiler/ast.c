@@ -1,0 +1,240 @@
+/* ast.c: --emit=ast, the AST as indented text with each node's span
+ * (line:col-line:col). Binary expressions print fully parenthesised so
+ * that the golden tests show precedence. */
+#include "plk.h"
+
+static void span(FILE *o, Span s)
+{
+	fprintf(o, " @%d:%d-%d:%d", s.line, s.col, s.eline, s.ecol);
+}
+
+void expr_print(FILE *o, const Expr *e)
+{
+	if (!e) {
+		fputs("?", o);
+		return;
+	}
+	switch (e->k) {
+	case EX_NUM: fprintf(o, "%lld", (long long)e->num); break;
+	case EX_NAME: fputs(e->name, o); break;
+	case EX_AUTO: fputs("auto", o); break;
+	case EX_NEG: fputs("-", o); expr_print(o, e->a); break;
+	case EX_BIN:
+		fputc('(', o);
+		expr_print(o, e->a);
+		fprintf(o, " %c ", e->op);
+		expr_print(o, e->b);
+		fputc(')', o);
+		break;
+	case EX_CALL:
+		fprintf(o, "%s(", e->name);
+		for (int i = 0; i < e->args.n; i++) {
+			if (i)
+				fputs(", ", o);
+			expr_print(o, e->args.v[i]);
+		}
+		fputc(')', o);
+		break;
+	}
+}
+
+static void exprs(FILE *o, const Vec *v, const char *open, const char *close)
+{
+	fputs(open, o);
+	for (int i = 0; i < v->n; i++) {
+		if (i)
+			fputs(", ", o);
+		expr_print(o, v->v[i]);
+	}
+	fputs(close, o);
+}
+
+static void type_print(FILE *o, const Type *t)
+{
+	switch (t->k) {
+	case TY_SCALAR: fputs(t->dtype, o); break;
+	case TY_PTR: fprintf(o, "ptr<%s>", t->dtype); break;
+	case TY_TENSOR: fprintf(o, "tensor<%s>", t->dtype); exprs(o, &t->dims, "[", "]"); break;
+	case TY_TENSORMAP:
+		fprintf(o, "tensormap<%s, ", t->dtype);
+		expr_print(o, t->rank);
+		fputc('>', o);
+		if (t->dims.n)
+			exprs(o, &t->dims, "[", "]");
+		break;
+	case TY_TILE:
+	case TY_FRAG:
+		fprintf(o, "%s<%s, ", t->k == TY_TILE ? "tile" : "frag", t->dtype);
+		expr_print(o, t->rows);
+		fputs(" x ", o);
+		expr_print(o, t->cols);
+		if (t->layout)
+			fprintf(o, ", %s", t->layout);
+		fputc('>', o);
+		break;
+	case TY_BUNDLE:
+		fputc('{', o);
+		for (int i = 0; i < t->fields.n; i++) {
+			const Field *f = t->fields.v[i];
+			fprintf(o, "%s%s: ", i ? ", " : "", f->name);
+			type_print(o, f->ty);
+		}
+		fputc('}', o);
+		break;
+	}
+}
+
+static void args(FILE *o, const Vec *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		const Arg *a = v->v[i];
+		fprintf(o, "%s%s = ", i ? ", " : "", a->name);
+		expr_print(o, a->val);
+	}
+}
+
+static void component(FILE *o, const Component *c)
+{
+	fprintf(o, "  component %s", c->name);
+	span(o, c->sp);
+	fputc('\n', o);
+	for (int i = 0; i < c->cparams.n; i++) {
+		const CParam *p = c->cparams.v[i];
+		fprintf(o, "    const %s", p->name);
+		if (p->def) {
+			fputs(" = ", o);
+			expr_print(o, p->def);
+		}
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	if (c->source)
+		fprintf(o, "    source \"%s\"\n", c->source);
+	if (c->entry)
+		fprintf(o, "    entry %s\n", c->entry);
+	if (c->arch_min) {
+		fprintf(o, "    arch >= %s", c->arch_min);
+		for (int i = 0; i < c->features.n; i++)
+			fprintf(o, "%s%s", i ? ", " : " needs ", ((Feature *)c->features.v[i])->name);
+		fputc('\n', o);
+	}
+	if (c->warps) {
+		fprintf(o, "    %s ", c->warpgroups ? "warpgroups" : "warps");
+		expr_print(o, c->warps);
+		fputc('\n', o);
+	}
+	if (c->regs) {
+		fputs("    regs ", o);
+		expr_print(o, c->regs);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < c->params.n; i++) {
+		const Param *p = c->params.v[i];
+		fprintf(o, "    param %s: ", p->name);
+		type_print(o, p->ty);
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < c->ports.n; i++) {
+		const Port *p = c->ports.v[i];
+		fprintf(o, "    %s %s: ", p->dir == PORT_IN ? "in" : "out", p->name);
+		type_print(o, p->ty);
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < c->smem.n; i++) {
+		const Smem *s = c->smem.v[i];
+		fprintf(o, "    smem %s: ", s->name);
+		expr_print(o, s->size);
+		fputs(" bytes", o);
+		if (s->align) {
+			fputs(", align ", o);
+			expr_print(o, s->align);
+		}
+		if (s->live)
+			fprintf(o, ", live %s", s->live);
+		span(o, s->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < c->barriers.n; i++) {
+		const Barrier *b = c->barriers.v[i];
+		fprintf(o, "    barrier %s", b->name);
+		if (b->threads) {
+			fputs(": ", o);
+			expr_print(o, b->threads);
+		}
+		span(o, b->sp);
+		fputc('\n', o);
+	}
+}
+
+static void kernel(FILE *o, const Kernel *k)
+{
+	fprintf(o, "  kernel %s", k->name);
+	span(o, k->sp);
+	fputc('\n', o);
+	for (int i = 0; i < k->params.n; i++) {
+		const KParam *p = k->params.v[i];
+		fprintf(o, "    param %s: ", p->name);
+		type_print(o, p->ty);
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < k->consts.n; i++) {
+		const Const *c = k->consts.v[i];
+		fprintf(o, "    const %s = ", c->name);
+		expr_print(o, c->val);
+		span(o, c->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < k->policies.n; i++) {
+		const Policy *p = k->policies.v[i];
+		fprintf(o, "    grid %s", p->name);
+		if (p->sub)
+			fprintf(o, " %s", p->sub);
+		if (p->args.n)
+			exprs(o, &p->args, "(", ")");
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < k->insts.n; i++) {
+		const Inst *n = k->insts.v[i];
+		fprintf(o, "    inst %s = %s(", n->name, n->comp);
+		args(o, &n->args);
+		fputc(')', o);
+		span(o, n->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < k->conns.n; i++) {
+		const Conn *c = k->conns.v[i];
+		fprintf(o, "    conn %s.%s -> %s.%s", c->from.inst, c->from.port, c->to.inst, c->to.port);
+		if (c->stages || c->attrs.n) {
+			fputs(" [", o);
+			if (c->stages) {
+				fputs("stages = ", o);
+				expr_print(o, c->stages);
+			}
+			if (c->stages && c->attrs.n)
+				fputs(", ", o);
+			args(o, &c->attrs);
+			fputc(']', o);
+		}
+		span(o, c->sp);
+		fputc('\n', o);
+	}
+}
+
+void ast_dump(FILE *o, const Module *m)
+{
+	fprintf(o, "module %s\n", m->path);
+	for (int i = 0; i < m->uses.n; i++) {
+		const Use *u = m->uses.v[i];
+		fprintf(o, "  use %s\"%s\"", u->object ? "object " : "", u->path);
+		span(o, u->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < m->comps.n; i++)
+		component(o, m->comps.v[i]);
+	for (int i = 0; i < m->kernels.n; i++)
+		kernel(o, m->kernels.v[i]);
+}

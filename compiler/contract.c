@@ -1,0 +1,227 @@
+/* contract.c: a component as canonical .plk text.
+ *
+ * This is what a component object's .plk.contract section carries, and
+ * what `--emit=contract` prints. Reading it back is parse_source on the
+ * text, so the printer emits only syntax of docs/language.md, in one fixed
+ * order and spacing: print -> parse -> print is the identity.
+ *
+ * With cvals, each compile-time constant is printed with the value the
+ * object was built for as its default; expressions stay symbolic, so they
+ * still say how a size depends on the constants. */
+#include <inttypes.h>
+#include <string.h>
+#include "plk.h"
+
+/* Binding strength: an operand is parenthesised when it binds looser than
+ * its place requires. */
+enum { P_ADD = 1, P_MUL = 2, P_UNARY = 3, P_ATOM = 4 };
+
+static int prec(const Expr *e)
+{
+	if (e->k == EX_BIN)
+		return e->op == '+' || e->op == '-' ? P_ADD : P_MUL;
+	if (e->k == EX_NEG || (e->k == EX_NUM && e->num < 0))
+		return P_UNARY;
+	return P_ATOM;
+}
+
+static void print_num(FILE *out, int64_t v)
+{
+	if (v == INT64_MIN)         /* no literal spells it: the lexer reads magnitudes */
+		fputs("(-9223372036854775807 - 1)", out);
+	else
+		fprintf(out, "%" PRId64, v);
+}
+
+static void print_expr(FILE *out, const Expr *e, int need)
+{
+	int paren = prec(e) < need;
+	if (paren)
+		fputc('(', out);
+	switch (e->k) {
+	case EX_NUM:
+		print_num(out, e->num);
+		break;
+	case EX_NAME:
+		fputs(e->name, out);
+		break;
+	case EX_AUTO:
+		fputs("auto", out);
+		break;
+	case EX_NEG:
+		fputc('-', out);
+		print_expr(out, e->a, P_UNARY);
+		break;
+	case EX_BIN: {
+		int p = prec(e);
+		print_expr(out, e->a, p);          /* left-associative */
+		fprintf(out, " %c ", e->op);
+		print_expr(out, e->b, p + 1);
+		break;
+	}
+	case EX_CALL:
+		fprintf(out, "%s(", e->name);
+		for (int i = 0; i < e->args.n; i++) {
+			if (i)
+				fputs(", ", out);
+			print_expr(out, e->args.v[i], P_ADD);
+		}
+		fputc(')', out);
+		break;
+	}
+	if (paren)
+		fputc(')', out);
+}
+
+static void print_exprs(FILE *out, const Vec *v)
+{
+	for (int i = 0; i < v->n; i++) {
+		if (i)
+			fputs(", ", out);
+		print_expr(out, v->v[i], P_ADD);
+	}
+}
+
+static void print_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		switch (*s) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		default: fputc(*s, out);
+		}
+	}
+	fputc('"', out);
+}
+
+static void print_type(FILE *out, const Type *t)
+{
+	switch (t->k) {
+	case TY_SCALAR:
+		fputs(t->dtype, out);
+		break;
+	case TY_PTR:
+		fprintf(out, "ptr<%s>", t->dtype);
+		break;
+	case TY_TENSOR:
+		fprintf(out, "tensor<%s>[", t->dtype);
+		print_exprs(out, &t->dims);
+		fputc(']', out);
+		break;
+	case TY_TENSORMAP:
+		fprintf(out, "tensormap<%s, ", t->dtype);
+		print_expr(out, t->rank, P_ADD);
+		fputc('>', out);
+		if (t->dims.n) {
+			fputc('[', out);
+			print_exprs(out, &t->dims);
+			fputc(']', out);
+		}
+		break;
+	case TY_TILE:
+	case TY_FRAG:
+		fprintf(out, "%s<%s, ", t->k == TY_TILE ? "tile" : "frag", t->dtype);
+		print_expr(out, t->rows, P_ADD);
+		fputs(" x ", out);
+		print_expr(out, t->cols, P_ADD);
+		if (t->layout)
+			fprintf(out, ", %s", t->layout);
+		fputc('>', out);
+		break;
+	case TY_BUNDLE:
+		fputs("{ ", out);
+		for (int i = 0; i < t->fields.n; i++) {
+			const Field *f = t->fields.v[i];
+			if (i)
+				fputs(", ", out);
+			fprintf(out, "%s: ", f->name);
+			print_type(out, f->ty);
+		}
+		fputs(" }", out);
+		break;
+	}
+}
+
+void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
+{
+	fprintf(out, "component %s", comp->name);
+	if (comp->cparams.n) {
+		fputc('(', out);
+		for (int i = 0; i < comp->cparams.n; i++) {
+			const CParam *p = comp->cparams.v[i];
+			fprintf(out, "%s%s", i ? ", " : "", p->name);
+			if (cvals) {
+				fputs(" = ", out);
+				print_num(out, cvals[i]);
+			} else if (p->def) {
+				fputs(" = ", out);
+				print_expr(out, p->def, P_ADD);
+			}
+		}
+		fputc(')', out);
+	}
+	fputs(" {\n", out);
+	if (comp->source) {
+		fputs("  source ", out);
+		print_string(out, comp->source);
+		fputc('\n', out);
+	}
+	if (comp->entry)
+		fprintf(out, "  entry %s\n", comp->entry);
+	if (comp->arch_min) {
+		fprintf(out, "  arch >= %s", comp->arch_min);
+		for (int i = 0; i < comp->features.n; i++) {
+			const Feature *f = comp->features.v[i];
+			fprintf(out, "%s%s", i ? ", " : " needs ", f->name);
+		}
+		fputc('\n', out);
+	}
+	if (comp->warps) {
+		fputs(comp->warpgroups ? "  warpgroups " : "  warps ", out);
+		print_expr(out, comp->warps, P_ADD);
+		fputc('\n', out);
+	}
+	if (comp->regs) {
+		fputs("  regs ", out);
+		print_expr(out, comp->regs, P_ADD);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < comp->params.n; i++) {
+		const Param *p = comp->params.v[i];
+		fprintf(out, "  param %s: ", p->name);
+		print_type(out, p->ty);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < comp->ports.n; i++) {
+		const Port *p = comp->ports.v[i];
+		fprintf(out, "  %s %s: ", p->dir == PORT_IN ? "in" : "out", p->name);
+		print_type(out, p->ty);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < comp->smem.n; i++) {
+		const Smem *s = comp->smem.v[i];
+		fprintf(out, "  smem %s: ", s->name);
+		print_expr(out, s->size, P_ADD);
+		fputs(" bytes", out);
+		if (s->align) {
+			fputs(", align ", out);
+			print_expr(out, s->align, P_ADD);
+		}
+		if (s->live)
+			fprintf(out, ", live %s", s->live);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < comp->barriers.n; i++) {
+		const Barrier *b = comp->barriers.v[i];
+		fprintf(out, "  barrier %s", b->name);
+		if (b->threads) {
+			fputs(": ", out);
+			print_expr(out, b->threads, P_ADD);
+		}
+		fputc('\n', out);
+	}
+	fputs("}\n", out);
+}

@@ -1,0 +1,191 @@
+/* eval.c: integer constant expressions over named constants.
+ *
+ * Every error is reported where it happens, so callers only propagate the
+ * failure: E0320 unknown name, E0321 division by zero, E0322 overflow,
+ * E0323 `auto` where a number is needed, E0324 unknown function. */
+#include <stdlib.h>
+#include <string.h>
+#include "plk.h"
+
+int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)     /* names that long are never typos of each other */
+		return la > lb ? (int)la : (int)lb;
+	int row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best) best = up + 1;
+			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *did_you_mean(const char *name, const char *const *cands, int n)
+{
+	int len = (int)strlen(name);
+	int limit = len / 3 > 1 ? len / 3 : 1;
+	const char *best = NULL;
+	int bestd = limit + 1;
+	for (int i = 0; i < n; i++) {
+		if (!cands[i] || !strcmp(cands[i], name))
+			continue;
+		int d = edit_distance(name, cands[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+		}
+	}
+	return best;
+}
+
+static int lookup(const Scope *s, const char *name, int64_t *out)
+{
+	for (; s; s = s->up)
+		for (int i = s->n - 1; i >= 0; i--)
+			if (!strcmp(s->names[i], name)) {
+				*out = s->vals[i];
+				return 1;
+			}
+	return 0;
+}
+
+static void unknown_name(Ctx *c, const Expr *e, const Scope *s)
+{
+	int n = 0;
+	for (const Scope *t = s; t; t = t->up)
+		n += t->n;
+	const char **cands = arena_alloc(c->arena, (n + 1) * sizeof *cands);
+	n = 0;
+	for (const Scope *t = s; t; t = t->up)
+		for (int i = 0; i < t->n; i++)
+			cands[n++] = t->names[i];
+	Diag *d = diag_new(c, DIAG_ERROR, "E0320", e->sp, "unknown name `%s`", e->name);
+	d->primary.msg = "not a constant in scope here";
+	const char *m = did_you_mean(e->name, cands, n);
+	if (m)
+		diag_help(d, "did you mean `%s`?", m);
+	else if (n)
+		diag_help(d, "constants come from the component's parameter list and the kernel's `const` items");
+	else
+		diag_help(d, "no constants are in scope here; declare one with `const %s = ...` in the kernel", e->name);
+	diag_end(c, d);
+}
+
+static int overflow(Ctx *c, const Expr *e, int64_t a, int64_t b)
+{
+	Diag *d = diag_new(c, DIAG_ERROR, "E0322", e->sp, "integer overflow in constant expression");
+	d->primary.msg = arena_printf(c->arena, "%lld %c %lld does not fit in 64 bits",
+	                              (long long)a, e->op ? e->op : '?', (long long)b);
+	diag_help(d, "constants are 64-bit signed integers; check the operands' values");
+	diag_end(c, d);
+	return -1;
+}
+
+static int divzero(Ctx *c, const Expr *e, const Expr *rhs)
+{
+	Diag *d = diag_new(c, DIAG_ERROR, "E0321", e->sp, "division by zero in constant expression");
+	d->primary.msg = NULL;
+	diag_label(d, rhs->sp, "this evaluates to 0");
+	diag_help(d, "make the divisor a positive constant");
+	diag_end(c, d);
+	return -1;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	if (a % b != 0 && ((a < 0) == (b < 0)))
+		q++;
+	return q;
+}
+
+int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
+{
+	int64_t a, b;
+	switch (e->k) {
+	case EX_NUM:
+		*out = e->num;
+		return 0;
+	case EX_NAME:
+		if (lookup(s, e->name, out))
+			return 0;
+		unknown_name(c, e, s);
+		return -1;
+	case EX_AUTO: {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0323", e->sp, "`auto` is not a number");
+		d->primary.msg = "a constant value is needed here";
+		diag_help(d, "`auto` is only allowed as a connection's `stages`");
+		diag_end(c, d);
+		return -1;
+	}
+	case EX_NEG:
+		if (eval_expr(c, e->a, s, &a))
+			return -1;
+		if (a == INT64_MIN)
+			return overflow(c, e, 0, a);
+		*out = -a;
+		return 0;
+	case EX_BIN:
+		if (eval_expr(c, e->a, s, &a) || eval_expr(c, e->b, s, &b))
+			return -1;
+		switch (e->op) {
+		case '+': if (__builtin_add_overflow(a, b, out)) return overflow(c, e, a, b); return 0;
+		case '-': if (__builtin_sub_overflow(a, b, out)) return overflow(c, e, a, b); return 0;
+		case '*': if (__builtin_mul_overflow(a, b, out)) return overflow(c, e, a, b); return 0;
+		case '/':
+		case '%':
+			if (b == 0)
+				return divzero(c, e, e->b);
+			if (a == INT64_MIN && b == -1)
+				return overflow(c, e, a, b);
+			*out = e->op == '/' ? a / b : a % b;
+			return 0;
+		}
+		break;
+	case EX_CALL: {
+		const char *f = e->name;
+		int want = !strcmp(f, "ceil_div") || !strcmp(f, "min") || !strcmp(f, "max") ? 2 : -1;
+		if (want < 0 || e->args.n != want) {
+			static const char *const fns[] = { "ceil_div", "min", "max" };
+			Diag *d = diag_new(c, DIAG_ERROR, "E0324", e->sp,
+			                   want < 0 ? "unknown function `%s`" : "`%s` takes 2 arguments", f);
+			d->primary.msg = want < 0 ? "not a function of constant expressions"
+			                          : arena_printf(c->arena, "%d argument%s given", e->args.n,
+			                                         e->args.n == 1 ? "" : "s");
+			const char *m = want < 0 ? did_you_mean(f, fns, 3) : NULL;
+			if (m)
+				diag_help(d, "did you mean `%s`?", m);
+			else
+				diag_help(d, "the functions are ceil_div(a, b), min(a, b) and max(a, b)");
+			diag_end(c, d);
+			return -1;
+		}
+		const Expr *ea = e->args.v[0], *eb = e->args.v[1];
+		if (eval_expr(c, ea, s, &a) || eval_expr(c, eb, s, &b))
+			return -1;
+		if (!strcmp(f, "min"))
+			*out = a < b ? a : b;
+		else if (!strcmp(f, "max"))
+			*out = a > b ? a : b;
+		else if (b == 0)
+			return divzero(c, e, eb);
+		else if (a == INT64_MIN && b == -1)
+			return overflow(c, e, a, b);
+		else
+			*out = ceil_div(a, b);
+		return 0;
+	}
+	}
+	error_at(c, "E0324", e->sp, "malformed expression");
+	return -1;
+}

@@ -1,0 +1,676 @@
+/* glue.c: the glue module of one composition, through the LLVM 14 C API.
+ *
+ * It defines every plk_* ABI function of docs/abi.md as a constant table
+ * (a switch over its keys, always-inline, so that after nvJitLink's LTO
+ * each call folds to a constant) and plk_main, the kernel body the NVRTC
+ * trampoline calls: mbarrier initialisation, setmaxnreg per warpgroup,
+ * warp-role dispatch, the tile loop and the calls to each instance's entry.
+ *
+ * libNVVM reads this bitcode with an LLVM 7.0.1 reader: typed pointers
+ * only, and no attribute that reader lacks (type attributes, willreturn,
+ * nofree, nosync, noundef, immarg, ...): strip_new_attrs removes them. */
+#include <stdlib.h>
+#include <string.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include "plk.h"
+
+#define DATALAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+#define TRIPLE "nvptx64-nvidia-cuda"
+
+/* ------------------------------------------------------------ tables */
+
+static void add_case(Ctx *c, AbiFn *f, int k0, int k1, int k2, int64_t base, int64_t step)
+{
+	for (int i = 0; i < f->ncases; i++)   /* both ends of a ring share it */
+		if (f->cases[i].key[0] == k0 && f->cases[i].key[1] == k1 && f->cases[i].key[2] == k2)
+			return;
+	AbiCase *n = arena_alloc(c->arena, (f->ncases + 1) * sizeof *n);
+	if (f->ncases)
+		memcpy(n, f->cases, f->ncases * sizeof *n);
+	n[f->ncases++] = (AbiCase){ { k0, k1, k2 }, base, step };
+	f->cases = n;
+}
+
+static const PRole *role_of(const Placement *p, const GInst *in)
+{
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		for (int j = 0; r->role && j < r->role->insts.n; j++)
+			if (r->role->insts.v[j] == in)
+				return r;
+	}
+	return NULL;
+}
+
+enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_NBAR, F_BTHREADS,
+	F_FIRST_WARP, F_WARPS };
+
+void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
+{
+	static const struct { const char *name, *cret; int nargs, nkeys; AbiRet ret; } sig[ABI_NFNS] = {
+		[F_SMEM] = { "plk_smem", "void *", 2, 2, ABI_SMEM },
+		[F_STAGES] = { "plk_ring_stages", "int", 2, 2, ABI_INT },
+		[F_SLOT] = { "plk_ring_slot", "void *", 3, 2, ABI_SMEM },
+		[F_FIELD] = { "plk_ring_field", "unsigned", 3, 3, ABI_INT },
+		[F_FULL] = { "plk_ring_full", "void *", 3, 2, ABI_SMEM },
+		[F_EMPTY] = { "plk_ring_empty", "void *", 3, 2, ABI_SMEM },
+		[F_NBAR] = { "plk_named_barrier", "int", 2, 2, ABI_INT },
+		[F_BTHREADS] = { "plk_barrier_threads", "int", 2, 2, ABI_INT },
+		[F_FIRST_WARP] = { "plk_role_first_warp", "int", 1, 1, ABI_INT },
+		[F_WARPS] = { "plk_role_warps", "int", 1, 1, ABI_INT },
+	};
+	for (int i = 0; i < ABI_NFNS; i++)
+		f[i] = (AbiFn){ sig[i].name, sig[i].cret, sig[i].nargs, sig[i].nkeys, sig[i].ret, NULL, 0 };
+	for (int i = 0; i < p->bufs.n; i++) {
+		const PBuf *b = p->bufs.v[i];
+		add_case(c, &f[F_SMEM], b->inst->id, b->buf->id, 0, b->off, 0);
+	}
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		const GEdge *e = r->edge;
+		const struct { const GInst *in; const GPort *pt; } ends[2] = { { e->from, e->fp }, { e->to, e->tp } };
+		for (int j = 0; j < 2; j++) {
+			int in = ends[j].in->id, pt = ends[j].pt->id;
+			add_case(c, &f[F_STAGES], in, pt, 0, r->stages, 0);
+			add_case(c, &f[F_SLOT], in, pt, 0, r->off, r->slot_stride);
+			add_case(c, &f[F_FULL], in, pt, 0, r->full_bar, 8);
+			add_case(c, &f[F_EMPTY], in, pt, 0, r->empty_bar, 8);
+			/* Bundle fields follow each other, each at its alignment. */
+			uint32_t off = 0;
+			for (int k = 0; k < ends[j].pt->fields.n; k++) {
+				const GField *fl = ends[j].pt->fields.v[k];
+				uint32_t al = fl->align ? fl->align : 1;
+				off = (off + al - 1) / al * al;
+				add_case(c, &f[F_FIELD], in, pt, k, off, 0);
+				off += fl->bytes;
+			}
+		}
+	}
+	for (int i = 0; i < p->bars.n; i++) {
+		const PBar *b = p->bars.v[i];
+		add_case(c, &f[F_NBAR], b->inst->id, b->bar->id, 0, b->id, 0);
+		add_case(c, &f[F_BTHREADS], b->inst->id, b->bar->id, 0, b->threads, 0);
+	}
+	for (int i = 0; i < p->g->insts.n; i++) {
+		const GInst *in = p->g->insts.v[i];
+		const PRole *r = role_of(p, in);
+		if (!r)
+			continue;
+		add_case(c, &f[F_FIRST_WARP], in->id, 0, 0, r->first_warp, 0);
+		add_case(c, &f[F_WARPS], in->id, 0, 0, r->nwarps, 0);
+	}
+}
+
+static Span kernel_span(const Placement *p)
+{
+	return p->g && p->g->k ? p->g->k->name_sp : span_none;
+}
+
+int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap)
+{
+	int nwg = (p->threads + 127) / 128, any = 0;
+	for (int w = 0; w < nwg; w++)
+		regs[w] = 0;
+	*cap = 0;
+	if (!(p->arch->features & FEAT_SETMAXNREG))
+		return 0;
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		if (r->regs <= 0)
+			continue;
+		for (int w = r->first_warp / 4; w <= (r->first_warp + r->nwarps - 1) / 4 && w < nwg; w++) {
+			if (regs[w] && regs[w] != r->regs) {
+				Diag *d = diag_new(c, DIAG_ERROR, "E0510", kernel_span(p),
+				    "warpgroup %d holds roles with register budgets %d and %d", w, regs[w], r->regs);
+				diag_note(d, "setmaxnreg sets the budget of a whole warpgroup");
+				diag_help(d, "this is a placement bug: roles with a budget must be warpgroup-aligned");
+				diag_end(c, d);
+				return -1;
+			}
+			regs[w] = r->regs;
+			any = 1;
+		}
+	}
+	if (!any)
+		return 0;
+	/* ptxas caps registers at entry from .maxntid and .minnctapersm 1. */
+	int cp = p->arch->regs_per_sm / (nwg * 128);
+	if (cp > p->arch->regs_per_thread_max)
+		cp = p->arch->regs_per_thread_max;
+	*cap = cp / 8 * 8;
+	return 0;
+}
+
+/* ------------------------------------------------------------ module */
+
+typedef struct G {
+	Ctx *c;
+	const Placement *p;
+	LLVMContextRef cx;
+	LLVMModuleRef m;
+	LLVMBuilderRef b;
+	LLVMTypeRef v, i8, i8p, i8p3, i32, i64, f32;
+	LLVMValueRef smem;     /* [0 x i8] addrspace(3), the dynamic shared memory */
+	LLVMValueRef fn;       /* function being built */
+	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
+	int err;
+} G;
+
+static LLVMValueRef ci32(G *g, int64_t v) { return LLVMConstInt(g->i32, (uint64_t)v, 1); }
+
+/* Pointer into dynamic shared memory at byte `off` (a value). */
+static LLVMValueRef smem_at3(G *g, LLVMValueRef off)
+{
+	LLVMValueRef idx[2] = { ci32(g, 0), off };
+	return LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(g->i8, 0), g->smem, idx, 2, "");
+}
+
+static LLVMValueRef smem_u32(G *g, int64_t off)
+{
+	return LLVMBuildPtrToInt(g->b, smem_at3(g, ci32(g, off)), g->i32, "");
+}
+
+static LLVMValueRef intrinsic(G *g, const char *name, LLVMTypeRef ret)
+{
+	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+	if (!f)
+		f = LLVMAddFunction(g->m, name, LLVMFunctionType(ret, NULL, 0, 0));
+	return f;
+}
+
+static LLVMValueRef call0(G *g, const char *name, LLVMTypeRef ret)
+{
+	LLVMValueRef f = intrinsic(g, name, ret);
+	return LLVMBuildCall2(g->b, LLVMFunctionType(ret, NULL, 0, 0), f, NULL, 0, "");
+}
+
+static void asm_call(G *g, const char *text, const char *cons, LLVMValueRef *args, int n)
+{
+	LLVMTypeRef ts[4];
+	for (int i = 0; i < n; i++)
+		ts[i] = LLVMTypeOf(args[i]);
+	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
+	LLVMValueRef a = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons, strlen(cons),
+	                                  1, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMBuildCall2(g->b, ft, a, args, n, "");
+}
+
+static void fn_attr(G *g, LLVMValueRef f, const char *name)
+{
+	unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->cx, k, 0));
+}
+
+/* One ABI function: switch over the packed keys, one return per case. */
+static void define_abi(G *g, const AbiFn *f)
+{
+	LLVMTypeRef rt = f->ret == ABI_SMEM ? g->i8p : g->i32;
+	LLVMTypeRef pts[3] = { g->i32, g->i32, g->i32 };
+	LLVMValueRef fn = LLVMAddFunction(g->m, f->name, LLVMFunctionType(rt, pts, f->nargs, 0));
+	fn_attr(g, fn, "alwaysinline");
+	fn_attr(g, fn, "nounwind");
+	fn_attr(g, fn, "readnone");
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->cx, fn, "entry");
+	LLVMBasicBlockRef dflt = LLVMAppendBasicBlockInContext(g->cx, fn, "none");
+	LLVMPositionBuilderAtEnd(g->b, entry);
+	LLVMValueRef key = LLVMGetParam(fn, 0);
+	for (int k = 1; k < f->nkeys; k++)   /* ids stay below 1024 */
+		key = LLVMBuildOr(g->b, LLVMBuildShl(g->b, key, ci32(g, 10), ""), LLVMGetParam(fn, k), "");
+	LLVMValueRef sw = LLVMBuildSwitch(g->b, key, dflt, f->ncases);
+	for (int i = 0; i < f->ncases; i++) {
+		const AbiCase *cs = &f->cases[i];
+		int64_t packed = 0;
+		for (int k = 0; k < f->nkeys; k++)
+			packed = packed << 10 | cs->key[k];
+		LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
+		LLVMAddCase(sw, ci32(g, packed), bb);
+		LLVMPositionBuilderAtEnd(g->b, bb);
+		LLVMValueRef v = ci32(g, cs->base);
+		if (f->nargs > f->nkeys && cs->step)
+			v = LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, LLVMGetParam(fn, f->nkeys), ci32(g, cs->step), ""), "");
+		if (f->ret == ABI_SMEM)
+			v = LLVMBuildAddrSpaceCast(g->b, smem_at3(g, v), g->i8p, "");
+		LLVMBuildRet(g->b, v);
+	}
+	LLVMPositionBuilderAtEnd(g->b, dflt);
+	LLVMBuildRet(g->b, LLVMConstNull(rt));
+}
+
+static LLVMTypeRef kparam_type(G *g, KParamKind k)
+{
+	switch (k) {
+	case KP_PTR: case KP_TENSORMAP: return g->i8p;
+	case KP_I64: return g->i64;
+	case KP_F32: return g->f32;
+	default: return g->i32;
+	}
+}
+
+static LLVMTypeRef scalar_type(G *g, const char *dtype)
+{
+	const DtypeInfo *d = dtype_lookup(dtype);
+	int bits = d ? d->bits : 32;
+	if (dtype && dtype[0] == 'f' && bits == 32)
+		return g->f32;
+	if (dtype && dtype[0] == 'f' && bits == 64)
+		return LLVMDoubleTypeInContext(g->cx);
+	return LLVMIntTypeInContext(g->cx, bits < 8 ? 8 : bits);
+}
+
+static LLVMTypeRef param_type(G *g, const Param *pa)
+{
+	if (!pa || !pa->ty)
+		return g->i32;
+	switch (pa->ty->k) {
+	case TY_PTR: case TY_TENSORMAP: case TY_TENSOR: return g->i8p;
+	default: return scalar_type(g, pa->ty->dtype);
+	}
+}
+
+/* A runtime integer expression over kernel scalars and recipe consts. */
+static LLVMValueRef expr_ir(G *g, const Expr *e)
+{
+	const Graph *gr = g->p->g;
+	if (!e)
+		return ci32(g, 1);
+	switch (e->k) {
+	case EX_NUM: return ci32(g, e->num);
+	case EX_NEG: return LLVMBuildNeg(g->b, expr_ir(g, e->a), "");
+	case EX_NAME:
+		for (int i = 0; i < gr->kparams.n; i++) {
+			const GKParam *k = gr->kparams.v[i];
+			if (strcmp(k->name, e->name) || (k->kind != KP_I32 && k->kind != KP_I64))
+				continue;
+			return LLVMBuildIntCast2(g->b, g->kargs[i], g->i32, 1, "");
+		}
+		for (int i = 0; i < gr->consts.n; i++)
+			if (!strcmp(((const Const *)gr->consts.v[i])->name, e->name))
+				return ci32(g, gr->constvals[i]);
+		break;
+	case EX_BIN: {
+		LLVMValueRef a = expr_ir(g, e->a), b = expr_ir(g, e->b);
+		switch (e->op) {
+		case '+': return LLVMBuildAdd(g->b, a, b, "");
+		case '-': return LLVMBuildSub(g->b, a, b, "");
+		case '*': return LLVMBuildMul(g->b, a, b, "");
+		case '/': return LLVMBuildSDiv(g->b, a, b, "");
+		case '%': return LLVMBuildSRem(g->b, a, b, "");
+		}
+		break;
+	}
+	case EX_CALL:
+		if (e->args.n == 2) {
+			LLVMValueRef a = expr_ir(g, e->args.v[0]), b = expr_ir(g, e->args.v[1]);
+			if (!strcmp(e->name, "ceil_div"))
+				return LLVMBuildSDiv(g->b, LLVMBuildSub(g->b, LLVMBuildAdd(g->b, a, b, ""), ci32(g, 1), ""), b, "");
+			if (!strcmp(e->name, "min"))
+				return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, a, b, ""), a, b, "");
+			if (!strcmp(e->name, "max"))
+				return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, a, b, ""), a, b, "");
+		}
+		break;
+	default:
+		break;
+	}
+	error_at(g->c, "E0511", e->sp, "this expression cannot be computed in the kernel");
+	g->err = 1;
+	return ci32(g, 1);
+}
+
+/* Frag arrays: one per register edge (producer and consumer share it). */
+typedef struct Frag { const void *key; LLVMValueRef ptr; } Frag;
+
+static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
+{
+	const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+	for (int i = 0; i < *nfr; i++)
+		if (fr[i].key == key)
+			return fr[i].ptr;
+	const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
+	LLVMTypeRef et = scalar_type(g, fl ? fl->dtype : "f32");
+	const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
+	int bits = d && d->bits >= 8 ? d->bits : 8;
+	uint32_t bytes = pt->bytes;
+	if (!bytes && fl && role_threads)   /* elements per thread from the shape */
+		bytes = (uint32_t)(fl->rows * fl->cols / role_threads * bits / 8);
+	unsigned n = bytes * 8 / bits;
+	if (!n)
+		n = 1;
+	/* Allocas go to the entry block, where SROA promotes them. */
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->fn);
+	LLVMValueRef first = LLVMGetFirstInstruction(entry);
+	if (first)
+		LLVMPositionBuilderBefore(g->b, first);
+	else
+		LLVMPositionBuilderAtEnd(g->b, entry);
+	LLVMValueRef a = LLVMBuildAlloca(g->b, LLVMArrayType(et, n), "frag");
+	LLVMSetAlignment(a, 16);
+	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(et, n), a, idx, 2, "");
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	fr[*nfr] = (Frag){ key, p };
+	++*nfr;
+	return p;
+}
+
+static const GBind *bind_of(const GInst *in, const char *param)
+{
+	for (int i = 0; i < in->binds.n; i++) {
+		const GBind *b = in->binds.v[i];
+		if (!strcmp(b->param, param))
+			return b;
+	}
+	return NULL;
+}
+
+/* entry(inst, params..., frag ptrs..., tile_m, tile_n) */
+static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
+                       LLVMValueRef tm, LLVMValueRef tn)
+{
+	const Component *cp = in->comp;
+	int np = cp->params.n, max = 3 + np + in->ports.n;
+	LLVMTypeRef *ts = arena_alloc(g->c->arena, max * sizeof *ts);
+	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
+	int n = 0;
+	ts[n] = g->i32, as[n++] = ci32(g, in->id);
+	for (int i = 0; i < np; i++) {
+		const Param *pa = cp->params.v[i];
+		const GBind *b = bind_of(in, pa->name);
+		ts[n] = param_type(g, pa);
+		if (!b || b->kparam < 0 || b->kparam >= g->p->g->kparams.n) {
+			error_at(g->c, "E0512", pa->sp, "param `%s` of `%s` is bound to no kernel parameter",
+			         pa->name, in->name);
+			g->err = 1;
+			as[n] = LLVMConstNull(ts[n]);
+			n++;
+			continue;
+		}
+		LLVMValueRef v = g->kargs[b->kparam];
+		LLVMTypeRef vt = LLVMTypeOf(v);
+		if (vt != ts[n]) {
+			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && LLVMGetTypeKind(ts[n]) == LLVMIntegerTypeKind)
+				v = LLVMBuildIntCast2(g->b, v, ts[n], 1, "");
+			else if (LLVMGetTypeKind(vt) == LLVMPointerTypeKind && LLVMGetTypeKind(ts[n]) == LLVMPointerTypeKind)
+				v = LLVMBuildBitCast(g->b, v, ts[n], "");
+			else {
+				error_at(g->c, "E0512", pa->sp, "param `%s` of `%s` does not match the kernel parameter's type",
+				         pa->name, in->name);
+				g->err = 1;
+				v = LLVMConstNull(ts[n]);
+			}
+		}
+		as[n++] = v;
+	}
+	for (int i = 0; i < in->ports.n; i++) {
+		const GPort *pt = in->ports.v[i];
+		if (pt->k != TY_FRAG)
+			continue;
+		LLVMValueRef p = frag_ptr(g, fr, nfr, pt, role_threads);
+		ts[n] = LLVMTypeOf(p), as[n++] = p;
+	}
+	ts[n] = g->i32, as[n++] = tm;
+	ts[n] = g->i32, as[n++] = tn;
+	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(g->m, cp->entry);
+	if (!f)
+		f = LLVMAddFunction(g->m, cp->entry, ft);
+	else if (LLVMGlobalGetValueType(f) != ft) {
+		error_at(g->c, "E0513", cp->entry_sp, "entry `%s` is called with two different signatures", cp->entry);
+		g->err = 1;
+		return;
+	}
+	LLVMBuildCall2(g->b, ft, f, as, n, "");
+}
+
+/* t (linear work item) -> (tile_m, tile_n) after the raster order. */
+static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
+                   LLVMValueRef *tm, LLVMValueRef *tn)
+{
+	const Graph *gr = g->p->g;
+	LLVMBuilderRef b = g->b;
+	if (gr->raster && !strcmp(gr->raster, "grouped") && gr->raster_group > 0) {
+		LLVMValueRef G_ = ci32(g, gr->raster_group);
+		LLVMValueRef per = LLVMBuildMul(b, G_, tiles_n, "");
+		LLVMValueRef grp = LLVMBuildSDiv(b, t, per, "");
+		LLVMValueRef first = LLVMBuildMul(b, grp, G_, "");
+		LLVMValueRef left = LLVMBuildSub(b, tiles_m, first, "");
+		LLVMValueRef rows = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, G_, ""), left, G_, "");
+		LLVMValueRef r = LLVMBuildSub(b, t, LLVMBuildMul(b, grp, per, ""), "");
+		*tm = LLVMBuildAdd(b, first, LLVMBuildSRem(b, r, rows, ""), "tile_m");
+		*tn = LLVMBuildSDiv(b, r, rows, "tile_n");
+	} else if (gr->raster && !strcmp(gr->raster, "column")) {
+		*tm = LLVMBuildSRem(b, t, tiles_m, "tile_m");
+		*tn = LLVMBuildSDiv(b, t, tiles_m, "tile_n");
+	} else {
+		*tm = LLVMBuildSDiv(b, t, tiles_n, "tile_m");
+		*tn = LLVMBuildSRem(b, t, tiles_n, "tile_n");
+	}
+}
+
+/* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries } */
+static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m,
+                      LLVMValueRef tiles_n, LLVMBasicBlockRef done)
+{
+	LLVMBuilderRef b = g->b;
+	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
+	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
+	LLVMBuildBr(b, head);
+	LLVMPositionBuilderAtEnd(b, head);
+	LLVMValueRef t = LLVMBuildPhi(b, g->i32, "tile");
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, ntiles, ""), body, done);
+	LLVMPositionBuilderAtEnd(b, body);
+	LLVMValueRef tm, tn;
+	raster(g, t, tiles_m, tiles_n, &tm, &tn);
+	for (int i = 0; r->role && i < r->role->insts.n; i++)
+		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, tm, tn);
+	LLVMValueRef next;
+	if (g->p->g->persistent)
+		next = LLVMBuildAdd(b, t, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), "");
+	else
+		next = ntiles;   /* one work item per block */
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+	LLVMBuildBr(b, head);
+	LLVMValueRef inv[2] = { t0, next };
+	LLVMBasicBlockRef inb[2] = { pre, latch };
+	LLVMAddIncoming(t, inv, inb, 2);
+}
+
+static void build_main(G *g)
+{
+	const Placement *p = g->p;
+	const Graph *gr = p->g;
+	LLVMBuilderRef b = g->b;
+	int nk = gr->kparams.n;
+	LLVMTypeRef *pts = arena_alloc(g->c->arena, (nk + 1) * sizeof *pts);
+	for (int i = 0; i < nk; i++)
+		pts[i] = kparam_type(g, ((const GKParam *)gr->kparams.v[i])->kind);
+	g->fn = LLVMAddFunction(g->m, "plk_main", LLVMFunctionType(g->v, pts, nk, 0));
+	fn_attr(g, g->fn, "alwaysinline");
+	fn_attr(g, g->fn, "nounwind");
+	g->kargs = arena_alloc(g->c->arena, (nk + 1) * sizeof *g->kargs);
+	for (int i = 0; i < nk; i++) {
+		g->kargs[i] = LLVMGetParam(g->fn, i);
+		LLVMSetValueName2(g->kargs[i], ((const GKParam *)gr->kparams.v[i])->name,
+		                  strlen(((const GKParam *)gr->kparams.v[i])->name));
+	}
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->cx, g->fn, "entry");
+	LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(g->cx, g->fn, "mbar.init");
+	LLVMBasicBlockRef sync = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sync");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->cx, g->fn, "done");
+	LLVMPositionBuilderAtEnd(b, entry);
+	LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
+	LLVMValueRef warp = LLVMBuildLShr(b, tid, ci32(g, 5), "warp");
+	LLVMValueRef tiles_m = expr_ir(g, gr->tiles[0]);
+	LLVMValueRef tiles_n = expr_ir(g, gr->tiles[1]);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, tid, ci32(g, 0), ""), init, sync);
+
+	/* Thread 0 initialises every stage's full and empty mbarrier. */
+	LLVMPositionBuilderAtEnd(b, init);
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		for (int s = 0; s < r->stages; s++) {
+			LLVMValueRef a[2] = { smem_u32(g, r->full_bar + 8 * s), ci32(g, r->full_count) };
+			asm_call(g, "mbarrier.init.shared.b64 [$0], $1;", "r,r,~{memory}", a, 2);
+			a[0] = smem_u32(g, r->empty_bar + 8 * s), a[1] = ci32(g, r->empty_count);
+			asm_call(g, "mbarrier.init.shared.b64 [$0], $1;", "r,r,~{memory}", a, 2);
+		}
+	}
+	if (p->arch->sm >= 90 && p->rings.n) {
+		asm_call(g, "fence.mbarrier_init.release.cluster;", "~{memory}", NULL, 0);
+		asm_call(g, "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0);
+	}
+	LLVMBuildBr(b, sync);
+
+	LLVMPositionBuilderAtEnd(b, sync);
+	call0(g, "llvm.nvvm.barrier0", g->v);
+
+	/* setmaxnreg: every warp of a warpgroup executes the same one. */
+	int nwg = (p->threads + 127) / 128, cap = 0;
+	int *wregs = arena_alloc(g->c->arena, (nwg + 1) * sizeof *wregs);
+	if (glue_wg_regs(g->c, p, wregs, &cap))
+		g->err = 1;
+	LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
+	for (int w = 0; w < nwg && cap; w++) {
+		if (!wregs[w] || wregs[w] == cap)
+			continue;
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "setmaxnreg");
+		LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+		LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, wg, ci32(g, w), ""), yes, no);
+		LLVMPositionBuilderAtEnd(b, yes);
+		char text[64];
+		snprintf(text, sizeof text, "setmaxnreg.%s.sync.aligned.u32 %d;",
+		         wregs[w] > cap ? "inc" : "dec", wregs[w]);
+		asm_call(g, text, "~{memory}", NULL, 0);
+		LLVMBuildBr(b, no);
+		LLVMPositionBuilderAtEnd(b, no);
+	}
+
+	/* Warp-role dispatch: one branch per role. */
+	Frag *fr = arena_alloc(g->c->arena, (gr->insts.n * 8 + 8) * sizeof *fr);
+	int nfr = 0;
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "role");
+		LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+		LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, warp, ci32(g, r->first_warp), ""),
+		                                ci32(g, r->nwarps), "");
+		LLVMBuildCondBr(b, in, yes, no);
+		LLVMPositionBuilderAtEnd(b, yes);
+		role_body(g, r, fr, &nfr, tiles_m, tiles_n, done);
+		LLVMPositionBuilderAtEnd(b, no);
+	}
+	LLVMBuildBr(b, done);
+	LLVMPositionBuilderAtEnd(b, done);
+	LLVMBuildRetVoid(b);
+}
+
+/* Drops the attributes LLVM 14 adds to intrinsic declarations that the
+ * LLVM 7.0.1 reader in libNVVM does not know. */
+static void strip_new_attrs(G *g)
+{
+	static const char *const newer[] = { "willreturn", "nofree", "nosync", "noundef", "immarg",
+		"mustprogress", "nocallback", "noprofile", "nocf_check", "byval", "sret", "elementtype",
+		"preallocated", "inalloca", "vscale_range", "hot", "nomerge", "null_pointer_is_valid" };
+	for (LLVMValueRef f = LLVMGetFirstFunction(g->m); f; f = LLVMGetNextFunction(f)) {
+		int np = LLVMCountParams(f);
+		for (int idx = -1; idx <= np; idx++) {
+			LLVMAttributeIndex ai = idx < 0 ? LLVMAttributeFunctionIndex : (LLVMAttributeIndex)idx;
+			for (size_t k = 0; k < sizeof newer / sizeof *newer; k++) {
+				unsigned id = LLVMGetEnumAttributeKindForName(newer[k], strlen(newer[k]));
+				if (id)
+					LLVMRemoveEnumAttributeAtIndex(f, ai, id);
+			}
+		}
+	}
+}
+
+static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
+{
+	memset(g, 0, sizeof *g);
+	g->c = c, g->p = p;
+	g->cx = LLVMContextCreate();
+	g->m = LLVMModuleCreateWithNameInContext("plk_glue", g->cx);
+	g->b = LLVMCreateBuilderInContext(g->cx);
+	LLVMSetTarget(g->m, TRIPLE);
+	LLVMSetDataLayout(g->m, DATALAYOUT);
+	g->v = LLVMVoidTypeInContext(g->cx);
+	g->i8 = LLVMInt8TypeInContext(g->cx);
+	g->i8p = LLVMPointerType(g->i8, 0);
+	g->i8p3 = LLVMPointerType(g->i8, 3);
+	g->i32 = LLVMInt32TypeInContext(g->cx);
+	g->i64 = LLVMInt64TypeInContext(g->cx);
+	g->f32 = LLVMFloatTypeInContext(g->cx);
+
+	/* extern __shared__ __align__(1024) char pipelink_smem[] */
+	g->smem = LLVMAddGlobalInAddressSpace(g->m, LLVMArrayType(g->i8, 0), "pipelink_smem", 3);
+	LLVMSetLinkage(g->smem, LLVMExternalLinkage);
+	LLVMSetAlignment(g->smem, 1024);
+
+	AbiFn fns[ABI_NFNS];
+	abi_tables(c, p, fns);
+	for (int i = 0; i < ABI_NFNS; i++)
+		define_abi(g, &fns[i]);
+	build_main(g);
+	strip_new_attrs(g);
+
+	LLVMValueRef ver[2] = { ci32(g, 2), ci32(g, 0) };
+	LLVMAddNamedMetadataOperand(g->m, "nvvmir.version", LLVMMDNodeInContext(g->cx, ver, 2));
+
+	char *msg = NULL;
+	if (!g->err && LLVMVerifyModule(g->m, LLVMReturnStatusAction, &msg)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0501", kernel_span(p), "the generated glue module is invalid");
+		diag_note(d, "LLVM: %s", msg ? msg : "(no message)");
+		diag_help(d, "this is a bug in plkc; --emit=glue-ll shows the module");
+		diag_end(c, d);
+		g->err = 1;
+	}
+	LLVMDisposeMessage(msg);
+	return g->m;
+}
+
+static void dispose(G *g)
+{
+	LLVMDisposeBuilder(g->b);
+	LLVMDisposeModule(g->m);
+	LLVMContextDispose(g->cx);
+}
+
+int glue_emit_ll(Ctx *c, const Placement *p, FILE *out)
+{
+	G g;
+	build_module(&g, c, p);
+	char *s = LLVMPrintModuleToString(g.m);
+	fputs(s, out);
+	LLVMDisposeMessage(s);
+	int err = g.err;
+	dispose(&g);
+	return err ? -1 : 0;
+}
+
+int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n)
+{
+	G g;
+	*bc = NULL, *n = 0;
+	build_module(&g, c, p);
+	int err = g.err;
+	if (!err) {
+		LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(g.m);
+		if (!mb) {
+			error_at(c, "E0501", kernel_span(p), "LLVM could not write the glue bitcode");
+			err = 1;
+		} else {
+			*n = LLVMGetBufferSize(mb);
+			*bc = malloc(*n);
+			memcpy(*bc, LLVMGetBufferStart(mb), *n);
+			LLVMDisposeMemoryBuffer(mb);
+		}
+	}
+	dispose(&g);
+	return err ? -1 : 0;
+}

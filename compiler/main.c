@@ -1,0 +1,405 @@
+/* main.c: the plkc command line. Parses options, then runs the pipeline
+ * up to the stage that --emit asks for:
+ *
+ *   parse -> resolve -> check -> place -> glue -> link -> cubin + manifest
+ *
+ * Exit status: 0 success, 1 errors in the input, 2 a bad command line. */
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "plk.h"
+
+typedef enum {
+	EMIT_DEFAULT, EMIT_AST, EMIT_GRAPH, EMIT_DOT, EMIT_PLACEMENT, EMIT_GLUE_LL,
+	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST
+} Emit;
+
+static const char *const emit_names[] = {
+	"", "ast", "graph", "dot", "placement", "glue-ll", "ptx", "cubin", "monolith", "contract",
+	"manifest",
+};
+
+typedef struct Options {
+	const char *input;
+	const char *out;
+	const char *kernel;          /* --kernel NAME: one of several */
+	const char *arches[8];
+	int narches;
+	Emit emit;
+	int check_only, compile_only;
+} Options;
+
+static const char usage[] =
+	"usage: plkc FILE.plk [-arch sm_XX ...] [-o OUT] [-I DIR] [--emit=KIND] [--check]\n"
+	"       plkc -c COMPONENT.plk [-arch sm_XX ...] [-o OBJECT.o]\n"
+	"       plkc --emit=contract OBJECT.o\n"
+	"       plkc --explain E0XXX | --version | --help\n"
+	"\n"
+	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a).\n"
+	"                       sm_90/sm_100 pick the `a` feature set when a component needs it.\n"
+	"  -o OUT               output file (cubin, fatbin for several arches, or object with -c);\n"
+	"                       a kernel's manifest is written beside it as OUT.manifest.json\n"
+	"  -I DIR               also look for `use`d files in DIR\n"
+	"  -c                   compile a component declaration into an object carrying its contract\n"
+	"  --check              check contracts and placement, write nothing\n"
+	"  --emit=KIND          ast | graph | dot | placement | glue-ll | ptx | cubin | monolith |\n"
+	"                       manifest | contract: print that stage's result on stdout\n"
+	"  --kernel NAME        the kernel to build when the file declares several\n"
+	"  --diagnostics-format=human|short\n"
+	"                       short: one `file:line:col: error[E0XXX]: message` line each\n"
+	"  --explain E0XXX      explain an error code, with an example\n";
+
+/* The repository (or install prefix) root: the binary lives in build/. */
+static const char *home_dir(Ctx *c)
+{
+	const char *env = getenv("PLK_HOME");
+	if (env && *env)
+		return env;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return ".";
+	exe[n] = 0;
+	char *d = dirname(exe);        /* .../build or .../build/san */
+	char probe[PATH_MAX + 32];
+	for (int up = 0; up < 3; up++) {
+		snprintf(probe, sizeof probe, "%s/stdlib", d);
+		if (access(probe, F_OK) == 0)
+			return arena_strdup(c->arena, d);
+		d = dirname(d);
+	}
+	return ".";
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "plkc: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see plkc --help)\n");
+	return 2;
+}
+
+static int set_emit(Options *o, const char *v)
+{
+	for (size_t i = 1; i < sizeof emit_names / sizeof emit_names[0]; i++)
+		if (!strcmp(v, emit_names[i])) {
+			o->emit = (Emit)i;
+			return 0;
+		}
+	return bad_usage("unknown --emit kind `%s`", v);
+}
+
+static int add_arch(Options *o, const char *v)
+{
+	if (!v || !*v)
+		return bad_usage("%s", "-arch needs a value, e.g. -arch sm_90a");
+	if (o->narches == 8)
+		return bad_usage("%s", "at most 8 -arch values");
+	o->arches[o->narches++] = v;
+	return 0;
+}
+
+static int parse_args(Ctx *c, Options *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int rc = 0;
+		if (!strcmp(a, "-arch") || !strcmp(a, "--arch"))
+			rc = add_arch(o, i + 1 < argc ? argv[++i] : NULL);
+		else if (!strncmp(a, "-arch=", 6))
+			rc = add_arch(o, a + 6);
+		else if (!strncmp(a, "--arch=", 7))
+			rc = add_arch(o, a + 7);
+		else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return bad_usage("%s", "-o needs a file name");
+			o->out = argv[++i];
+		} else if (!strcmp(a, "-I")) {
+			if (i + 1 >= argc)
+				return bad_usage("%s", "-I needs a directory");
+			vec_push(c->arena, &c->include_dirs, argv[++i]);
+		} else if (!strncmp(a, "-I", 2))
+			vec_push(c->arena, &c->include_dirs, (void *)(a + 2));
+		else if (!strncmp(a, "--emit=", 7))
+			rc = set_emit(o, a + 7);
+		else if (!strcmp(a, "--emit")) {
+			if (i + 1 >= argc)
+				return bad_usage("%s", "--emit needs a kind");
+			rc = set_emit(o, argv[++i]);
+		} else if (!strcmp(a, "--kernel")) {
+			if (i + 1 >= argc)
+				return bad_usage("%s", "--kernel needs a name");
+			o->kernel = argv[++i];
+		} else if (!strcmp(a, "--check"))
+			o->check_only = 1;
+		else if (!strcmp(a, "-c"))
+			o->compile_only = 1;
+		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+			c->verbose = 1;
+		else if (!strncmp(a, "--diagnostics-format=", 21)) {
+			const char *v = a + 21;
+			if (!strcmp(v, "short"))
+				c->format = DIAGFMT_SHORT;
+			else if (!strcmp(v, "human"))
+				c->format = DIAGFMT_HUMAN;
+			else
+				return bad_usage("unknown diagnostics format `%s` (human or short)", v);
+		} else if (!strcmp(a, "--color=always"))
+			c->color = 1;
+		else if (!strcmp(a, "--color=never"))
+			c->color = 0;
+		else if (a[0] == '-' && a[1])
+			return bad_usage("unknown option `%s`", a);
+		else if (o->input)
+			return bad_usage("more than one input file (`%s`)", a);
+		else
+			o->input = a;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* -arch values to ArchInfo. sm_90 and sm_100 name the plain feature set;
+ * resolve_arch upgrades them to the `a` set when a component needs it. */
+static int lookup_arches(Ctx *c, const Options *o, const ArchInfo **out, int *n)
+{
+	*n = 0;
+	if (o->narches == 0) {
+		out[(*n)++] = arch_lookup("sm_90a");
+		return out[0] ? 0 : 1;
+	}
+	for (int i = 0; i < o->narches; i++) {
+		const ArchInfo *a = arch_lookup(o->arches[i]);
+		if (!a) {
+			int na;
+			const ArchInfo *all = arch_all(&na);
+			Diag *d = diag_new(c, DIAG_ERROR, "E0602", span_none, "unknown arch `%s`", o->arches[i]);
+			char list[256] = "";
+			size_t len = 0;
+			for (int k = 0; k < na; k++)
+				len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "",
+					all[k].name);
+			diag_note(d, "known arches: %s", list);
+			diag_end(c, d);
+			return 1;
+		}
+		out[(*n)++] = a;
+	}
+	return 0;
+}
+
+/* A plain sm_90 / sm_100 request upgraded to its `a` feature set when a
+ * component of the kernel needs an arch-specific feature; says so. */
+static const ArchInfo *upgrade_arch(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *a)
+{
+	if (a->arch_specific)
+		return a;
+	const ArchInfo *aa = arch_lookup(arena_printf(c->arena, "%sa", a->name));
+	if (!aa)
+		return a;
+	unsigned extra = aa->features & ~a->features;
+	for (int i = 0; i < k->insts.n; i++) {
+		const Inst *in = k->insts.v[i];
+		const Component *comp = program_component(p, in->comp);
+		if (!comp)
+			continue;
+		for (int f = 0; f < comp->features.n; f++) {
+			const Feature *ft = comp->features.v[f];
+			if (feature_lookup(ft->name) & extra) {
+				Diag *d = diag_new(c, DIAG_NOTE, NULL, ft->sp,
+					"targeting %s for -arch %s: `%s` needs `%s`", aa->name, a->name,
+					comp->name, ft->name);
+				diag_end(c, d);
+				return aa;
+			}
+		}
+	}
+	return a;
+}
+
+static FILE *open_out(Ctx *c, const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		error_at(c, "E0603", span_none, "cannot write `%s`", path);
+	return f;
+}
+
+static void close_out(FILE *f)
+{
+	if (f && f != stdout)
+		fclose(f);
+}
+
+/* Build one kernel for one arch, up to the requested stage. */
+static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel *k,
+                        const ArchInfo *arch, int last_arch)
+{
+	arch = upgrade_arch(c, p, k, arch);
+	Graph *g = check_kernel(c, p, k, arch);
+	if (!g || c->nerrors)
+		return 1;
+	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
+		(o->emit == EMIT_GRAPH ? graph_print : graph_dot)(stdout, g);
+		return 0;
+	}
+	Placement *pl = place(c, g);
+	if (!pl || c->nerrors)
+		return 1;
+	if (o->emit == EMIT_PLACEMENT) {
+		placement_print(stdout, pl);
+		return 0;
+	}
+	if (o->check_only)
+		return 0;
+	if (o->emit == EMIT_GLUE_LL)
+		return glue_emit_ll(c, pl, stdout) || c->nerrors;
+	if (o->emit == EMIT_MONOLITH) {
+		FILE *f = open_out(c, o->out);
+		int rc = !f || monolith_write(c, pl, f);
+		close_out(f);
+		return rc || c->nerrors;
+	}
+	if (o->emit == EMIT_MANIFEST)
+		return manifest_write(c, pl, stdout) || c->nerrors;
+	LinkResult r = { 0 };
+	if (link_kernel(c, pl, o->emit == EMIT_PTX, &r) || c->nerrors)
+		return 1;
+	if (o->emit == EMIT_PTX) {
+		fputs(r.ptx ? r.ptx : "", stdout);
+		return 0;
+	}
+	const char *out = o->out ? o->out : arena_printf(c->arena, "%s.cubin", k->name);
+	if (o->narches > 1)  /* one cubin per arch; link.c bundles them */
+		out = arena_printf(c->arena, "%s.%s.cubin", out, arch->name);
+	FILE *f = open_out(c, out);
+	if (!f)
+		return 1;
+	int bad = fwrite(r.cubin, 1, r.cubin_size, f) != r.cubin_size;
+	close_out(f);
+	if (bad) {
+		error_at(c, "E0603", span_none, "cannot write `%s`", out);
+		return 1;
+	}
+	if (last_arch) {
+		FILE *m = open_out(c, arena_printf(c->arena, "%s.manifest.json",
+			o->out ? o->out : k->name));
+		int rc = !m || manifest_write(c, pl, m);
+		close_out(m);
+		if (rc)
+			return 1;
+	}
+	return c->nerrors != 0;
+}
+
+static int run(Ctx *c, const Options *o)
+{
+	if (o->emit == EMIT_CONTRACT) {
+		Component *comp = object_read_contract(c, o->input, span_none);
+		if (!comp)
+			return 1;
+		contract_print(stdout, comp, NULL);
+		return 0;
+	}
+	if (o->emit == EMIT_AST) {
+		int src = ctx_load_file(c, o->input, span_none);
+		if (src < 0)
+			return 1;
+		Module *m = parse_source(c, src);
+		if (m)
+			ast_dump(stdout, m);
+		return c->nerrors != 0;
+	}
+	const ArchInfo *arches[8];
+	int narches;
+	if (lookup_arches(c, o, arches, &narches))
+		return 1;
+	Program *p = resolve(c, o->input);
+	if (!p || c->nerrors)
+		return 1;
+	if (o->compile_only) {
+		if (p->comps.n == 0) {
+			error_at(c, "E0604", span_none, "`%s` declares no component to compile", o->input);
+			return 1;
+		}
+		const Component *comp = NULL;
+		for (int i = 0; i < p->comps.n; i++) {
+			const Component *ci = p->comps.v[i];
+			if (!strcmp(ci->file, o->input))
+				comp = ci;
+		}
+		if (!comp)
+			comp = p->comps.v[0];
+		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
+		return object_build(c, comp, NULL, arches, narches, out) || c->nerrors;
+	}
+	if (p->kernels.n == 0) {
+		if (o->check_only)
+			return 0;    /* a file of components: checked by resolve */
+		Diag *d = diag_new(c, DIAG_ERROR, "E0604", span_none, "`%s` declares no kernel", o->input);
+		diag_help(d, "to compile a component on its own, use `plkc -c %s`", o->input);
+		diag_end(c, d);
+		return 1;
+	}
+	int rc = 0, built = 0;
+	for (int i = 0; i < p->kernels.n; i++) {
+		const Kernel *k = p->kernels.v[i];
+		if (o->kernel && strcmp(o->kernel, k->name))
+			continue;
+		built++;
+		for (int a = 0; a < narches; a++)
+			rc |= build_kernel(c, o, p, k, arches[a], a == narches - 1);
+	}
+	if (o->kernel && !built) {
+		error_at(c, "E0605", span_none, "no kernel named `%s` in `%s`", o->kernel, o->input);
+		return 1;
+	}
+	return rc || c->nerrors;
+}
+
+int main(int argc, char **argv)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Options o = { 0 };
+	int rc = parse_args(&c, &o, argc, argv);
+	const char *home = home_dir(&c);
+	c.stdlib_dir = arena_printf(c.arena, "%s/stdlib", home);
+	for (int i = 1; !rc && i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			ctx_fini(&c);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("plkc %s\n", PLK_VERSION);
+			ctx_fini(&c);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--explain")) {
+			const char *code = i + 1 < argc ? argv[i + 1] : NULL;
+			int r = code ? explain(stdout, arena_printf(c.arena, "%s/docs/errors", home), code) : 2;
+			if (!code)
+				fputs("plkc: --explain needs an error code, e.g. --explain E0101\n", stderr);
+			else if (r)
+				fprintf(stderr, "plkc: no explanation for `%s`: error codes look like E0101\n", code);
+			ctx_fini(&c);
+			return r ? 2 : 0;
+		}
+	}
+	if (!rc && !o.input)
+		rc = bad_usage("%s", "no input file");
+	if (!rc) {
+		rc = run(&c, &o) ? 1 : 0;
+		if (c.nerrors && c.format == DIAGFMT_HUMAN)
+			fprintf(stderr, "error: could not compile `%s` due to %d previous error%s\n", o.input,
+				c.nerrors, c.nerrors == 1 ? "" : "s");
+	}
+	ctx_fini(&c);
+	return rc;
+}

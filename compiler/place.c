@@ -1,0 +1,865 @@
+/* place.c: one joint placement of an SM's resources for a checked graph.
+ *
+ * Decided together, for one arch (docs/placement.md):
+ *   warps    roles laid out in warp order; warpgroup-aligned roles take
+ *            whole warpgroups, the narrow ones (producers) are packed into
+ *            the warpgroups in front, one setmaxnreg budget per warpgroup;
+ *   regs     the budgets must fit the register file at one block per SM;
+ *   barriers named barrier ids 1..N-1 (0 is __syncthreads);
+ *   smem     ring stages (auto rings: deepest that fits, mainloop first),
+ *            then offsets by first fit over lifetimes, mbarriers last.
+ * Objective: deepest pipeline, then least shared memory. Everything is a
+ * pure function of the graph: ties break by declaration order. */
+#include <stdlib.h>
+#include <string.h>
+#include "plk.h"
+
+enum {
+	AUTO_MAX_STAGES = 8,   /* deeper rings hide no more latency, only cost smem */
+	MIN_ALIGN = 128,       /* every buffer and slot: TMA and vector access */
+	MBAR_BYTES = 8,
+	WG_WARPS = 4,
+	REGS_MIN = 24, REGS_MAX = 256, REGS_STEP = 8,
+};
+
+typedef struct Item {       /* one shared-memory region to lay out */
+	uint64_t size, off;
+	uint32_t align;
+	unsigned live;
+	int ring;               /* 1: a ring (index into rings), 0: a buffer */
+	int idx;
+} Item;
+
+typedef struct Solve {
+	Ctx *c;
+	const Graph *g;
+	Placement *p;
+	Item *items;
+	int nitems;
+	Item **order;
+} Solve;
+
+static uint64_t round_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+static const char *fmt_bytes(Arena *a, uint64_t n)
+{
+	if (n && n % 1024 == 0)
+		return arena_printf(a, "%llu KiB", (unsigned long long)(n / 1024));
+	return arena_printf(a, "%llu bytes", (unsigned long long)n);
+}
+
+static unsigned live_mask(const char *live)
+{
+	if (!live || !strcmp(live, "all"))
+		return LIVE_ALL;
+	if (!strcmp(live, "prologue"))
+		return LIVE_PROLOGUE;
+	if (!strcmp(live, "mainloop"))
+		return LIVE_MAINLOOP;
+	if (!strcmp(live, "epilogue"))
+		return LIVE_EPILOGUE;
+	return LIVE_ALL;        /* unknown phases were reported by check */
+}
+
+static const char *live_name(unsigned m)
+{
+	switch (m) {
+	case LIVE_PROLOGUE: return "prologue";
+	case LIVE_MAINLOOP: return "mainloop";
+	case LIVE_EPILOGUE: return "epilogue";
+	default: return "all";
+	}
+}
+
+static Span kernel_span(const Graph *g) { return g->k ? g->k->name_sp : span_none; }
+static Span inst_span(const GInst *i) { return i->decl ? i->decl->sp : span_none; }
+
+static const GRole *role_of(const Graph *g, const GInst *i)
+{
+	return i->role >= 0 && i->role < g->roles.n ? g->roles.v[i->role] : NULL;
+}
+
+static int inst_warps(const Graph *g, const GInst *i)
+{
+	const GRole *r = role_of(g, i);
+	return i->nwarps ? i->nwarps : r ? r->nwarps : 0;
+}
+
+static const char *ring_name(Arena *a, const GEdge *e)
+{
+	return arena_printf(a, "%s.%s -> %s.%s", e->from->name, e->fp ? e->fp->name : "?",
+			    e->to->name, e->tp ? e->tp->name : "?");
+}
+
+static const char *role_name(Arena *a, const GRole *r)
+{
+	const char *s = "";
+	for (int i = 0; i < r->insts.n; i++)
+		s = arena_printf(a, "%s%s%s", s, i ? "+" : "", ((GInst *)r->insts.v[i])->name);
+	return *s ? s : arena_printf(a, "role %d", r->id);
+}
+
+/* ------------------------------------------------------------- warps */
+
+static int role_wide(const GRole *r)
+{
+	return (r->warpgroup_aligned && r->nwarps >= WG_WARPS) || r->nwarps > WG_WARPS;
+}
+
+/* Warp ranges and per-warpgroup budgets; returns non-zero on errors. */
+static int place_warps(Solve *S)
+{
+	Ctx *c = S->c;
+	const Graph *g = S->g;
+	const ArchInfo *arch = g->arch;
+	Placement *p = S->p;
+	int nr = g->roles.n, aligned = 0, bad = 0;
+	PRole *pr = arena_alloc(c->arena, sizeof *pr * (nr ? nr : 1));
+
+	for (int i = 0; i < nr; i++) {
+		const GRole *r = g->roles.v[i];
+		pr[i].role = r;
+		pr[i].nwarps = r->nwarps;
+		aligned |= r->warpgroup_aligned;
+		if (!r->regs)
+			continue;
+		const GInst *who = r->insts.n ? r->insts.v[0] : NULL;
+		Span sp = who ? inst_span(who) : kernel_span(g);
+		const char *rn = role_name(c->arena, r);
+		if (!(arch->features & FEAT_SETMAXNREG)) {
+			Diag *d = diag_new(c, DIAG_ERROR, "E0405", sp,
+					   "register budget of `%s` needs setmaxnreg, which %s lacks", rn, arch->name);
+			diag_label(d, sp, "asks for %d registers per thread", r->regs);
+			diag_help(d, "drop `regs` from the component, or target an arch with setmaxnreg (sm_90a, sm_100a)");
+			diag_end(c, d);
+			bad = 1;
+		} else if (r->regs % REGS_STEP || r->regs < REGS_MIN || r->regs > REGS_MAX) {
+			int fix = r->regs < REGS_MIN ? REGS_MIN : r->regs > REGS_MAX ? REGS_MAX :
+				r->regs / REGS_STEP * REGS_STEP;
+			Diag *d = diag_new(c, DIAG_ERROR, "E0405", sp,
+					   "register budget %d of `%s` is not a setmaxnreg count", r->regs, rn);
+			diag_label(d, sp, "asks for %d registers per thread", r->regs);
+			diag_note(d, "setmaxnreg takes a multiple of %d in [%d, %d]", REGS_STEP, REGS_MIN, REGS_MAX);
+			diag_help(d, "use regs %d", fix);
+			diag_end(c, d);
+			bad = 1;
+		}
+	}
+
+	/* Narrow roles first (the producer warpgroup), in role order; a role
+	 * joins the open warpgroup when it fits there and its budget agrees. */
+	int w = 0, nwg = 0, cap = 4;
+	int *wg = arena_alloc(c->arena, sizeof *wg * cap);
+	if (aligned) {
+		int open = -1;       /* warpgroup being packed */
+		for (int i = 0; i < nr; i++) {
+			const GRole *r = pr[i].role;
+			if (role_wide(r) || !r->nwarps)
+				continue;
+			int used = open >= 0 ? w - open * WG_WARPS : WG_WARPS;
+			if (open < 0 || used + r->nwarps > WG_WARPS ||
+			    (r->regs && wg[open] && wg[open] != r->regs)) {
+				if (nwg == cap) {
+					int *n2 = arena_alloc(c->arena, sizeof *n2 * cap * 2);
+					memcpy(n2, wg, sizeof *wg * cap);
+					wg = n2, cap *= 2;
+				}
+				open = nwg++;
+				wg[open] = 0;
+				w = open * WG_WARPS;
+			}
+			pr[i].first_warp = w;
+			w += r->nwarps;
+			if (r->regs)
+				wg[open] = r->regs;
+		}
+		w = nwg * WG_WARPS;
+		for (int i = 0; i < nr; i++) {
+			const GRole *r = pr[i].role;
+			if (!role_wide(r))
+				continue;
+			int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
+			while (nwg + k > cap) {
+				int *n2 = arena_alloc(c->arena, sizeof *n2 * cap * 2);
+				memcpy(n2, wg, sizeof *wg * cap);
+				wg = n2, cap *= 2;
+			}
+			pr[i].first_warp = nwg * WG_WARPS;
+			for (int j = 0; j < k; j++)
+				wg[nwg++] = r->regs;
+		}
+		w = nwg * WG_WARPS;
+	} else {
+		for (int i = 0; i < nr; i++) {
+			pr[i].first_warp = w;
+			w += pr[i].nwarps;
+		}
+	}
+	p->nwarps = w;
+	p->threads = w * 32;
+	p->nwarpgroups = aligned ? nwg : 0;
+	p->wg_regs = wg;
+	int per = p->threads ? arch->regs_per_sm / p->threads : arch->regs_per_thread_max;
+	if (per > arch->regs_per_thread_max)
+		per = arch->regs_per_thread_max;
+	p->entry_regs = per / REGS_STEP * REGS_STEP;
+	for (int i = 0; i < nr; i++) {
+		pr[i].regs = p->entry_regs;
+		if (aligned && pr[i].nwarps) {
+			int b = wg[pr[i].first_warp / WG_WARPS];
+			if (b)
+				pr[i].regs = b;
+		}
+		vec_push(c->arena, &p->roles, &pr[i]);
+	}
+
+	if (p->threads > arch->max_threads) {
+		int over = p->threads - arch->max_threads, big = -1;
+		for (int i = 0; i < nr; i++)
+			if (big < 0 || pr[i].nwarps > pr[big].nwarps)
+				big = i;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0404", kernel_span(g),
+				   "block of %d threads is over the %s limit of %d by %d",
+				   p->threads, arch->name, arch->max_threads, over);
+		const char *sh = "";
+		for (int i = 0; i < nr; i++)
+			sh = arena_printf(c->arena, "%s%s%s %d warps at %d", sh, i ? ", " : "",
+					  role_name(c->arena, pr[i].role), pr[i].nwarps, pr[i].first_warp);
+		diag_note(d, "warps by role: %s%s", sh,
+			  p->nwarpgroups ? " (roles that use wgmma or setmaxnreg take whole warpgroups)" : "");
+		if (big >= 0) {
+			const GRole *r = pr[big].role;
+			int step = role_wide(r) && r->warpgroup_aligned ? WG_WARPS : 1;
+			int less = ((over + 31) / 32 + step - 1) / step * step;
+			if (less < r->nwarps) {
+				if (step == WG_WARPS)
+					diag_help(d, "%s with %d warpgroups instead of %d would fit",
+						  role_name(c->arena, r), (r->nwarps - less) / WG_WARPS,
+						  (r->nwarps + WG_WARPS - 1) / WG_WARPS);
+				else
+					diag_help(d, "%s with %d warps instead of %d would fit",
+						  role_name(c->arena, r), r->nwarps - less, r->nwarps);
+			}
+		}
+		diag_end(c, d);
+		return 1;
+	}
+	if (bad || !p->nwarpgroups)
+		return bad;
+
+	/* Registers: each warpgroup holds 128 threads x its budget (or the
+	 * entry cap); over-subscription makes setmaxnreg.inc wait forever. */
+	long total = 0;
+	for (int j = 0; j < nwg; j++)
+		total += 128L * (wg[j] ? wg[j] : p->entry_regs);
+	if (total <= arch->regs_per_sm)
+		return 0;
+	long over = total - arch->regs_per_sm;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0403", kernel_span(g),
+			   "register split over-subscribes the register file by %ld registers", over);
+	const char *sh = "";
+	int big = -1;
+	long bigshare = 0;
+	for (int i = 0; i < nr; i++) {
+		const GRole *r = pr[i].role;
+		if (!r->nwarps)
+			continue;
+		int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
+		int first = pr[i].first_warp / WG_WARPS;
+		if (!role_wide(r))
+			continue;
+		long share = 128L * k * pr[i].regs;
+		sh = arena_printf(c->arena, "%s%s%s %d x 128 x %d = %ld", sh, *sh ? ", " : "",
+				  role_name(c->arena, r), k, pr[i].regs, share);
+		if (r->regs && share > bigshare)
+			big = i, bigshare = share;
+		(void)first;
+	}
+	for (int j = 0; j < nwg; j++) {
+		/* narrow warpgroups: name the roles packed into them */
+		const char *who = "";
+		int narrow = 0;
+		for (int i = 0; i < nr; i++)
+			if (!role_wide(pr[i].role) && pr[i].nwarps && pr[i].first_warp / WG_WARPS == j) {
+				who = arena_printf(c->arena, "%s%s%s", who, *who ? "+" : "",
+						   role_name(c->arena, pr[i].role));
+				narrow = 1;
+			}
+		if (narrow)
+			sh = arena_printf(c->arena, "%s%swarpgroup %d (%s) 128 x %d = %d", sh, *sh ? ", " : "",
+					  j, who, wg[j] ? wg[j] : p->entry_regs, 128 * (wg[j] ? wg[j] : p->entry_regs));
+	}
+	diag_label(d, kernel_span(g), "needs %ld of %d registers", total, arch->regs_per_sm);
+	for (int i = 0; i < nr && d->nsecondary < 4; i++)
+		if (pr[i].role->regs && pr[i].role->insts.n)
+			diag_label(d, inst_span(pr[i].role->insts.v[0]), "%d warps at %d registers",
+				   pr[i].nwarps, pr[i].regs);
+	diag_note(d, "registers by warpgroup: %s; total %ld > %d", sh, total, arch->regs_per_sm);
+	diag_note(d, "setmaxnreg.inc waits until the registers are free: a split that over-subscribes the file hangs");
+	if (big >= 0) {
+		const GRole *r = pr[big].role;
+		int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
+		long rest = total - bigshare;
+		int fit = (int)((arch->regs_per_sm - rest) / (128L * k)) / REGS_STEP * REGS_STEP;
+		if (fit >= REGS_MIN)
+			diag_help(d, "regs of %s from %d to %d would fit (%ld registers)",
+				  role_name(c->arena, r), r->regs, fit, rest + 128L * k * fit);
+	}
+	diag_end(c, d);
+	return 1;
+}
+
+/* --------------------------------------------------------- barriers */
+
+static int place_bars(Solve *S)
+{
+	Ctx *c = S->c;
+	const Graph *g = S->g;
+	Placement *p = S->p;
+	int ids = g->arch->named_barriers > 1 ? g->arch->named_barriers - 1 : 15;
+	int next = 1;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		for (int j = 0; j < in->bars.n; j++) {
+			const GBar *b = in->bars.v[j];
+			PBar *pb = arena_alloc(c->arena, sizeof *pb);
+			pb->inst = in;
+			pb->bar = b;
+			pb->id = next++;
+			pb->threads = b->threads ? b->threads : inst_warps(g, in) * 32;
+			vec_push(c->arena, &p->bars, pb);
+		}
+	}
+	int need = next - 1;
+	if (need <= ids)
+		return 0;
+	const PBar *first_over = p->bars.v[ids];
+	Diag *d = diag_new(c, DIAG_ERROR, "E0402", first_over->bar->sp,
+			   "named barriers: %d needed, %s has %d (ids 1..%d; 0 is __syncthreads)",
+			   need, g->arch->name, ids, ids);
+	diag_label(d, first_over->bar->sp, "barrier %d of %d does not get an id", ids + 1, need);
+	const char *sh = "";
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		if (in->bars.n)
+			sh = arena_printf(c->arena, "%s%s%s %d", sh, *sh ? ", " : "", in->name, in->bars.n);
+	}
+	diag_note(d, "barriers by component: %s", sh);
+	diag_help(d, "%d fewer barrier%s would fit: components on the same warps can share one",
+		  need - ids, need - ids == 1 ? "" : "s");
+	diag_end(c, d);
+	return 1;
+}
+
+/* ------------------------------------------------------ shared memory */
+
+static void ring_slot(Solve *S, PRing *r)
+{
+	const GEdge *e = r->edge;
+	const GPort *pt = e->fp ? e->fp : e->tp;
+	uint64_t end = 0;
+	uint32_t align = MIN_ALIGN;
+	int nf = pt ? pt->fields.n : 0;
+	r->nfields = nf;
+	r->field_off = arena_alloc(S->c->arena, sizeof *r->field_off * (nf ? nf : 1));
+	for (int i = 0; i < nf; i++) {
+		const GField *f = pt->fields.v[i];
+		uint32_t a = max_u32(f->align, MIN_ALIGN);
+		end = round_up(end, a);
+		r->field_off[i] = (uint32_t)end;
+		end += f->bytes;
+		align = max_u32(align, a);
+	}
+	if (end < e->slot_bytes)
+		end = e->slot_bytes;
+	r->slot_bytes = (uint32_t)end;
+	r->slot_align = align;
+	r->slot_stride = (uint32_t)round_up(end, align);
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	const Item *x = *(Item *const *)a, *y = *(Item *const *)b;
+	if (x->align != y->align)
+		return x->align > y->align ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->ring != y->ring)
+		return x->ring ? -1 : 1;
+	return x->idx - y->idx;
+}
+
+/* First fit in (alignment, size) order: each region takes the lowest
+ * aligned offset free of every region it is live together with. Returns
+ * the bytes in use, the mbarrier region included. */
+static uint64_t layout(Solve *S)
+{
+	Placement *p = S->p;
+	int n = S->nitems;
+	uint64_t nbar = 0;
+	for (int i = 0; i < n; i++) {
+		Item *it = &S->items[i];
+		if (it->ring) {
+			const PRing *r = p->rings.v[it->idx];
+			it->size = (uint64_t)r->slot_stride * r->stages;
+			nbar += 2 * (uint64_t)r->stages;
+		}
+		S->order[i] = it;
+	}
+	qsort(S->order, n, sizeof *S->order, item_cmp);
+	uint64_t end = 0;
+	for (int i = 0; i < n; i++) {
+		Item *it = S->order[i];
+		uint64_t off = 0;
+		if (it->size) {
+			for (int moved = 1; moved;) {
+				moved = 0;
+				for (int j = 0; j < i; j++) {
+					const Item *o = S->order[j];
+					if (!(o->live & it->live) || !o->size)
+						continue;
+					if (off < o->off + o->size && o->off < off + it->size) {
+						off = round_up(o->off + o->size, it->align);
+						moved = 1;
+					}
+				}
+			}
+		}
+		it->off = off;
+		if (off + it->size > end)
+			end = off + it->size;
+	}
+	uint64_t bars = round_up(end, MBAR_BYTES);
+	p->bar_off = (uint32_t)bars;
+	return bars + nbar * MBAR_BYTES;
+}
+
+/* Auto rings by priority: the mainloop's operand ring (its consumer uses
+ * wgmma/tcgen05, then the widest consumer role) first. */
+static int ring_prio(const Graph *g, const PRing *r)
+{
+	const GInst *to = r->edge->to;
+	const GRole *ro = role_of(g, to);
+	int mma = (to->features & (FEAT_WGMMA | FEAT_TCGEN05 | FEAT_MMA_SYNC)) != 0;
+	return mma * 4096 + (ro ? ro->nwarps : to->nwarps);
+}
+
+static void smem_over(Solve *S, uint64_t need, uint64_t limit)
+{
+	Ctx *c = S->c;
+	Arena *a = c->arena;
+	const Graph *g = S->g;
+	Placement *p = S->p;
+	uint64_t over = need - limit;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0401", kernel_span(g),
+			   "shared memory: %s needed, %s allows %s: over by %s",
+			   fmt_bytes(a, need), g->arch->name, fmt_bytes(a, limit), fmt_bytes(a, over));
+	diag_label(d, kernel_span(g), "needs %llu bytes of dynamic shared memory", (unsigned long long)need);
+	/* the largest rings as labels */
+	int shown[4], ns = 0;
+	for (int k = 0; k < 4; k++) {
+		int best = -1;
+		for (int i = 0; i < p->rings.n; i++) {
+			int dup = 0;
+			for (int j = 0; j < ns; j++)
+				dup |= shown[j] == i;
+			const PRing *r = p->rings.v[i];
+			if (!dup && (best < 0 || (uint64_t)r->slot_stride * r->stages >
+				     (uint64_t)((PRing *)p->rings.v[best])->slot_stride *
+				     ((PRing *)p->rings.v[best])->stages))
+				best = i;
+		}
+		if (best < 0)
+			break;
+		shown[ns++] = best;
+		const PRing *r = p->rings.v[best];
+		diag_label(d, r->edge->sp, "%d stage%s x %s%s", r->stages, r->stages == 1 ? "" : "s",
+			   fmt_bytes(a, r->slot_stride), r->auto_stages ? " (auto, at its minimum)" : "");
+	}
+	const char *sh = "";
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		uint64_t own = 0;
+		for (int j = 0; j < p->bufs.n; j++) {
+			const PBuf *b = p->bufs.v[j];
+			if (b->inst == in)
+				own += b->size;
+		}
+		sh = arena_printf(a, "%s%s%s %s", sh, *sh ? ", " : "", in->name, fmt_bytes(a, own));
+	}
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		sh = arena_printf(a, "%s%sring %s %d x %s", sh, *sh ? ", " : "", ring_name(a, r->edge),
+				  r->stages, fmt_bytes(a, r->slot_stride));
+	}
+	uint64_t nb = 0;
+	for (int i = 0; i < p->rings.n; i++)
+		nb += 2 * (uint64_t)((PRing *)p->rings.v[i])->stages;
+	sh = arena_printf(a, "%s%smbarriers %s", sh, *sh ? ", " : "", fmt_bytes(a, nb * MBAR_BYTES));
+	diag_note(d, "shares: %s (buffers with disjoint `live` phases already share space)", sh);
+
+	/* help: the ring whose depth needs to drop least (then the widest slot) */
+	int best = -1, best_to = 0;
+	uint64_t best_free = 0;
+	for (int i = 0; i < p->rings.n; i++) {
+		PRing *r = p->rings.v[i];
+		int keep = r->stages;
+		for (int s = keep - 1; s >= 1; s--) {
+			r->stages = s;
+			uint64_t t = layout(S);
+			if (t <= limit) {
+				if (best < 0 || keep - s < r->stages - best_to ||
+				    (keep - s == ((PRing *)p->rings.v[best])->stages - best_to &&
+				     r->slot_stride > ((PRing *)p->rings.v[best])->slot_stride))
+					best = i, best_to = s, best_free = need - t;
+				break;
+			}
+		}
+		r->stages = keep;
+	}
+	if (best >= 0) {
+		const PRing *r = p->rings.v[best];
+		diag_help(d, "stages of %s from %d to %d would free %s", ring_name(a, r->edge),
+			  r->stages, best_to, fmt_bytes(a, best_free));
+	} else {
+		diag_help(d, "no ring depth alone makes it fit: smaller tiles or buffers must free %s",
+			  fmt_bytes(a, over));
+	}
+	diag_end(c, d);
+}
+
+static int place_smem(Solve *S)
+{
+	Ctx *c = S->c;
+	const Graph *g = S->g;
+	Placement *p = S->p;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		for (int j = 0; j < in->bufs.n; j++) {
+			const GBuf *b = in->bufs.v[j];
+			PBuf *pb = arena_alloc(c->arena, sizeof *pb);
+			pb->inst = in;
+			pb->buf = b;
+			pb->size = b->size;
+			pb->align = max_u32(b->align, MIN_ALIGN);
+			pb->live = live_mask(b->live);
+			vec_push(c->arena, &p->bufs, pb);
+		}
+	}
+	for (int i = 0; i < g->edges.n; i++) {
+		const GEdge *e = g->edges.v[i];
+		if (e->kind != EDGE_RING)
+			continue;
+		PRing *r = arena_alloc(c->arena, sizeof *r);
+		r->edge = e;
+		r->stages = e->stages > 0 ? e->stages : 1;
+		r->auto_stages = e->stages <= 0;
+		ring_slot(S, r);
+		r->full_count = inst_warps(g, e->from);
+		r->empty_count = inst_warps(g, e->to);
+		vec_push(c->arena, &p->rings, r);
+	}
+	S->nitems = p->bufs.n + p->rings.n;
+	S->items = arena_alloc(c->arena, sizeof *S->items * (S->nitems + 1));
+	S->order = arena_alloc(c->arena, sizeof *S->order * (S->nitems + 1));
+	int k = 0;
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		S->items[k++] = (Item){ .align = r->slot_align, .live = LIVE_ALL, .ring = 1, .idx = i };
+	}
+	for (int i = 0; i < p->bufs.n; i++) {
+		const PBuf *b = p->bufs.v[i];
+		S->items[k++] = (Item){ .size = b->size, .align = b->align, .live = b->live, .idx = i };
+	}
+
+	uint64_t limit = g->arch->smem_per_block;
+	p->smem_limit = (uint32_t)limit;
+	uint64_t need = layout(S);
+	if (need > limit) {
+		smem_over(S, need, limit);
+		return 1;
+	}
+
+	/* auto rings: deepest that fits with the later ones at one stage */
+	int na = 0;
+	PRing **au = arena_alloc(c->arena, sizeof *au * (p->rings.n + 1));
+	for (int i = 0; i < p->rings.n; i++)
+		if (((PRing *)p->rings.v[i])->auto_stages)
+			au[na++] = p->rings.v[i];
+	for (int i = 1; i < na; i++)          /* stable: priority, then edge order */
+		for (int j = i; j > 0 && ring_prio(g, au[j]) > ring_prio(g, au[j - 1]); j--) {
+			PRing *t = au[j]; au[j] = au[j - 1]; au[j - 1] = t;
+		}
+	for (int i = 0; i < na; i++) {
+		PRing *r = au[i];
+		for (int s = AUTO_MAX_STAGES; s > 1; s--) {
+			r->stages = s;
+			if (layout(S) <= limit)
+				break;
+			r->stages = 1;
+		}
+	}
+
+	need = layout(S);
+	for (int i = 0; i < S->nitems; i++) {
+		const Item *it = &S->items[i];
+		if (it->ring)
+			((PRing *)p->rings.v[it->idx])->off = (uint32_t)it->off;
+		else
+			((PBuf *)p->bufs.v[it->idx])->off = (uint32_t)it->off;
+	}
+	uint32_t bo = p->bar_off;
+	for (int i = 0; i < p->rings.n; i++) {
+		PRing *r = p->rings.v[i];
+		r->full_bar = bo;
+		r->empty_bar = bo + MBAR_BYTES * r->stages;
+		bo += 2 * MBAR_BYTES * r->stages;
+	}
+	p->smem_bytes = (uint32_t)need;
+	return 0;
+}
+
+Placement *place(Ctx *c, const Graph *g)
+{
+	if (!g || !g->arch)
+		return NULL;
+	Placement *p = arena_alloc(c->arena, sizeof *p);
+	p->g = g;
+	p->arch = g->arch;
+	Solve S = { .c = c, .g = g, .p = p };
+	int bad = place_warps(&S);
+	bad |= place_bars(&S);
+	bad |= place_smem(&S);
+	return bad ? NULL : p;
+}
+
+/* ---------------------------------------------------------- printing */
+
+static const char *warp_range(Arena *a, int first, int n)
+{
+	if (n <= 0)
+		return "-";
+	return n == 1 ? arena_printf(a, "%d", first) : arena_printf(a, "%d-%d", first, first + n - 1);
+}
+
+void placement_print(FILE *out, const Placement *p)
+{
+	const Graph *g = p->g;
+	const ArchInfo *arch = p->arch;
+	Arena *a = arena_new();
+
+	fprintf(out, "placement of %s for %s\n", g->k ? g->k->name : "kernel", arch->name);
+	fprintf(out, "  block %d threads: %d warps", p->threads, p->nwarps);
+	if (p->nwarpgroups)
+		fprintf(out, ", %d warpgroups", p->nwarpgroups);
+	fprintf(out, "; entry register cap %d\n", p->entry_regs);
+
+	fprintf(out, "\ncomponents\n");
+	fprintf(out, "  %-12s %-5s %-7s %-5s\n", "instance", "role", "warps", "regs");
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		const PRole *pr = in->role >= 0 && in->role < p->roles.n ? p->roles.v[in->role] : NULL;
+		fprintf(out, "  %-12s %-5d %-7s %-5d%s\n", in->name, in->role,
+			pr ? warp_range(a, pr->first_warp, pr->nwarps) : "-", pr ? pr->regs : 0,
+			pr && pr->role->regs ? " setmaxnreg" : "");
+		for (int j = 0; j < p->bufs.n; j++) {
+			const PBuf *b = p->bufs.v[j];
+			if (b->inst == in)
+				fprintf(out, "    smem %-10s offset %-7u size %-7u align %-5u live %s\n",
+					b->buf->name, b->off, b->size, b->align, live_name(b->live));
+		}
+		for (int j = 0; j < p->bars.n; j++) {
+			const PBar *b = p->bars.v[j];
+			if (b->inst == in)
+				fprintf(out, "    barrier %-7s id %-2d threads %d\n", b->bar->name, b->id, b->threads);
+		}
+	}
+	if (p->nwarpgroups) {
+		fprintf(out, "\nwarpgroups\n");
+		for (int j = 0; j < p->nwarpgroups; j++) {
+			const char *who = "";
+			for (int i = 0; i < p->roles.n; i++) {
+				const PRole *pr = p->roles.v[i];
+				if (pr->nwarps && pr->first_warp / 4 <= j && (pr->first_warp + pr->nwarps - 1) / 4 >= j)
+					who = arena_printf(a, "%s%s%s", who, *who ? ", " : "", role_name(a, pr->role));
+			}
+			fprintf(out, "  %d  warps %-6s regs %-4d %-11s %s\n", j, warp_range(a, j * 4, 4),
+				p->wg_regs[j] ? p->wg_regs[j] : p->entry_regs,
+				p->wg_regs[j] ? "setmaxnreg" : "entry cap", *who ? who : "(idle)");
+		}
+	}
+
+	fprintf(out, "\nchannels\n");
+	int any = 0;
+	for (int i = 0; i < g->edges.n; i++) {
+		const GEdge *e = g->edges.v[i];
+		if (e->kind == EDGE_REGS) {
+			fprintf(out, "  %s: registers\n", ring_name(a, e));
+			any = 1;
+		}
+	}
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		any = 1;
+		fprintf(out, "  %s: ring, %d stage%s%s\n", ring_name(a, r->edge), r->stages,
+			r->stages == 1 ? "" : "s", r->auto_stages ? " (auto)" : "");
+		fprintf(out, "    slot %u bytes, stride %u, align %u; slots at %u + s*%u\n",
+			r->slot_bytes, r->slot_stride, r->slot_align, r->off, r->slot_stride);
+		if (r->nfields > 1) {
+			const GPort *pt = r->edge->fp ? r->edge->fp : r->edge->tp;
+			fprintf(out, "    fields");
+			for (int j = 0; j < r->nfields; j++)
+				fprintf(out, " %s@%u", ((GField *)pt->fields.v[j])->name, r->field_off[j]);
+			fputc('\n', out);
+		}
+		fprintf(out, "    mbarriers full %u + s*8 (%d arrivals), empty %u + s*8 (%d arrivals)\n",
+			r->full_bar, r->full_count, r->empty_bar, r->empty_count);
+	}
+	if (!any)
+		fprintf(out, "  (none)\n");
+
+	fprintf(out, "\nshared memory\n");
+	fprintf(out, "  %-8s %-8s %-6s %-9s %s\n", "offset", "size", "align", "live", "region");
+	/* in offset order; ties in declaration order */
+	int n = p->rings.n + p->bufs.n, *ord = malloc(sizeof *ord * (n + 1));
+	for (int i = 0; i < n; i++)
+		ord[i] = i;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--) {
+			int x = ord[j], y = ord[j - 1];
+			uint32_t ox = x < p->rings.n ? ((PRing *)p->rings.v[x])->off : ((PBuf *)p->bufs.v[x - p->rings.n])->off;
+			uint32_t oy = y < p->rings.n ? ((PRing *)p->rings.v[y])->off : ((PBuf *)p->bufs.v[y - p->rings.n])->off;
+			if (ox > oy || (ox == oy && x > y))
+				break;
+			ord[j] = y, ord[j - 1] = x;
+		}
+	for (int i = 0; i < n; i++) {
+		int x = ord[i];
+		if (x < p->rings.n) {
+			const PRing *r = p->rings.v[x];
+			fprintf(out, "  %-8u %-8llu %-6u %-9s ring %s\n", r->off,
+				(unsigned long long)r->slot_stride * r->stages, r->slot_align, "all",
+				ring_name(a, r->edge));
+		} else {
+			const PBuf *b = p->bufs.v[x - p->rings.n];
+			fprintf(out, "  %-8u %-8u %-6u %-9s %s.%s\n", b->off, b->size, b->align,
+				live_name(b->live), b->inst->name, b->buf->name);
+		}
+	}
+	free(ord);
+	if (p->rings.n)
+		fprintf(out, "  %-8u %-8u %-6d %-9s mbarriers\n", p->bar_off, p->smem_bytes - p->bar_off,
+			MBAR_BYTES, "all");
+
+	fprintf(out, "\ntotals (%s limits)\n", arch->name);
+	fprintf(out, "  shared memory   %u / %u bytes (%u free)\n", p->smem_bytes, p->smem_limit,
+		p->smem_limit - p->smem_bytes);
+	fprintf(out, "  threads         %d / %d\n", p->threads, arch->max_threads);
+	if (p->nwarpgroups) {
+		long t = 0;
+		for (int j = 0; j < p->nwarpgroups; j++)
+			t += 128L * (p->wg_regs[j] ? p->wg_regs[j] : p->entry_regs);
+		fprintf(out, "  registers       %ld / %d\n", t, arch->regs_per_sm);
+	} else {
+		fprintf(out, "  registers       %ld / %d (entry cap)\n", (long)p->threads * p->entry_regs,
+			arch->regs_per_sm);
+	}
+	fprintf(out, "  named barriers  %d / %d\n", p->bars.n,
+		arch->named_barriers > 1 ? arch->named_barriers - 1 : 15);
+	arena_free(a);
+}
+
+/* ------------------------------------------------------------- JSON */
+
+static void jstr(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+/* closes an array whose n entries each began on a line of their own */
+static void jclose(FILE *out, int n, int in)
+{
+	if (n)
+		fprintf(out, "\n%*s", in, "");
+	fputc(']', out);
+}
+
+void placement_json(FILE *out, const Placement *p, int indent)
+{
+	int in = indent + 2;
+	fprintf(out, "{\n%*s\"arch\": ", in, "");
+	jstr(out, p->arch->name);
+	fprintf(out, ",\n%*s\"threads\": %d, \"warps\": %d, \"entry_regs\": %d,\n", in, "", p->threads,
+		p->nwarps, p->entry_regs);
+	fprintf(out, "%*s\"smem_bytes\": %u, \"smem_limit\": %u, \"mbarriers_offset\": %u,\n", in, "",
+		p->smem_bytes, p->smem_limit, p->bar_off);
+	fprintf(out, "%*s\"warpgroup_regs\": [", in, "");
+	for (int j = 0; j < p->nwarpgroups; j++)
+		fprintf(out, "%s%d", j ? ", " : "", p->wg_regs[j]);
+	fprintf(out, "],\n%*s\"roles\": [", in, "");
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		fprintf(out, "%s\n%*s{\"id\": %d, \"first_warp\": %d, \"warps\": %d, \"regs\": %d, \"setmaxnreg\": %s, \"instances\": [",
+			i ? "," : "", in + 2, "", r->role->id, r->first_warp, r->nwarps, r->regs,
+			r->role->regs ? "true" : "false");
+		for (int j = 0; j < r->role->insts.n; j++) {
+			fputs(j ? ", " : "", out);
+			jstr(out, ((GInst *)r->role->insts.v[j])->name);
+		}
+		fputs("]}", out);
+	}
+	jclose(out, p->roles.n, in);
+	fprintf(out, ",\n%*s\"buffers\": [", in, "");
+	for (int i = 0; i < p->bufs.n; i++) {
+		const PBuf *b = p->bufs.v[i];
+		fprintf(out, "%s\n%*s{\"instance\": ", i ? "," : "", in + 2, "");
+		jstr(out, b->inst->name);
+		fputs(", \"name\": ", out);
+		jstr(out, b->buf->name);
+		fprintf(out, ", \"offset\": %u, \"size\": %u, \"align\": %u, \"live\": \"%s\"}", b->off, b->size,
+			b->align, live_name(b->live));
+	}
+	jclose(out, p->bufs.n, in);
+	fprintf(out, ",\n%*s\"rings\": [", in, "");
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		const GEdge *e = r->edge;
+		const GPort *pt = e->fp ? e->fp : e->tp;
+		fprintf(out, "%s\n%*s{\"from\": \"%s.%s\", \"to\": \"%s.%s\", \"stages\": %d, \"auto\": %s, ",
+			i ? "," : "", in + 2, "", e->from->name, e->fp ? e->fp->name : "", e->to->name,
+			e->tp ? e->tp->name : "", r->stages, r->auto_stages ? "true" : "false");
+		fprintf(out, "\"offset\": %u, \"slot_bytes\": %u, \"slot_stride\": %u, \"slot_align\": %u, ",
+			r->off, r->slot_bytes, r->slot_stride, r->slot_align);
+		fprintf(out, "\"full\": %u, \"empty\": %u, \"full_count\": %d, \"empty_count\": %d, \"fields\": [",
+			r->full_bar, r->empty_bar, r->full_count, r->empty_count);
+		for (int j = 0; j < r->nfields; j++) {
+			fprintf(out, "%s{\"name\": ", j ? ", " : "");
+			jstr(out, ((GField *)pt->fields.v[j])->name);
+			fprintf(out, ", \"offset\": %u}", r->field_off[j]);
+		}
+		fputs("]}", out);
+	}
+	jclose(out, p->rings.n, in);
+	fprintf(out, ",\n%*s\"barriers\": [", in, "");
+	for (int i = 0; i < p->bars.n; i++) {
+		const PBar *b = p->bars.v[i];
+		fprintf(out, "%s\n%*s{\"instance\": ", i ? "," : "", in + 2, "");
+		jstr(out, b->inst->name);
+		fputs(", \"name\": ", out);
+		jstr(out, b->bar->name);
+		fprintf(out, ", \"id\": %d, \"threads\": %d}", b->id, b->threads);
+	}
+	jclose(out, p->bars.n, in);
+	fprintf(out, "\n%*s}", indent, "");
+}

@@ -1,0 +1,556 @@
+/* plk.h: the types every stage of plkc shares.
+ *
+ * Pipeline (one file per stage):
+ *   lexer.re -> parser.y -> ast.c (dump) -> resolve.c (imports, objects)
+ *   -> check.c (contracts, composition graph) -> place.c (placement)
+ *   -> glue.c (LLVM IR) -> link.c (libNVVM + nvJitLink) -> manifest.c
+ * Shared services: diag.c (diagnostics), arena.c (memory), stdlib.c
+ * (dtypes, layouts, arch limits, generated from the .def files in stdlib/).
+ *
+ * No global mutable state: every stage takes the Ctx it works in. */
+#ifndef PLK_H
+#define PLK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PLK_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- memory */
+
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n);      /* zeroed, 16-byte aligned */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...);
+
+/* Vec: a growable array of pointers, allocated in an arena. */
+typedef struct Vec {
+	void **v;
+	int n, cap;
+} Vec;
+void vec_push(Arena *a, Vec *v, void *p);
+
+/* ------------------------------------------------------------- sources */
+
+typedef struct Source {
+	const char *path;   /* as given on the command line or in `use` */
+	const char *text;   /* NUL-terminated copy of the file */
+	size_t len;
+} Source;
+
+/* A half-open byte range [off, end) of one source, with the line and
+ * column (1-based, columns count bytes) of both ends. */
+typedef struct Span {
+	int src;            /* index into Ctx.srcs; -1: no location */
+	int off, end;
+	int line, col;
+	int eline, ecol;
+} Span;
+
+Span span_join(Span a, Span b);
+extern const Span span_none;
+
+/* ---------------------------------------------------------- diagnostics */
+
+typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+typedef enum { DIAGFMT_HUMAN, DIAGFMT_SHORT } DiagFormat;
+
+typedef struct Label {
+	Span sp;
+	const char *msg;    /* may be NULL */
+} Label;
+
+/* One diagnostic under construction: diag_begin, then labels, notes and
+ * helps, then diag_end prints it. */
+typedef struct Diag {
+	DiagLevel level;
+	const char *code;   /* "E0101", or NULL */
+	const char *msg;
+	Label primary;
+	Label secondary[4];
+	int nsecondary;
+	const char *notes[4];
+	int nnotes;
+	const char *helps[4];
+	int nhelps;
+} Diag;
+
+typedef struct Ctx {
+	Arena *arena;
+	Source **srcs;
+	int nsrcs, capsrcs;
+	FILE *err;           /* where diagnostics go (stderr) */
+	int color;           /* ANSI colour: only when err is a terminal */
+	DiagFormat format;
+	int nerrors, nwarnings;
+	int max_errors;      /* stop reporting after this many (0: 20) */
+	Vec include_dirs;    /* char*: -I directories for `use` */
+	const char *stdlib_dir;
+	const char *cache_dir;   /* component object cache */
+	int verbose;
+} Ctx;
+
+void ctx_init(Ctx *c, FILE *err);
+void ctx_fini(Ctx *c);
+int  ctx_add_source(Ctx *c, const char *path, const char *text, size_t len);
+int  ctx_load_file(Ctx *c, const char *path, Span from); /* -1 on error (reported) */
+
+Diag *diag_new(Ctx *c, DiagLevel lv, const char *code, Span sp, const char *fmt, ...);
+void  diag_label(Diag *d, Span sp, const char *fmt, ...);   /* secondary */
+void  diag_note(Diag *d, const char *fmt, ...);
+void  diag_help(Diag *d, const char *fmt, ...);
+void  diag_end(Ctx *c, Diag *d);                            /* prints it */
+/* Shorthand: one error with a single label. */
+void  error_at(Ctx *c, const char *code, Span sp, const char *fmt, ...);
+
+/* plkc --explain: docs/errors/EXXXX.md, returns 0 when found. */
+int explain(FILE *out, const char *docs_dir, const char *code);
+
+/* ------------------------------------------------------------------ AST */
+
+typedef enum {
+	EX_NUM, EX_NAME, EX_BIN, EX_NEG, EX_CALL, EX_AUTO
+} ExprKind;
+
+typedef struct Expr {
+	ExprKind k;
+	Span sp;
+	int64_t num;         /* EX_NUM */
+	const char *name;    /* EX_NAME, EX_CALL (ceil_div, min, max) */
+	int op;              /* EX_BIN: '+', '-', '*', '/', '%' */
+	int depth;           /* of the tree below; the parser caps it */
+	struct Expr *a, *b;
+	Vec args;            /* EX_CALL: Expr* */
+} Expr;
+
+typedef enum {
+	TY_SCALAR,      /* bf16, i32, ...: a kernel scalar */
+	TY_PTR,         /* ptr<dtype> */
+	TY_TENSOR,      /* tensor<dtype>[dims]: recipe parameters only */
+	TY_TENSORMAP,   /* tensormap<dtype, rank>[box] */
+	TY_TILE,        /* tile<dtype, R x C, swizzle> in shared memory */
+	TY_FRAG,        /* frag<dtype, R x C, layout> in registers */
+	TY_BUNDLE       /* { name: tile, ... }: several tiles per slot */
+} TypeKind;
+
+typedef struct Field Field;
+
+typedef struct Type {
+	TypeKind k;
+	Span sp;
+	const char *dtype;   /* not for TY_BUNDLE */
+	Span dtype_sp;
+	Expr *rank;          /* TY_TENSORMAP */
+	Expr *rows, *cols;   /* TY_TILE, TY_FRAG */
+	const char *layout;  /* swizzle (tile) or fragment layout (frag); NULL: default */
+	Span layout_sp;
+	Vec dims;            /* TY_TENSOR shape, TY_TENSORMAP box: Expr* */
+	Vec fields;          /* TY_BUNDLE: Field* */
+} Type;
+
+struct Field {
+	const char *name;
+	Span sp;
+	Type *ty;
+};
+
+/* component-level declarations */
+typedef struct CParam {     /* compile-time constant: name [= default] */
+	const char *name;
+	Span sp;
+	Expr *def;              /* may be NULL */
+} CParam;
+
+typedef enum { PORT_IN, PORT_OUT } PortDir;
+
+typedef struct Port {       /* in/out NAME: TYPE */
+	PortDir dir;
+	const char *name;
+	Span sp;
+	Type *ty;
+} Port;
+
+typedef struct Param {      /* param NAME: TYPE  (a kernel parameter) */
+	const char *name;
+	Span sp;
+	Type *ty;
+} Param;
+
+typedef struct Smem {       /* smem NAME: SIZE bytes [, align A] [, live PHASE] */
+	const char *name;
+	Span sp;
+	Expr *size;
+	Expr *align;            /* NULL: 128 */
+	const char *live;       /* NULL: "all" */
+	Span live_sp;
+} Smem;
+
+typedef struct Barrier {    /* barrier NAME [: THREADS] */
+	const char *name;
+	Span sp;
+	Expr *threads;          /* NULL: the component's threads */
+} Barrier;
+
+typedef struct Feature {
+	const char *name;
+	Span sp;
+} Feature;
+
+typedef struct Component {
+	const char *name;
+	Span sp;                /* the whole declaration */
+	Span name_sp;
+	Vec cparams;            /* CParam* */
+	const char *source;     /* CUDA source, relative to the .plk file */
+	Span source_sp;
+	const char *entry;
+	Span entry_sp;
+	const char *arch_min;   /* "sm_90" */
+	Span arch_sp;
+	Vec features;           /* Feature* */
+	Expr *warps;            /* NULL: runs on its frag producer's warps */
+	int warpgroups;         /* warps were given as `warpgroups N` */
+	Expr *regs;             /* NULL: no setmaxnreg budget */
+	Vec params, ports, smem, barriers;
+	const char *file;       /* the .plk file that declared it */
+	const char *object;     /* read back from this object's .plk.contract */
+} Component;
+
+/* recipe-level declarations */
+typedef struct KParam {     /* NAME: TYPE in a kernel's parameter list */
+	const char *name;
+	Span sp;
+	Type *ty;
+} KParam;
+
+typedef struct Const {      /* const NAME = EXPR */
+	const char *name;
+	Span sp;
+	Expr *val;
+} Const;
+
+typedef struct Arg {        /* NAME = EXPR in an instantiation */
+	const char *name;
+	Span sp;
+	Expr *val;
+} Arg;
+
+typedef struct Inst {       /* NAME = COMPONENT(ARGS) */
+	const char *name;
+	Span sp, name_sp;
+	const char *comp;
+	Span comp_sp;
+	Vec args;               /* Arg* */
+} Inst;
+
+typedef struct PortRef {
+	const char *inst, *port;
+	Span sp, inst_sp, port_sp;
+} PortRef;
+
+typedef struct Conn {       /* A.p -> B.q [stages = N | auto] */
+	PortRef from, to;
+	Span sp;
+	Expr *stages;           /* NULL: default; EX_AUTO: solved */
+	Vec attrs;              /* Arg*: other attributes, checked later */
+} Conn;
+
+typedef struct Policy {     /* grid persistent | tiles(E, E) | raster grouped(E) | cluster E x E */
+	const char *name;       /* "persistent", "tiles", "raster", "cluster" */
+	Span sp;
+	const char *sub;        /* raster: "grouped", "row", "column" */
+	Vec args;               /* Expr* */
+} Policy;
+
+typedef struct Kernel {
+	const char *name;
+	Span sp, name_sp;
+	Vec params;             /* KParam* */
+	Vec consts;             /* Const* */
+	Vec policies;           /* Policy* */
+	Vec insts;              /* Inst* */
+	Vec conns;              /* Conn* */
+} Kernel;
+
+typedef struct Use {        /* use "file.plk" | use object "file.o" */
+	const char *path;
+	Span sp, path_sp;
+	int object;
+} Use;
+
+typedef struct Module {
+	const char *path;
+	int src;
+	Vec uses, comps, kernels;
+} Module;
+
+/* parser.y: parse one loaded source; NULL only on an unusable file.
+ * Syntax errors are reported and counted in c->nerrors; a module is
+ * returned whenever the parser could recover. */
+Module *parse_source(Ctx *c, int src);
+/* ast.c: the --emit=ast dump used by the golden tests. */
+void ast_dump(FILE *out, const Module *m);
+void expr_print(FILE *out, const Expr *e);
+
+/* -------------------------------------------------------------- stdlib
+ * the .def files in stdlib/ are the one source of truth for dtypes, layouts and
+ * per-arch limits; stdlib.c turns them into these tables. */
+
+enum {                      /* arch features: ArchInfo.features bits */
+	FEAT_CP_ASYNC = 1 << 0, FEAT_MMA_SYNC = 1 << 1, FEAT_TMA = 1 << 2,
+	FEAT_WGMMA = 1 << 3, FEAT_SETMAXNREG = 1 << 4, FEAT_CLUSTERS = 1 << 5,
+	FEAT_TCGEN05 = 1 << 6, FEAT_TMEM = 1 << 7
+};
+
+typedef struct ArchInfo {
+	const char *name;        /* "sm_90a" */
+	int sm;                  /* 90 */
+	int arch_specific;       /* the 'a' feature set */
+	unsigned features;
+	uint32_t smem_per_block; /* max dynamic shared memory per block, bytes */
+	uint32_t smem_reserved;  /* bytes the system reserves per block */
+	int regs_per_sm, regs_per_thread_max;
+	int max_threads;
+	int named_barriers;      /* 16: id 0 is __syncthreads */
+	uint32_t tmem_columns;   /* sm_100: 512 */
+} ArchInfo;
+
+typedef struct DtypeInfo { const char *name; int bits; const char *ctype; } DtypeInfo;
+typedef struct LayoutInfo {
+	const char *name;        /* "sw128", "wgmma_acc" */
+	int frag;                /* 1: register fragment layout; 0: smem swizzle */
+	int align;               /* smem: required alignment of a tile */
+	int swizzle_bytes;       /* smem: 0, 32, 64, 128 */
+	int atom_rows, atom_cols;/* frag: R x C must be multiples of the atom */
+	int atom_warps;          /* frag: warps that hold one atom (wgmma: 4) */
+	const char *doc;
+} LayoutInfo;
+typedef struct FeatureInfo { unsigned bit; const char *name, *doc; } FeatureInfo;
+
+const ArchInfo   *arch_lookup(const char *name);  /* "sm_90a", "sm_90" */
+const ArchInfo   *arch_all(int *n);
+const DtypeInfo  *dtype_lookup(const char *name);
+const LayoutInfo *layout_lookup(const char *name);
+const char *feature_name(unsigned bit);
+unsigned feature_lookup(const char *name);        /* 0: unknown */
+const DtypeInfo   *dtype_all(int *n);
+const LayoutInfo  *layout_all(int *n);
+const FeatureInfo *feature_all(int *n);
+
+/* --------------------------------------------- checked composition graph
+ * check.c builds it from a Kernel and the Components it names, with every
+ * constant evaluated for one target arch. */
+
+typedef enum { EDGE_RING, EDGE_REGS } EdgeKind;
+
+typedef struct GField { const char *name; uint32_t bytes, align; int64_t rows, cols;
+	const char *dtype, *layout;
+	uint32_t off;            /* byte offset inside the slot (bundles) */
+	Span sp; } GField;
+
+typedef struct GPort {
+	const char *name;
+	int id;                  /* index among the component's ports */
+	PortDir dir;
+	const Port *decl;
+	TypeKind k;              /* TY_TILE, TY_FRAG or TY_BUNDLE */
+	Vec fields;              /* GField*: one for a tile, several for a bundle */
+	uint32_t bytes;          /* slot bytes (tiles) or bytes per thread (frag) */
+	struct GEdge *edge;
+} GPort;
+
+typedef struct GBuf { const char *name; int id; uint32_t size, align; const char *live; Span sp; } GBuf;
+typedef struct GBar { const char *name; int id; int threads; Span sp; } GBar;
+
+/* How a component's kernel parameter is fed. */
+typedef struct GBind {
+	const char *param;       /* the component's param name */
+	const Param *decl;
+	int kparam;              /* index into Graph.kparams */
+} GBind;
+
+typedef struct GInst {
+	const char *name;
+	int id;
+	const Inst *decl;
+	const Component *comp;
+	int64_t *cvals;          /* evaluated cparams, in declaration order */
+	int nwarps;              /* 0: runs on its frag producer's warps */
+	int regs;                /* 0: no setmaxnreg */
+	unsigned features;
+	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
+	int role;                /* set by check: index into Graph.roles */
+} GInst;
+
+typedef struct GEdge {
+	int id;
+	EdgeKind kind;
+	GInst *from, *to;
+	GPort *fp, *tp;
+	int stages;              /* 0: auto */
+	uint32_t slot_bytes;
+	Span sp;
+} GEdge;
+
+/* A kernel parameter as the launched kernel sees it. */
+typedef enum { KP_PTR, KP_TENSORMAP, KP_I32, KP_I64, KP_F32 } KParamKind;
+typedef struct GKParam {
+	const char *name;
+	KParamKind kind;
+	const char *dtype;
+	int rank;
+	int64_t box[4];          /* TMA box, innermost first */
+	const char *swizzle;
+	const char *tensor;      /* the recipe tensor it comes from */
+	const char *dim;         /* KP_I32 of a shape symbol: the symbol */
+} GKParam;
+
+typedef struct GRole {       /* instances that run on one warp range, in call order */
+	int id;
+	Vec insts;               /* GInst* */
+	int nwarps, regs;
+	int warpgroup_aligned;   /* uses wgmma or setmaxnreg */
+} GRole;
+
+typedef struct Graph {
+	const Kernel *k;
+	const ArchInfo *arch;
+	Vec insts, edges, roles, kparams;   /* GInst*, GEdge*, GRole*, GKParam* */
+	Vec consts;              /* Const*, evaluated in cvals order */
+	int64_t *constvals;
+	int persistent;
+	const char *raster; int64_t raster_group;
+	int cluster[2];
+	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
+} Graph;
+
+/* ------------------------------------------------------------ placement */
+
+typedef struct PRole { const GRole *role; int first_warp, nwarps, regs; } PRole;
+/* Lifetime phases of a buffer (PBuf.live): buffers whose masks are
+ * disjoint may share space. */
+enum { LIVE_PROLOGUE = 1, LIVE_MAINLOOP = 2, LIVE_EPILOGUE = 4, LIVE_ALL = 7 };
+typedef struct PBuf  { const GInst *inst; const GBuf *buf; uint32_t off, size, align;
+	unsigned live;           /* additive (place.c): LIVE_* mask */ } PBuf;
+typedef struct PRing {
+	const GEdge *edge;
+	int stages;
+	uint32_t off;            /* first slot */
+	uint32_t slot_stride;    /* slot bytes rounded up to the slot alignment */
+	uint32_t full_bar, empty_bar;   /* offsets of stage 0's mbarriers (8 bytes each) */
+	int full_count, empty_count;    /* mbarrier arrival counts */
+	/* additive (place.c): */
+	uint32_t slot_bytes, slot_align;   /* one slot's laid-out bytes; its alignment */
+	int auto_stages;         /* stages were chosen by the placement */
+	int nfields;             /* bundle fields of a slot, in port order */
+	uint32_t *field_off;     /* byte offset of each field inside a slot */
+} PRing;
+typedef struct PBar  { const GInst *inst; const GBar *bar; int id; int threads; } PBar;
+
+typedef struct Placement {
+	const Graph *g;
+	const ArchInfo *arch;
+	int threads;             /* block size */
+	uint32_t smem_bytes;     /* dynamic shared memory */
+	Vec roles, bufs, rings, bars;   /* PRole*, PBuf*, PRing*, PBar* */
+	/* additive (place.c): */
+	int nwarps;              /* threads / 32 */
+	int entry_regs;          /* register cap at entry: regs_per_sm / threads, down to 8 */
+	int nwarpgroups;         /* 0: no warpgroup structure (no role is aligned) */
+	int *wg_regs;            /* per warpgroup: setmaxnreg budget; 0: keeps entry_regs */
+	uint32_t bar_off;        /* the mbarrier region: full+empty of every ring */
+	uint32_t smem_limit;     /* the arch's dynamic shared memory per block */
+} Placement;
+
+/* ------------------------------------------------------- stage entries
+ * Each stage reports its own errors through diag.c and returns NULL (or
+ * non-zero) when it found any. Error codes by stage: E01xx syntax,
+ * E02xx imports and objects, E03xx contracts and composition,
+ * E04xx placement, E05xx glue and link, E06xx command line. */
+
+typedef struct Program {     /* resolve.c: a root file with its imports */
+	Vec modules;             /* Module* */
+	Vec comps;               /* Component*, from .plk files and objects */
+	Vec kernels;             /* Kernel*, of the root file only */
+} Program;
+
+Program *resolve(Ctx *c, const char *root);
+const Component *program_component(const Program *p, const char *name);
+
+/* object.c: component objects carrying their contract in .plk.contract */
+int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
+                 const ArchInfo **arches, int narches, const char *out);
+const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
+                       const ArchInfo *arch);   /* cached build; NULL on error */
+Component *object_read_contract(Ctx *c, const char *path, Span from);
+/* contract.c: a component as .plk text (what the section holds) */
+void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
+
+/* eval.c: integer expressions over named constants */
+typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;
+int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
+/* The candidate closest to name by edit distance, if close enough; else NULL. */
+const char *did_you_mean(const char *name, const char *const *cands, int n);
+int edit_distance(const char *a, const char *b);
+
+/* check.c */
+Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
+void graph_print(FILE *out, const Graph *g);
+void graph_dot(FILE *out, const Graph *g);
+
+/* place.c */
+Placement *place(Ctx *c, const Graph *g);
+void placement_print(FILE *out, const Placement *p);
+/* The placement as one JSON object (the manifest's "placement" value), no
+ * trailing newline; nested lines are indented by `indent` spaces more. */
+void placement_json(FILE *out, const Placement *p, int indent);
+
+/* glue.c, link.c, manifest.c, monolith.c */
+int glue_emit_ll(Ctx *c, const Placement *p, FILE *out);
+typedef struct LinkResult {
+	void *cubin; size_t cubin_size;
+	char *ptx;               /* with want_ptx */
+	char *info_log;
+} LinkResult;
+int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r);
+int manifest_write(Ctx *c, const Placement *p, FILE *out);
+int monolith_write(Ctx *c, const Placement *p, FILE *out);
+
+/* glue.c: the constant tables behind the plk_* ABI functions, shared by
+ * the glue module and the monolith. fn(k0, .., k[nkeys-1] [, x]) returns
+ * base + x * step for the case whose keys match, 0 for any other. */
+typedef enum { ABI_INT, ABI_SMEM } AbiRet;    /* int, or generic ptr into smem */
+typedef struct AbiCase { int key[3]; int64_t base, step; } AbiCase;
+typedef struct AbiFn {
+	const char *name, *cret;  /* cret: the C return type */
+	int nargs, nkeys;
+	AbiRet ret;
+	AbiCase *cases;
+	int ncases;
+} AbiFn;
+enum { ABI_NFNS = 10 };
+void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
+/* setmaxnreg per warpgroup: regs[w] (0: none) for w < threads/128, and the
+ * register cap ptxas gives at entry; 0 when the arch or roles need none. */
+int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
+int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
+/* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
+const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
+int trampoline_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);  /* malloc'd */
+/* link.c: link_kernel with the component objects given by `object`
+ * (object_for when NULL). Frees with link_result_free. */
+typedef const char *(*ObjectFn)(Ctx *c, const GInst *inst, void *ud);
+int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object,
+                     void *ud, LinkResult *r);
+void link_result_free(LinkResult *r);
+/* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
+int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
+/* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
+int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
+                void **fatbin, size_t *size);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * mma_sync_mainloop: sm_80-class consumer. WARPS warps multiply the A and B
+ * tiles of the `ab` ring (128B-swizzled, K-major) with mma.sync m16n8k16
+ * into a BM x BN f32 accumulator in the wgmma_acc layout: warp w owns the
+ * 16-row blocks w, w + WARPS, ... and every column, so the same epilogue
+ * objects serve this path and the wgmma one. Contract: mma_sync_mainloop.plk.
+ */
+#include "plk.cuh"
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 64
+#endif
+#ifndef WARPS
+#define WARPS 8
+#endif
+
+PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, int tile_m,
+                                     int tile_n)
+{
+	enum { PORT_AB = 0, PORT_ACC = 1 };
+	enum { FIELD_A = 0, FIELD_B = 1 };
+	static_assert(BK * 2 == 128, "sw128 layout: one BK row of bf16 is one 128-byte row");
+	static_assert(BM % (16 * WARPS) == 0, "each warp owns whole 16-row blocks");
+	static_assert(BN % 16 == 0, "B fragments load two n8 blocks at a time");
+	constexpr int MI = BM / (16 * WARPS), NI = BN / 8;
+	static_assert(MI * NI * 4 <= 128, "accumulator over 128 registers per thread");
+	(void)tile_m; (void)tile_n;
+
+	const int w = plk_warp_rank(inst), lane = plk_lane();
+	const int kt = (K + BK - 1) / BK;
+#pragma unroll
+	for (int i = 0; i < MI * NI * 4; i++)
+		acc[i] = 0.f;
+	/* address of 16-byte chunk ch of row r in a sw128 tile */
+	auto at = [](uint32_t base, int r, int ch) -> uint32_t {
+		return base + r * 128 + ((ch ^ (r & 7)) << 4);
+	};
+	for (int k = 0; k < kt; k++) {
+		const int s = plk_consume_wait(inst, PORT_AB, ab);
+		const uint32_t sa = plk_smem_u32(plk_ring_ptr(inst, PORT_AB, s, FIELD_A));
+		const uint32_t sb = plk_smem_u32(plk_ring_ptr(inst, PORT_AB, s, FIELD_B));
+#pragma unroll
+		for (int kk = 0; kk < BK / 16; kk++) {
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++) {
+				/* A x4: rows 0-7 / 8-15 of the block, k 0-7 / 8-15 */
+				uint32_t a0, a1, a2, a3;
+				const int ar = (mi * WARPS + w) * 16 + (lane & 7) + 8 * ((lane >> 3) & 1);
+				asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+				             : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
+				             : "r"(at(sa, ar, 2 * kk + (lane >> 4))));
+#pragma unroll
+				for (int np = 0; np < NI / 2; np++) {
+					/* B x4: n blocks 2np and 2np+1, k 0-7 / 8-15 each */
+					uint32_t b0, b1, b2, b3;
+					const int br = (2 * np + (lane >> 4)) * 8 + (lane & 7);
+					asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+					             : "=r"(b0), "=r"(b1), "=r"(b2), "=r"(b3)
+					             : "r"(at(sb, br, 2 * kk + ((lane >> 3) & 1))));
+					float *d0 = acc + (mi * NI + 2 * np) * 4, *d1 = d0 + 4;
+					asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+					             "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+					             : "+f"(d0[0]), "+f"(d0[1]), "+f"(d0[2]), "+f"(d0[3])
+					             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+					asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+					             "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+					             : "+f"(d1[0]), "+f"(d1[1]), "+f"(d1[2]), "+f"(d1[3])
+					             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b2), "r"(b3));
+				}
+			}
+		}
+		/* ldmatrix results are in registers: the stage can go back */
+		plk_consume_release(inst, PORT_AB, ab);
+	}
+}

@@ -1,0 +1,30 @@
+/*
+ * store_bf16: epilogue writing a BM x BN f32 accumulator fragment (layout
+ * wgmma_acc) to C [M, N] as bf16 straight from registers, 16 bytes per
+ * store (common/acc_store.cuh). Arch-neutral: it runs on the warps of any
+ * mainloop that promises wgmma_acc. Needs N % 8 == 0. Contract:
+ * store_bf16.plk.
+ */
+#include "plk.cuh"
+#include "../common/acc_store.cuh"
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef WARPS
+#define WARPS 8
+#endif
+
+PLK_ENTRY void plk_store_bf16(int inst, __nv_bfloat16 *c, int M, int N, float *acc, int tile_m,
+                              int tile_n)
+{
+	static_assert(BM % (16 * WARPS) == 0, "each warp owns whole 16-row blocks");
+	static_assert(BN % 32 == 0, "BN must be a multiple of 32");
+	constexpr int MI = BM / (16 * WARPS), NI = BN / 8;
+	const int r0 = tile_m * BM, c0 = tile_n * BN;
+	plk_acc_store_bf16<MI, NI, WARPS>(acc, plk_warp_rank(inst), c + (size_t)r0 * N + c0,
+	                                  M - r0, N - c0, (size_t)N);
+}

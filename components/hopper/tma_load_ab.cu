@@ -1,0 +1,56 @@
+/*
+ * tma_load_ab: one producer warp streams the A (BM x BK) and B (BN x BK)
+ * tiles of one output tile through the ring behind port `ab`, K-major,
+ * 128B-swizzled, each stage completing on its full barrier by TMA
+ * transaction count. Contract: tma_load_ab.plk.
+ *
+ * Like every component source it may be included more than once into one
+ * unit (the monolithic build): everything but the entry is local to it.
+ */
+#include "plk.cuh"
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef BK
+#define BK 64
+#endif
+#ifndef MCAST
+#define MCAST 1
+#endif
+
+PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab,
+                               int tile_m, int tile_n)
+{
+	/* ids in declaration order (what plkc -c writes to tma_load_ab.plk.h) */
+	enum { PORT_AB = 0 };
+	enum { FIELD_A = 0, FIELD_B = 1 };
+	constexpr unsigned A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
+	static_assert(BK * 2 == 128, "sw128: one BK row of bf16 must be one 128-byte swizzle row");
+	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
+	static_assert(BM % 64 == 0 && BN % 64 == 0, "tiles are whole 64-row wgmma blocks");
+	static_assert(MCAST == 1, "cluster multicast of B is not implemented yet (MCAST must be 1)");
+
+#if __CUDA_ARCH__ >= 900
+	const int kt = (K + BK - 1) / BK;
+	for (int k = 0; k < kt; k++) {
+		const int s = plk_produce_acquire(inst, PORT_AB, ab);
+		/* Announce the stage's bytes first: the phase cannot complete
+		 * before both boxes land, zero-filled parts outside the tensor
+		 * included. */
+		plk_produce_expect_tx(inst, PORT_AB, ab, A_BYTES + B_BYTES);
+		if (plk_lane() == 0) {
+			void *full = plk_ring_full(inst, PORT_AB, s);
+			plk_tma_load_2d(plk_ring_ptr(inst, PORT_AB, s, FIELD_A), a, full,
+			                k * BK, tile_m * BM);
+			plk_tma_load_2d(plk_ring_ptr(inst, PORT_AB, s, FIELD_B), b, full,
+			                k * BK, tile_n * BN);
+		}
+	}
+#else
+	__trap();	/* contract: arch >= sm_90 */
+#endif
+}

@@ -1,0 +1,85 @@
+/*
+ * wgmma_mainloop: WG consumer warpgroups multiply the A and B tiles of the
+ * `ab` ring into a BM x BN f32 accumulator held in registers (port `acc`,
+ * layout wgmma_acc: docs/components.md). Warpgroup g owns the m64 blocks
+ * g, g + WG, ...; each k16 step is one wgmma m64nBNk16 per block with both
+ * operands read from shared memory through 128B-swizzle descriptors.
+ * Contract: wgmma_mainloop.plk.
+ */
+#include "plk.cuh"
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef BK
+#define BK 64
+#endif
+#ifndef WG
+#define WG 2
+#endif
+
+PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int tile_m,
+                                  int tile_n)
+{
+	enum { PORT_AB = 0, PORT_ACC = 1 };
+	enum { FIELD_A = 0, FIELD_B = 1 };
+	static_assert(BM == 128, "BM must be 128");
+	static_assert(BN == 128 || BN == 256, "BN must be 128 or 256");
+	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
+	static_assert(WG == 1 || WG == 2, "one or two consumer warpgroups");
+	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
+	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
+	constexpr int ACC = MI * NACC;
+	static_assert(ACC <= 128, "accumulator over 128 registers per thread: use WG = 2 or BN = 128");
+	constexpr unsigned ROW_BYTES = BK * 2;		/* one swizzled tile row */
+	constexpr unsigned M64_BYTES = 64 * ROW_BYTES;	/* one m64 block of A */
+	constexpr unsigned K16_DESC = 32 >> 4;		/* +16 elements along K, in 16-byte units */
+	(void)tile_m; (void)tile_n;
+
+#if defined(PLK_HAS_WGMMA)
+	const int wg = plk_warp_rank(inst) >> 2;
+	const int kt = (K + BK - 1) / BK;
+	int prev = -1;
+
+	plk_fence_regs<ACC>(acc);
+	for (int k = 0; k < kt; k++) {
+		const int s = plk_consume_wait(inst, PORT_AB, ab);
+		plk_pipe_advance(inst, PORT_AB, ab);
+		const uint64_t da0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, PORT_AB, s, FIELD_A));
+		const uint64_t db0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, PORT_AB, s, FIELD_B));
+		plk_wgmma_fence();
+#pragma unroll
+		for (int kk = 0; kk < BK / 16; kk++) {
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++) {
+				const uint64_t da = da0 + ((mi * WG + wg) * M64_BYTES >> 4) + kk * K16_DESC;
+				const uint64_t db = db0 + kk * K16_DESC;
+				/* the first k16 step of a tile overwrites (scale-d = 0) */
+				const int accumulate = (k | kk) != 0;
+				if (BN == 256)
+					plk_wgmma_m64n256k16(acc + mi * NACC, da, db, accumulate);
+				else
+					plk_wgmma_m64n128k16(acc + mi * NACC, da, db, accumulate);
+			}
+		}
+		plk_wgmma_commit();
+		/* Keep this stage's group in flight; the previous one has now
+		 * finished reading its stage, which goes back to the producer. */
+		plk_wgmma_wait<1>();
+		plk_fence_regs<ACC>(acc);
+		if (prev >= 0)
+			plk_consume_release_stage(inst, PORT_AB, prev);
+		prev = s;
+	}
+	plk_wgmma_wait<0>();
+	plk_fence_regs<ACC>(acc);
+	if (prev >= 0)
+		plk_consume_release_stage(inst, PORT_AB, prev);
+#else
+	(void)inst; (void)K; (void)ab; (void)acc;
+	__trap();	/* contract: arch >= sm_90a */
+#endif
+}

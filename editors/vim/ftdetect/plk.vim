@@ -1,0 +1,2 @@
+" PipeLink recipes and component contracts.
+autocmd BufRead,BufNewFile *.plk setfiletype plk

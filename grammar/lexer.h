@@ -1,0 +1,26 @@
+/* lexer.h: the lexer's state, shared by lexer.re and parser.y. */
+#ifndef LEXER_H
+#define LEXER_H
+#include "plk.h"
+
+enum { LEX_MAX_DEPTH = 256 };   /* brackets open at once; beyond: E0109 */
+
+typedef struct Lexer {
+	Ctx *c;
+	int src;
+	const char *start, *cur, *lim, *line_start;
+	int line;
+	int stop;                   /* an unrecoverable error: return END */
+	int depth;                  /* brackets open */
+	Span open[LEX_MAX_DEPTH];   /* where each open bracket is */
+	char open_ch[LEX_MAX_DEPTH];
+	/* what the parser is building */
+	Module *mod;
+	Component *comp;            /* the component whose items are parsed */
+	Kernel *kernel;             /* the kernel whose items are parsed */
+	Smem *last_smem;            /* for `, align A` / `, live P` */
+	Vec pending_cparams, pending_kparams, pending_features;
+} Lexer;
+
+void lexer_init(Lexer *lx, Ctx *c, int src);
+#endif

@@ -1,0 +1,660 @@
+/* parser.y: the .plk grammar (Bison, pure, with locations and LAC).
+ *
+ * Each rule carries its production from docs/language.md. Recovery: a bad
+ * item, component item or kernel item is skipped up to the next token
+ * that can start one, so one run reports several errors. Syntax errors
+ * are reported by yyreport_syntax_error below, in the diagnostics style
+ * of diag.c: what was found, what was expected, and a help line where a
+ * likely fix is known (a misspelled keyword, a missing bracket). */
+
+%code requires {
+#include "plk.h"
+typedef struct Lexer Lexer;
+}
+
+%code top {
+#include <stdlib.h>
+#include <string.h>
+}
+
+%code {
+#include "lexer.h"
+int yylex(YYSTYPE *lval, Span *lloc, Lexer *lx);
+static void yyerror(Span *loc, Lexer *lx, const char *msg);
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                         \
+	do {                                                                    \
+		if (N) {                                                            \
+			(Cur) = span_join(YYRHSLOC(Rhs, 1), YYRHSLOC(Rhs, N));          \
+		} else {                                                            \
+			(Cur) = YYRHSLOC(Rhs, 0);                                       \
+			(Cur).off = (Cur).end;                                          \
+			(Cur).line = (Cur).eline;                                       \
+			(Cur).col = (Cur).ecol;                                         \
+		}                                                                   \
+	} while (0)
+
+#define A (lx->c->arena)
+#define NEW(T) ((T *)arena_alloc(A, sizeof(T)))
+
+enum { MAX_EXPR_DEPTH = 200 };
+
+static Expr *mk_expr(Lexer *lx, ExprKind k, Span sp)
+{
+	Expr *e = NEW(Expr);
+	e->k = k;
+	e->sp = sp;
+	return e;
+}
+
+/* Expressions are trees: cap their depth so that every later recursive
+ * walk (eval, dump) stays within a small stack. */
+static int expr_depth(const Expr *e)
+{
+	return e ? e->depth : 0;
+}
+
+static Expr *mk_bin(Lexer *lx, int op, Expr *a, Expr *b, Span sp)
+{
+	Expr *e = mk_expr(lx, EX_BIN, sp);
+	int d = 1 + (expr_depth(a) > expr_depth(b) ? expr_depth(a) : expr_depth(b));
+	e->op = op;
+	e->depth = d;
+	e->a = a;
+	e->b = b;
+	if (d == MAX_EXPR_DEPTH) {
+		Diag *dg = diag_new(lx->c, DIAG_ERROR, "E0116", sp,
+			"expression nested more than %d levels deep", MAX_EXPR_DEPTH);
+		diag_help(dg, "split it with `const` names");
+		diag_end(lx->c, dg);
+	}
+	return e;
+}
+
+static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
+{
+	Type *t = NEW(Type);
+	t->k = k;
+	t->sp = sp;
+	return t;
+}
+}
+
+%define api.pure full
+%define api.location.type {Span}
+%define parse.error custom
+%define parse.lac full
+%locations
+%lex-param {Lexer *lx}
+%parse-param {Lexer *lx}
+%initial-action { @$ = span_none; @$.src = lx->src; @$.line = @$.eline = 1; @$.col = @$.ecol = 1; }
+
+%union {
+	int64_t num;
+	const char *str;
+	Expr *expr;
+	Type *type;
+	Field *field;
+	Vec vec;
+	Component *comp;
+	Kernel *kernel;
+	Policy *policy;
+	Arg *arg;
+	PortRef pref;
+	int dir;
+}
+
+%token END 0 "end of file"
+%token KW_USE "use" KW_OBJECT "object" KW_COMPONENT "component" KW_KERNEL "kernel"
+%token KW_SOURCE "source" KW_ENTRY "entry" KW_ARCH "arch" KW_NEEDS "needs"
+%token KW_WARPS "warps" KW_WARPGROUPS "warpgroups" KW_REGS "regs" KW_PARAM "param"
+%token KW_IN "in" KW_OUT "out" KW_SMEM "smem" KW_BYTES "bytes" KW_ALIGN "align"
+%token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
+%token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
+%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PTR "ptr"
+%token <str> IDENT "identifier" STRING "string" ARCH "arch name"
+%token <num> INT "integer"
+%token ARROW "->" GE ">="
+
+%type <expr> expr term unary primary
+%type <vec> exprs exprs_opt fields args args_opt
+%type <type> ptype porttype
+%type <field> field
+%type <comp> component citems
+%type <kernel> kernel kitems
+%type <policy> policy
+%type <arg> arg
+%type <pref> portref
+%type <dir> dir
+
+%%
+
+/* file = { item } . */
+file
+	: %empty
+	| file item
+	;
+
+/* item = use | component | kernel | ";" . */
+item
+	: use
+	| component { vec_push(A, &lx->mod->comps, $1); }
+	| kernel    { vec_push(A, &lx->mod->kernels, $1); }
+	| ';'
+	| error
+	;
+
+/* use = "use" [ "object" ] STRING . */
+use
+	: "use" STRING {
+		Use *u = NEW(Use);
+		u->path = $2; u->sp = @$; u->path_sp = @2;
+		vec_push(A, &lx->mod->uses, u);
+	}
+	| "use" "object" STRING {
+		Use *u = NEW(Use);
+		u->path = $3; u->sp = @$; u->path_sp = @3; u->object = 1;
+		vec_push(A, &lx->mod->uses, u);
+	}
+	;
+
+/* component = "component" IDENT [ "(" [ cparam { "," cparam } ] ")" ] "{" { citem } "}" . */
+component
+	: "component" IDENT cparams_opt '{' citems '}' {
+		$$ = $5;
+		$$->name = $2; $$->name_sp = @2; $$->sp = @$;
+		$$->file = lx->c->srcs[lx->src]->path;
+	}
+	;
+
+cparams_opt
+	: %empty
+	| '(' ')'
+	| '(' cparams ')'
+	;
+
+cparams
+	: cparam
+	| cparams ',' cparam
+	;
+
+/* cparam = IDENT [ "=" expr ] .  The Component is created by citems,
+ * after the parameters: they wait in lx->pending_cparams. */
+cparam
+	: IDENT {
+		CParam *p = NEW(CParam);
+		p->name = $1; p->sp = @$;
+		vec_push(A, &lx->pending_cparams, p);
+	}
+	| IDENT '=' expr {
+		CParam *p = NEW(CParam);
+		p->name = $1; p->sp = @$; p->def = $3;
+		vec_push(A, &lx->pending_cparams, p);
+	}
+	;
+
+/* { citem } */
+citems
+	: %empty {
+		$$ = lx->comp = NEW(Component);
+		$$->cparams = lx->pending_cparams;
+		memset(&lx->pending_cparams, 0, sizeof lx->pending_cparams);
+	}
+	| citems citem { $$ = $1; }
+	;
+
+/* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
+ *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
+ *       | ( "in" | "out" ) IDENT ":" porttype
+ *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ] | ";" . */
+citem
+	: "source" STRING    { Component *c = lx->comp; c->source = $2; c->source_sp = @2; }
+	| "entry" IDENT      { Component *c = lx->comp; c->entry = $2; c->entry_sp = @2; }
+	| "arch" GE ARCH needs_opt {
+		Component *c = lx->comp; c->arch_min = $3; c->arch_sp = @3;
+		c->features = lx->pending_features;
+		memset(&lx->pending_features, 0, sizeof lx->pending_features);
+	}
+	| "warps" expr       { Component *c = lx->comp; c->warps = $2; c->warpgroups = 0; }
+	| "warpgroups" expr  { Component *c = lx->comp; c->warps = $2; c->warpgroups = 1; }
+	| "regs" expr        { Component *c = lx->comp; c->regs = $2; }
+	| "param" IDENT ':' ptype {
+		Param *p = NEW(Param);
+		p->name = $2; p->sp = @$; p->ty = $4;
+		vec_push(A, &lx->comp->params, p);
+	}
+	| dir IDENT ':' porttype {
+		Port *p = NEW(Port);
+		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4;
+		vec_push(A, &lx->comp->ports, p);
+	}
+	| "smem" IDENT ':' expr "bytes" {
+		Smem *s = NEW(Smem);
+		s->name = $2; s->sp = span_join(@1, @5); s->size = $4;
+		vec_push(A, &lx->comp->smem, s);
+		lx->last_smem = s;
+	  } smemattrs
+	| "barrier" IDENT {
+		Barrier *b = NEW(Barrier);
+		b->name = $2; b->sp = @$;
+		vec_push(A, &lx->comp->barriers, b);
+	}
+	| "barrier" IDENT ':' expr {
+		Barrier *b = NEW(Barrier);
+		b->name = $2; b->sp = @$; b->threads = $4;
+		vec_push(A, &lx->comp->barriers, b);
+	}
+	| ';'
+	| error
+	;
+
+dir
+	: "in"  { $$ = PORT_IN; }
+	| "out" { $$ = PORT_OUT; }
+	;
+
+/* [ "needs" IDENT { "," IDENT } ] */
+needs_opt
+	: %empty
+	| "needs" features
+	;
+
+features
+	: feature
+	| features ',' feature
+	;
+
+feature
+	: IDENT {
+		Feature *f = NEW(Feature);
+		f->name = $1; f->sp = @1;
+		vec_push(A, &lx->pending_features, f);
+	}
+	;
+
+/* smemattr = "align" expr | "live" IDENT .  (the smem item's mid-rule
+ * action pushed the buffer; its attributes go to lx->last_smem) */
+smemattrs
+	: %empty
+	| smemattrs ',' "align" expr { lx->last_smem->align = $4; }
+	| smemattrs ',' "live" IDENT { lx->last_smem->live = $4; lx->last_smem->live_sp = @4; }
+	;
+
+/* kernel = "kernel" IDENT "(" [ kparam { "," kparam } ] ")" "{" { kitem } "}" . */
+kernel
+	: "kernel" IDENT '(' kparams_opt ')' '{' kitems '}' {
+		$$ = $7;
+		$$->name = $2; $$->name_sp = @2; $$->sp = @$;
+	}
+	;
+
+kparams_opt
+	: %empty
+	| kparams
+	;
+
+kparams
+	: kparam
+	| kparams ',' kparam
+	;
+
+/* kparam = IDENT ":" ptype . */
+kparam
+	: IDENT ':' ptype {
+		KParam *p = NEW(KParam);
+		p->name = $1; p->sp = @$; p->ty = $3;
+		vec_push(A, &lx->pending_kparams, p);
+	}
+	;
+
+kitems
+	: %empty {
+		$$ = lx->kernel = NEW(Kernel);
+		$$->params = lx->pending_kparams;
+		memset(&lx->pending_kparams, 0, sizeof lx->pending_kparams);
+	}
+	| kitems kitem { $$ = $1; }
+	;
+
+/* kitem = "const" IDENT "=" expr { "," IDENT "=" expr } | "grid" policy { "," policy }
+ *       | IDENT "=" IDENT "(" [ arg { "," arg } ] ")"
+ *       | portref "->" portref [ "[" arg { "," arg } "]" ] | ";" . */
+kitem
+	: "const" consts
+	| "grid" policies
+	| IDENT '=' IDENT '(' args_opt ')' {
+		Inst *i = NEW(Inst);
+		i->name = $1; i->name_sp = @1; i->comp = $3; i->comp_sp = @3;
+		i->args = $5; i->sp = @$;
+		vec_push(A, &lx->kernel->insts, i);
+	}
+	| portref "->" portref {
+		Conn *cn = NEW(Conn);
+		cn->from = $1; cn->to = $3; cn->sp = @$;
+		vec_push(A, &lx->kernel->conns, cn);
+	}
+	| portref "->" portref '[' args ']' {
+		Conn *cn = NEW(Conn);
+		cn->from = $1; cn->to = $3; cn->sp = @$;
+		for (int i = 0; i < $5.n; i++) {
+			Arg *a = $5.v[i];
+			if (!strcmp(a->name, "stages") && !cn->stages)
+				cn->stages = a->val;
+			else
+				vec_push(A, &cn->attrs, a);
+		}
+		vec_push(A, &lx->kernel->conns, cn);
+	}
+	| ';'
+	| error
+	;
+
+consts
+	: const1
+	| consts ',' const1
+	;
+
+const1
+	: IDENT '=' expr {
+		Const *k = NEW(Const);
+		k->name = $1; k->sp = @$; k->val = $3;
+		vec_push(A, &lx->kernel->consts, k);
+	}
+	;
+
+policies
+	: policy { vec_push(A, &lx->kernel->policies, $1); }
+	| policies ',' policy { vec_push(A, &lx->kernel->policies, $3); }
+	;
+
+/* policy = IDENT [ "(" [ expr { "," expr } ] ")" ] | "raster" IDENT [ "(" ... ")" ] . */
+policy
+	: IDENT { $$ = NEW(Policy); $$->name = $1; $$->sp = @$; }
+	| IDENT '(' exprs_opt ')' { $$ = NEW(Policy); $$->name = $1; $$->sp = @$; $$->args = $3; }
+	| "raster" IDENT { $$ = NEW(Policy); $$->name = "raster"; $$->sub = $2; $$->sp = @$; }
+	| "raster" IDENT '(' exprs_opt ')' {
+		$$ = NEW(Policy); $$->name = "raster"; $$->sub = $2; $$->sp = @$; $$->args = $4;
+	}
+	;
+
+/* portref = IDENT "." IDENT . */
+portref
+	: IDENT '.' IDENT {
+		$$.inst = $1; $$.port = $3; $$.sp = @$; $$.inst_sp = @1; $$.port_sp = @3;
+	}
+	;
+
+args_opt
+	: %empty { memset(&$$, 0, sizeof $$); }
+	| args
+	;
+
+args
+	: arg { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
+	| args ',' arg { $$ = $1; vec_push(A, &$$, $3); }
+	;
+
+/* arg = IDENT "=" expr . */
+arg
+	: IDENT '=' expr { $$ = NEW(Arg); $$->name = $1; $$->sp = @$; $$->val = $3; }
+	;
+
+/* ptype = IDENT | "ptr" "<" IDENT ">" | "tensor" "<" IDENT ">" "[" expr { "," expr } "]"
+ *       | "tensormap" "<" IDENT "," expr ">" [ "[" expr { "," expr } "]" ] . */
+ptype
+	: IDENT {
+		$$ = mk_type(lx, TY_SCALAR, @$); $$->dtype = $1; $$->dtype_sp = @1;
+	}
+	| "ptr" '<' IDENT '>' {
+		$$ = mk_type(lx, TY_PTR, @$); $$->dtype = $3; $$->dtype_sp = @3;
+	}
+	| "tensor" '<' IDENT '>' '[' exprs ']' {
+		$$ = mk_type(lx, TY_TENSOR, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->dims = $6;
+	}
+	| "tensormap" '<' IDENT ',' expr '>' {
+		$$ = mk_type(lx, TY_TENSORMAP, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->rank = $5;
+	}
+	| "tensormap" '<' IDENT ',' expr '>' '[' exprs ']' {
+		$$ = mk_type(lx, TY_TENSORMAP, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->rank = $5;
+		$$->dims = $8;
+	}
+	;
+
+/* porttype = "tile" "<" IDENT "," shape [ "," IDENT ] ">"
+ *          | "frag" "<" IDENT "," shape "," IDENT ">" | "{" field { "," field } "}" .
+ * shape = expr "x" expr . */
+porttype
+	: "tile" '<' IDENT ',' expr "x" expr '>' {
+		$$ = mk_type(lx, TY_TILE, @$); $$->dtype = $3; $$->dtype_sp = @3;
+		$$->rows = $5; $$->cols = $7;
+	}
+	| "tile" '<' IDENT ',' expr "x" expr ',' IDENT '>' {
+		$$ = mk_type(lx, TY_TILE, @$); $$->dtype = $3; $$->dtype_sp = @3;
+		$$->rows = $5; $$->cols = $7; $$->layout = $9; $$->layout_sp = @9;
+	}
+	| "frag" '<' IDENT ',' expr "x" expr ',' IDENT '>' {
+		$$ = mk_type(lx, TY_FRAG, @$); $$->dtype = $3; $$->dtype_sp = @3;
+		$$->rows = $5; $$->cols = $7; $$->layout = $9; $$->layout_sp = @9;
+	}
+	| '{' fields '}' {
+		$$ = mk_type(lx, TY_BUNDLE, @$); $$->fields = $2;
+	}
+	;
+
+fields
+	: field { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
+	| fields ',' field { $$ = $1; vec_push(A, &$$, $3); }
+	;
+
+/* field = IDENT ":" porttype . */
+field
+	: IDENT ':' porttype { $$ = NEW(Field); $$->name = $1; $$->sp = @$; $$->ty = $3; }
+	;
+
+exprs_opt
+	: %empty { memset(&$$, 0, sizeof $$); }
+	| exprs
+	;
+
+exprs
+	: expr { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
+	| exprs ',' expr { $$ = $1; vec_push(A, &$$, $3); }
+	;
+
+/* expr = term { ( "+" | "-" ) term } . */
+expr
+	: term
+	| expr '+' term { $$ = mk_bin(lx, '+', $1, $3, @$); }
+	| expr '-' term { $$ = mk_bin(lx, '-', $1, $3, @$); }
+	;
+
+/* term = unary { ( "*" | "/" | "%" ) unary } . */
+term
+	: unary
+	| term '*' unary { $$ = mk_bin(lx, '*', $1, $3, @$); }
+	| term '/' unary { $$ = mk_bin(lx, '/', $1, $3, @$); }
+	| term '%' unary { $$ = mk_bin(lx, '%', $1, $3, @$); }
+	;
+
+/* unary = "-" unary | primary . */
+unary
+	: '-' unary {
+		$$ = mk_expr(lx, EX_NEG, @$); $$->a = $2;
+		$$->depth = expr_depth($2) + 1;
+	}
+	| primary
+	;
+
+/* primary = INT | IDENT | "auto" | IDENT "(" expr { "," expr } ")" | "(" expr ")" . */
+primary
+	: INT    { $$ = mk_expr(lx, EX_NUM, @$); $$->num = $1; }
+	| IDENT  { $$ = mk_expr(lx, EX_NAME, @$); $$->name = $1; }
+	| "auto" { $$ = mk_expr(lx, EX_AUTO, @$); }
+	| IDENT '(' exprs ')' {
+		$$ = mk_expr(lx, EX_CALL, @$); $$->name = $1; $$->args = $3;
+	}
+	| '(' expr ')' { $$ = $2; $$->sp = @$; }
+	;
+
+%%
+
+/* Bison calls yyerror only for stack exhaustion: the grammar is nested
+ * more deeply than the parser's stack allows. */
+static void yyerror(Span *loc, Lexer *lx, const char *msg)
+{
+	Diag *d = diag_new(lx->c, DIAG_ERROR, "E0109", *loc, "input nested too deeply (%s)", msg);
+	diag_help(d, "split deep expressions with `const` names");
+	diag_end(lx->c, d);
+}
+
+/* A token's name for messages: `component`, identifier, `->`. Bison
+ * gives keyword aliases without quotes and characters as 'c'. */
+static const char *tok_name(Lexer *lx, yysymbol_kind_t k)
+{
+	const char *n = yysymbol_name(k);
+	size_t len = strlen(n);
+	if (k == YYSYMBOL_IDENT || k == YYSYMBOL_STRING || k == YYSYMBOL_INT ||
+	    k == YYSYMBOL_ARCH || k == YYSYMBOL_YYEOF)
+		return n;
+	if (len >= 2 && (n[0] == '"' || n[0] == '\''))
+		return arena_printf(A, "`%.*s`", (int)len - 2, n + 1);
+	return arena_printf(A, "`%s`", n);
+}
+
+static int is_keyword(yysymbol_kind_t k)
+{
+	return k >= YYSYMBOL_KW_USE && k <= YYSYMBOL_KW_PTR;
+}
+
+static const char *token_text(Lexer *lx, Span sp)
+{
+	int n = sp.end - sp.off;
+	if (n > 40)
+		n = 40;
+	return arena_strndup(A, lx->start + sp.off, (size_t)(n > 0 ? n : 0));
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
+{
+	enum { NEXP = YYNTOKENS };
+	yysymbol_kind_t exp[NEXP];
+	int n = yypcontext_expected_tokens(ctx, exp, NEXP);
+	yysymbol_kind_t got = yypcontext_token(ctx);
+	Span sp = *yypcontext_location(ctx);
+	if (got == YYSYMBOL_YYerror)
+		return 0;   /* the lexer already reported it */
+
+	/* expected: `a`, `b` or `c` */
+	char list[512] = "";
+	size_t len = 0;
+	int shown = n < 0 ? 0 : n > 6 ? 6 : n;
+	for (int i = 0; i < shown; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+			i == 0 ? "" : i == shown - 1 && n <= 6 ? " or " : ", ", tok_name(lx, exp[i]));
+	if (n > 6)
+		snprintf(list + len, sizeof list - len, ", or one of %d more", n - 6);
+
+	Diag *d;
+	if (got == YYSYMBOL_YYEOF) {
+		sp.end = sp.off;
+		d = diag_new(lx->c, DIAG_ERROR, "E0110", sp, "unexpected end of file");
+		diag_label(d, sp, n > 0 ? "expected %s" : "the file ends here", list);
+		if (lx->depth > 0) {
+			Span o = lx->open[lx->depth - 1];
+			char oc = lx->open_ch[lx->depth - 1];
+			char cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
+			diag_label(d, o, "this `%c` is never closed", oc);
+			diag_help(d, "add `%c` to close it", cc);
+		}
+	} else {
+		d = diag_new(lx->c, DIAG_ERROR, "E0101", sp, "expected %s, found %s",
+			n > 0 ? list : "something else", got == YYSYMBOL_IDENT || got == YYSYMBOL_INT ||
+			got == YYSYMBOL_STRING || got == YYSYMBOL_ARCH
+				? arena_printf(A, "%s `%s`", tok_name(lx, got), token_text(lx, sp))
+				: tok_name(lx, got));
+		diag_label(d, sp, "unexpected %s", tok_name(lx, got));
+		/* a misspelled keyword: an identifier close to an expected one */
+		if (got == YYSYMBOL_IDENT) {
+			const char *word = token_text(lx, sp), *best = NULL;
+			int bd = 3;
+			for (int i = 0; i < n; i++)
+				if (is_keyword(exp[i])) {
+					const char *k = yysymbol_name(exp[i]);
+					int dd = edit_distance(word, k);
+					if (dd < bd && dd <= (int)strlen(k) / 3 + 1) {
+						bd = dd;
+						best = yysymbol_name(exp[i]);
+					}
+				}
+			if (best)
+				diag_help(d, "a keyword is expected here: did you mean `%s`?", best);
+		}
+		/* a keyword where a name is expected */
+		if (is_keyword(got)) {
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYSYMBOL_IDENT) {
+					diag_help(d, "`%s` is a keyword and cannot be used as a name",
+						yysymbol_name(got));
+					break;
+				}
+		}
+		if (got == '}' || got == ')' || got == ']') {
+			int any_open = 0;
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYSYMBOL_IDENT || exp[i] == YYSYMBOL_INT)
+					any_open = 1;
+			if (any_open)
+				diag_help(d, "something is missing before this %s", tok_name(lx, got));
+		}
+		/* the innermost open bracket, when closing it would be valid here */
+		if (lx->depth > 0) {
+			char oc = lx->open_ch[lx->depth - 1];
+			int cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYTRANSLATE(cc) && got != YYTRANSLATE(cc)) {
+					diag_label(d, lx->open[lx->depth - 1], "unclosed `%c`", oc);
+					break;
+				}
+		}
+		if (got == '=' ) {
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYSYMBOL_ARROW)
+					diag_help(d, "connections are written `a.port -> b.port`");
+		}
+	}
+	diag_end(lx->c, d);
+	return 0;
+}
+
+Module *parse_source(Ctx *c, int src)
+{
+	Lexer *lx = calloc(1, sizeof *lx);
+	if (!lx)
+		return NULL;
+	lexer_init(lx, c, src);
+	Module *m = arena_alloc(c->arena, sizeof *m);
+	m->path = c->srcs[src]->path;
+	m->src = src;
+	lx->mod = m;
+
+	/* An empty file (only blanks and comments) declares nothing. */
+	const char *t = c->srcs[src]->text;
+	size_t i = 0, n = c->srcs[src]->len;
+	while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	if (i == n) {
+		Span sp = { src, 0, 0, 1, 1, 1, 1 };
+		Diag *d = diag_new(c, DIAG_ERROR, "E0113", sp, "`%s` is empty", m->path);
+		diag_note(d, "a .plk file declares components and kernels");
+		diag_help(d, "add a `component` or a `kernel`; see `plkc --explain E0113`");
+		diag_end(c, d);
+		free(lx);
+		return m;
+	}
+	int before = c->nerrors;
+	int rc = yyparse(lx);
+	if (rc != 0 && c->nerrors == before)
+		error_at(c, "E0101", span_none, "syntax error in `%s`", m->path);
+	free(lx);
+	return m;
+}

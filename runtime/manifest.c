@@ -1,0 +1,499 @@
+/* manifest.c: reads and validates k.manifest.json (docs/manifest.md) into
+ * a plk_manifest. Everything a launch needs is checked here, once, so
+ * that a bad manifest fails at load with the key that is wrong. */
+#include "plan.h"
+#include "json.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLK_MANIFEST_VERSION 1
+
+static int mfail(char *err, const char *fmt, ...)
+{
+	int n = snprintf(err, PLK_ERRLEN, "manifest: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err + n, PLK_ERRLEN - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static int is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* A required or optional string member. */
+static int get_str(const pj_val *o, const char *key, int required, char **out, const char *where, char *err)
+{
+	const pj_val *v = pj_get(o, key);
+	if (!v) {
+		if (required)
+			return mfail(err, "%s: missing \"%s\"", where, key);
+		return 0;
+	}
+	if (v->k != PJ_STR || strlen(v->s) != v->slen || !v->slen)
+		return mfail(err, "%s: \"%s\" must be a non-empty string, not %s", where, key,
+		             v->k == PJ_STR ? "this" : pj_kind_name(v->k));
+	*out = dup(v->s);
+	return *out ? 0 : mfail(err, "out of memory");
+}
+
+static int int_of(const pj_val *v, int64_t lo, int64_t hi, int64_t *out, const char *what, char *err)
+{
+	if (!v || v->k != PJ_NUM || !v->is_int)
+		return mfail(err, "%s must be an integer, not %s", what, v ? pj_kind_name(v->k) : "missing");
+	if (v->i < lo || v->i > hi)
+		return mfail(err, "%s is %lld; expected %lld..%lld", what, (long long)v->i, (long long)lo, (long long)hi);
+	*out = v->i;
+	return 0;
+}
+
+/* [x, y, z] with 1..3 entries; missing ones are 1. */
+static int get_dim3(const pj_val *o, const char *key, int required, unsigned out[3], unsigned max, char *err)
+{
+	out[0] = out[1] = out[2] = 1;
+	const pj_val *v = pj_get(o, key);
+	if (!v)
+		return required ? mfail(err, "missing \"%s\"", key) : 0;
+	if (v->k != PJ_ARR || v->n < 1 || v->n > 3)
+		return mfail(err, "\"%s\" must be an array of 1 to 3 integers", key);
+	for (int i = 0; i < v->n; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "\"%s\"[%d]", key, i);
+		int64_t x;
+		if (int_of(&v->items[i], 1, max, &x, what, err))
+			return -1;
+		out[i] = (unsigned)x;
+	}
+	return 0;
+}
+
+/* A dim or scalar source: a string (symbol or expression) or an integer. */
+static int get_shape_expr(const pj_val *v, char **out, const char *what, char *err)
+{
+	char buf[32];
+	if (v->k == PJ_NUM && v->is_int) {
+		snprintf(buf, sizeof buf, "%lld", (long long)v->i);
+	} else if (v->k != PJ_STR || !v->slen || strlen(v->s) != v->slen) {
+		return mfail(err, "%s must be a shape symbol, an expression string or an integer", what);
+	}
+	const char *s = v->k == PJ_STR ? v->s : buf;
+	char e[PLK_ERRLEN];
+	if (plk_expr_names(s, NULL, NULL, e) != 0)
+		return mfail(err, "%s: %s", what, e);
+	*out = dup(s);
+	return *out ? 0 : mfail(err, "out of memory");
+}
+
+typedef struct SymAdd { plk_manifest *m; int oom; } SymAdd;
+
+static void add_sym(void *ctx, const char *name, size_t len)
+{
+	SymAdd *sa = ctx;
+	plk_manifest *m = sa->m;
+	for (int i = 0; i < m->nsyms; i++)
+		if (strlen(m->syms[i]) == len && !memcmp(m->syms[i], name, len))
+			return;
+	char **ns = realloc(m->syms, (size_t)(m->nsyms + 1) * sizeof *ns);
+	char *s = malloc(len + 1);
+	if (!ns || !s) {
+		free(s);
+		if (ns) m->syms = ns;
+		sa->oom = 1;
+		return;
+	}
+	memcpy(s, name, len);
+	s[len] = 0;
+	m->syms = ns;
+	m->syms[m->nsyms++] = s;
+}
+
+static int collect(plk_manifest *m, const char *s, char *err)
+{
+	SymAdd sa = { m, 0 };
+	char e[PLK_ERRLEN];
+	if (plk_expr_names(s, add_sym, &sa, e))
+		return mfail(err, "%s", e);
+	return sa.oom ? mfail(err, "out of memory") : 0;
+}
+
+/* Bytes per element of the dtypes we know; 0: unknown. */
+static int dtype_bytes(const char *d)
+{
+	static const struct { const char *n; int b; } t[] = {
+		{ "bf16", 2 }, { "f16", 2 }, { "f32", 4 }, { "tf32", 4 }, { "f64", 8 },
+		{ "i8", 1 }, { "u8", 1 }, { "i16", 2 }, { "u16", 2 }, { "i32", 4 }, { "u32", 4 },
+		{ "i64", 8 }, { "u64", 8 }, { "e4m3", 1 }, { "e5m2", 1 }, { "fp8_e4m3", 1 }, { "fp8_e5m2", 1 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].n, d))
+			return t[i].b;
+	return 0;
+}
+
+static int parse_tensor(plk_manifest *m, const pj_val *v, int i, char *err)
+{
+	plk_mtensor *t = &m->tensors[i];
+	char where[64];
+	snprintf(where, sizeof where, "tensors[%d]", i);
+	if (v->k != PJ_OBJ)
+		return mfail(err, "%s must be an object", where);
+	if (get_str(v, "name", 1, &t->name, where, err))
+		return -1;
+	snprintf(where, sizeof where, "tensor \"%.40s\"", t->name);
+	if (plk_manifest_tensor(m, t->name) != i)
+		return mfail(err, "%s is declared twice", where);
+	if (get_str(v, "dtype", 1, &t->dtype, where, err))
+		return -1;
+	const pj_val *eb = pj_get(v, "elem_bytes");
+	int known = dtype_bytes(t->dtype);
+	if (eb) {
+		char what[96];
+		snprintf(what, sizeof what, "%s: \"elem_bytes\"", where);
+		int64_t x;
+		if (int_of(eb, 1, 16, &x, what, err))
+			return -1;
+		t->elem_bytes = (int)x;
+		if (known && known != x)
+			return mfail(err, "%s: elem_bytes %d, but %s has %d", where, (int)x, t->dtype, known);
+	} else if (!(t->elem_bytes = known)) {
+		return mfail(err, "%s: unknown dtype \"%s\" and no \"elem_bytes\"", where, t->dtype);
+	}
+	const pj_val *d = pj_get(v, "dims");
+	if (!d || d->k != PJ_ARR || d->n < 1 || d->n > PLK_MAX_RANK)
+		return mfail(err, "%s: \"dims\" must be an array of 1 to %d entries", where, PLK_MAX_RANK);
+	t->rank = d->n;
+	for (int j = 0; j < d->n; j++) {
+		char what[96];
+		snprintf(what, sizeof what, "%s: dims[%d]", where, j);
+		if (get_shape_expr(&d->items[j], &t->dims[j], what, err) || collect(m, t->dims[j], err))
+			return -1;
+		t->dim_sym[j] = is_ident(t->dims[j]) ? plk_manifest_sym(m, t->dims[j]) : -1;
+	}
+	return 0;
+}
+
+static int swizzle_bytes(const char *s)
+{
+	if (!strcmp(s, "none")) return 0;
+	if (!strcmp(s, "sw32")) return 32;
+	if (!strcmp(s, "sw64")) return 64;
+	if (!strcmp(s, "sw128")) return 128;
+	return -1;
+}
+
+static int parse_param(plk_manifest *m, const pj_val *v, int i, char *err)
+{
+	plk_mparam *p = &m->params[i];
+	char where[64], *kind = NULL, *tensor = NULL, *dtype = NULL, *swz = NULL;
+	int rc = -1;
+	p->tensor = -1;
+	snprintf(where, sizeof where, "params[%d]", i);
+	if (v->k != PJ_OBJ)
+		return mfail(err, "%s must be an object", where);
+	if (get_str(v, "name", 1, &p->name, where, err))
+		return -1;
+	snprintf(where, sizeof where, "param \"%.40s\"", p->name);
+	if (plk_manifest_param(m, p->name) != i)
+		return mfail(err, "%s is declared twice", where);
+	if (get_str(v, "kind", 1, &kind, where, err) || get_str(v, "tensor", 0, &tensor, where, err)
+	    || get_str(v, "dtype", 0, &dtype, where, err) || get_str(v, "swizzle", 0, &swz, where, err))
+		goto out;
+	static const char *const kinds[] = { "ptr", "tensormap", "i32", "i64", "f32" };
+	int k;
+	for (k = 0; k < 5 && strcmp(kind, kinds[k]); k++)
+		;
+	if (k == 5) {
+		mfail(err, "%s: unknown kind \"%s\" (ptr, tensormap, i32, i64, f32)", where, kind);
+		goto out;
+	}
+	p->kind = (plk_pkind)k;
+	if (tensor) {
+		if (p->kind != PK_PTR && p->kind != PK_TENSORMAP) {
+			mfail(err, "%s: a %s parameter cannot carry tensor \"%s\"", where, kind, tensor);
+			goto out;
+		}
+		if ((p->tensor = plk_manifest_tensor(m, tensor)) < 0) {
+			mfail(err, "%s: tensor \"%s\" is not in \"tensors\"", where, tensor);
+			goto out;
+		}
+	}
+	const pj_val *dim = pj_get(v, "dim");
+	if (dim) {
+		char what[96];
+		snprintf(what, sizeof what, "%s: \"dim\"", where);
+		if (p->kind == PK_PTR || p->kind == PK_TENSORMAP) {
+			mfail(err, "%s: a %s parameter cannot carry a dim", where, kind);
+			goto out;
+		}
+		if (get_shape_expr(dim, &p->dim, what, err) || collect(m, p->dim, err))
+			goto out;
+	}
+	if (p->kind == PK_TENSORMAP) {
+		if (p->tensor < 0) {
+			mfail(err, "%s: a tensormap needs \"tensor\"", where);
+			goto out;
+		}
+		const plk_mtensor *t = &m->tensors[p->tensor];
+		if (dtype && strcmp(dtype, t->dtype)) {
+			mfail(err, "%s: dtype %s, but tensor %s is %s", where, dtype, t->name, t->dtype);
+			goto out;
+		}
+		if (t->rank > PLK_TMAP_MAX_RANK) {
+			mfail(err, "%s: tensor %s has rank %d; a tensor map takes at most %d", where, t->name,
+			      t->rank, PLK_TMAP_MAX_RANK);
+			goto out;
+		}
+		const pj_val *box = pj_get(v, "box");
+		if (!box || box->k != PJ_ARR || box->n != t->rank) {
+			mfail(err, "%s: \"box\" must be an array of %d integers (the rank of %s), innermost first",
+			      where, t->rank, t->name);
+			goto out;
+		}
+		p->box_rank = box->n;
+		for (int j = 0; j < box->n; j++) {
+			char what[96];
+			int64_t x;
+			snprintf(what, sizeof what, "%s: box[%d]", where, j);
+			if (int_of(&box->items[j], 1, 256, &x, what, err))
+				goto out;
+			p->box[j] = (uint32_t)x;
+		}
+		if ((p->swizzle = swizzle_bytes(swz ? swz : "none")) < 0) {
+			mfail(err, "%s: unknown swizzle \"%s\" (none, sw32, sw64, sw128)", where, swz);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(kind);
+	free(tensor);
+	free(dtype);
+	free(swz);
+	return rc;
+}
+
+static int parse_grid(plk_manifest *m, const pj_val *g, char *err)
+{
+	m->policy = GRID_TILES;
+	if (!g)
+		return 0;   /* no grid: one work item */
+	if (g->k != PJ_OBJ)
+		return mfail(err, "\"grid\" must be an object");
+	char *pol = NULL;
+	if (get_str(g, "policy", 1, &pol, "grid", err))
+		return -1;
+	int bad = strcmp(pol, "persistent") && strcmp(pol, "tiles");
+	m->policy = !strcmp(pol, "persistent") ? GRID_PERSISTENT : GRID_TILES;
+	if (bad) {
+		mfail(err, "grid: unknown policy \"%s\" (persistent, tiles)", pol);
+		free(pol);
+		return -1;
+	}
+	free(pol);
+	if (get_str(g, "raster", 0, &m->raster, "grid", err))
+		return -1;
+	const pj_val *grp = pj_get(g, "group");
+	if (grp && int_of(grp, 1, INT32_MAX, &m->group, "grid: \"group\"", err))
+		return -1;
+	const pj_val *t = pj_get(g, "tiles");
+	if (!t)
+		return 0;
+	if (t->k != PJ_ARR || t->n > 8)
+		return mfail(err, "grid: \"tiles\" must be an array of [symbol, tile] pairs");
+	m->tiles = calloc((size_t)t->n + 1, sizeof *m->tiles);
+	if (!m->tiles)
+		return mfail(err, "out of memory");
+	for (int i = 0; i < t->n; i++) {
+		const pj_val *e = &t->items[i];
+		char what[64];
+		snprintf(what, sizeof what, "grid: tiles[%d]", i);
+		if (e->k != PJ_ARR || e->n != 2)
+			return mfail(err, "%s must be a [symbol, tile] pair", what);
+		m->ntiles = i + 1;
+		if (get_shape_expr(&e->items[0], &m->tiles[i].expr, what, err) || collect(m, m->tiles[i].expr, err))
+			return -1;
+		snprintf(what, sizeof what, "grid: tiles[%d][1]", i);
+		if (int_of(&e->items[1], 1, INT32_MAX, &m->tiles[i].tile, what, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse(plk_manifest *m, const pj_val *r, char *err)
+{
+	if (r->k != PJ_OBJ)
+		return mfail(err, "the top level must be an object");
+	int64_t ver;
+	const pj_val *vv = pj_get(r, "plk_manifest");
+	if (!vv)
+		return mfail(err, "missing \"plk_manifest\" (is this a manifest?)");
+	if (int_of(vv, 1, INT32_MAX, &ver, "\"plk_manifest\"", err))
+		return -1;
+	if (ver > PLK_MANIFEST_VERSION)
+		return mfail(err, "version %lld is newer than this runtime reads (%d)", (long long)ver,
+		             PLK_MANIFEST_VERSION);
+	m->version = (int)ver;
+	if (get_str(r, "entry", 1, &m->entry, "top level", err) || get_str(r, "kernel", 0, &m->kernel, "top level", err)
+	    || get_str(r, "binary", 0, &m->binary, "top level", err))
+		return -1;
+	if (!m->kernel && !(m->kernel = dup(m->entry)))
+		return mfail(err, "out of memory");
+	const pj_val *a = pj_get(r, "arch");
+	if (a) {
+		if (a->k != PJ_ARR)
+			return mfail(err, "\"arch\" must be an array of strings");
+		if (!(m->arch = calloc((size_t)a->n + 1, sizeof *m->arch)))
+			return mfail(err, "out of memory");
+		for (int i = 0; i < a->n; i++) {
+			if (a->items[i].k != PJ_STR)
+				return mfail(err, "\"arch\"[%d] must be a string", i);
+			if (!(m->arch[i] = dup(a->items[i].s)))
+				return mfail(err, "out of memory");
+			m->narch = i + 1;
+		}
+	}
+	if (get_dim3(r, "block", 1, m->block, 1024, err) || get_dim3(r, "cluster", 0, m->cluster, 16, err))
+		return -1;
+	if ((uint64_t)m->block[0] * m->block[1] * m->block[2] > 1024)
+		return mfail(err, "block %ux%ux%u has more than 1024 threads", m->block[0], m->block[1], m->block[2]);
+	const pj_val *ds = pj_get(r, "dynamic_smem");
+	int64_t smem = 0;
+	if (ds && int_of(ds, 0, UINT32_MAX, &smem, "\"dynamic_smem\"", err))
+		return -1;
+	m->dynamic_smem = (uint32_t)smem;
+
+	const pj_val *ts = pj_get(r, "tensors");
+	if (ts) {
+		if (ts->k != PJ_ARR)
+			return mfail(err, "\"tensors\" must be an array");
+		if (!(m->tensors = calloc((size_t)ts->n + 1, sizeof *m->tensors)))
+			return mfail(err, "out of memory");
+		for (int i = 0; i < ts->n; i++) {
+			m->ntensors = i + 1;
+			if (parse_tensor(m, &ts->items[i], i, err))
+				return -1;
+		}
+	}
+	const pj_val *ps = pj_get(r, "params");
+	if (!ps || ps->k != PJ_ARR)
+		return mfail(err, "\"params\" must be an array (the kernel's parameter list)");
+	if (!(m->params = calloc((size_t)ps->n + 1, sizeof *m->params)))
+		return mfail(err, "out of memory");
+	for (int i = 0; i < ps->n; i++) {
+		m->nparams = i + 1;
+		if (parse_param(m, &ps->items[i], i, err))
+			return -1;
+	}
+	return parse_grid(m, pj_get(r, "grid"), err);
+}
+
+plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)
+{
+	char e[PLK_ERRLEN - 16];
+	pj_val *r = pj_parse(json, len, e, sizeof e);
+	if (!r) {
+		mfail(err, "bad JSON: %s", e);
+		return NULL;
+	}
+	plk_manifest *m = calloc(1, sizeof *m);
+	if (!m) {
+		mfail(err, "out of memory");
+	} else if (parse(m, r, err)) {
+		plk_manifest_free(m);
+		m = NULL;
+	}
+	pj_free(r);
+	return m;
+}
+
+void plk_manifest_free(plk_manifest *m)
+{
+	if (!m)
+		return;
+	free(m->kernel);
+	free(m->entry);
+	free(m->binary);
+	for (int i = 0; i < m->narch; i++)
+		free(m->arch[i]);
+	free(m->arch);
+	for (int i = 0; i < m->ntiles; i++)
+		free(m->tiles[i].expr);
+	free(m->tiles);
+	free(m->raster);
+	for (int i = 0; i < m->ntensors; i++) {
+		free(m->tensors[i].name);
+		free(m->tensors[i].dtype);
+		for (int j = 0; j < m->tensors[i].rank; j++)
+			free(m->tensors[i].dims[j]);
+	}
+	free(m->tensors);
+	for (int i = 0; i < m->nparams; i++) {
+		free(m->params[i].name);
+		free(m->params[i].dim);
+	}
+	free(m->params);
+	for (int i = 0; i < m->nsyms; i++)
+		free(m->syms[i]);
+	free(m->syms);
+	free(m);
+}
+
+int plk_manifest_tensor(const plk_manifest *m, const char *name)
+{
+	for (int i = 0; i < m->ntensors; i++)
+		if (m->tensors[i].name && !strcmp(m->tensors[i].name, name))
+			return i;
+	return -1;
+}
+
+int plk_manifest_param(const plk_manifest *m, const char *name)
+{
+	for (int i = 0; i < m->nparams; i++)
+		if (m->params[i].name && !strcmp(m->params[i].name, name))
+			return i;
+	return -1;
+}
+
+int plk_manifest_sym(const plk_manifest *m, const char *name)
+{
+	for (int i = 0; i < m->nsyms; i++)
+		if (!strcmp(m->syms[i], name))
+			return i;
+	return -1;
+}
+
+int plk_param_bytes(plk_pkind k)
+{
+	switch (k) {
+	case PK_PTR: case PK_I64: return 8;
+	case PK_TENSORMAP: return 128;
+	case PK_I32: case PK_F32: return 4;
+	}
+	return 0;
+}
+
+const char *plk_pkind_name(plk_pkind k)
+{
+	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32" };
+	return (unsigned)k < 5 ? n[k] : "?";
+}

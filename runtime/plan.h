@@ -1,0 +1,145 @@
+/* plan.h: the runtime's pure part, testable without a GPU: the manifest
+ * as a struct, shape expressions, argument binding and inference, grid
+ * computation and tensor-map arguments. plkrt.c adds the CUDA calls.
+ *
+ * Every function reports failure by returning non-zero with a message in
+ * err (a PLK_ERRLEN buffer). */
+#ifndef PLK_PLAN_H
+#define PLK_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLK_ERRLEN 512
+#define PLK_MAX_RANK 8        /* tensors; tensor maps are limited to 5 */
+#define PLK_TMAP_MAX_RANK 5
+
+typedef enum { PK_PTR, PK_TENSORMAP, PK_I32, PK_I64, PK_F32 } plk_pkind;
+typedef enum { GRID_PERSISTENT, GRID_TILES } plk_gpolicy;
+
+typedef struct plk_mtensor {
+	char *name, *dtype;
+	int elem_bytes;
+	int rank;
+	char *dims[PLK_MAX_RANK];   /* outermost first: symbol, integer or expression */
+	int dim_sym[PLK_MAX_RANK];  /* symbol index when the dim is a bare symbol; else -1 */
+} plk_mtensor;
+
+typedef struct plk_mparam {
+	char *name;
+	plk_pkind kind;
+	int tensor;                 /* index into tensors; -1: none */
+	char *dim;                  /* scalars: the symbol or expression carried; NULL: none */
+	int box_rank;
+	uint32_t box[PLK_TMAP_MAX_RANK];  /* innermost first */
+	int swizzle;                /* bytes: 0, 32, 64, 128 */
+} plk_mparam;
+
+typedef struct plk_mtile { char *expr; int64_t tile; } plk_mtile;
+
+typedef struct plk_manifest {
+	int version;
+	char *kernel, *entry, *binary;
+	char **arch;
+	int narch;
+	unsigned block[3], cluster[3];
+	uint32_t dynamic_smem;
+	plk_gpolicy policy;
+	plk_mtile *tiles;
+	int ntiles;
+	char *raster;               /* NULL: none */
+	int64_t group;
+	plk_mtensor *tensors;
+	int ntensors;
+	plk_mparam *params;
+	int nparams;
+	char **syms;                /* every shape symbol, in first-use order */
+	int nsyms;
+} plk_manifest;
+
+/* manifest.c */
+plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err);
+void plk_manifest_free(plk_manifest *m);
+int plk_manifest_tensor(const plk_manifest *m, const char *name);   /* -1: none */
+int plk_manifest_param(const plk_manifest *m, const char *name);
+int plk_manifest_sym(const plk_manifest *m, const char *name);
+int plk_param_bytes(plk_pkind k);          /* size in the kernel's parameter list */
+const char *plk_pkind_name(plk_pkind k);
+
+/* expr.c: the recipe's integer expressions (+ - * / %, unary -, parens,
+ * ceil_div/min/max). lookup returns 0 and sets *v when the name has a
+ * value. Division by zero and overflow are errors. */
+typedef int (*plk_lookup)(void *ctx, const char *name, size_t len, int64_t *v);
+int plk_expr_eval(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err);
+/* Calls each(ctx, name, len) for every symbol in s; checks the syntax. */
+int plk_expr_names(const char *s, void (*each)(void *ctx, const char *name, size_t len),
+                   void *ctx, char *err);
+
+/* What the caller supplied; arrays sized by the manifest. */
+typedef struct plk_binding {
+	uint64_t *tptr;              /* per tensor: device pointer (0: unset) */
+	int64_t (*tshape)[PLK_MAX_RANK];
+	int *tshape_rank;            /* 0: shape not given */
+	int64_t *sym;                /* per symbol */
+	int *sym_set;                /* 0 unset, 1 given, 2 inferred (by sym_from) */
+	int *sym_from;               /* tensor index that gave an inferred symbol */
+	uint64_t *pval;              /* per param without tensor/dim: raw value */
+	int *pval_set;
+} plk_binding;
+
+plk_binding *plk_binding_new(const plk_manifest *m);
+/* Setters by name. A tensor's shape (outermost first) is optional;
+ * scalars are checked against the parameter's kind. */
+int plk_binding_tensor(const plk_manifest *m, plk_binding *b, const char *name, uint64_t ptr,
+                       const int64_t *shape, int rank, char *err);
+int plk_binding_dim(const plk_manifest *m, plk_binding *b, const char *sym, int64_t v, char *err);
+int plk_binding_ptr(const plk_manifest *m, plk_binding *b, const char *param, uint64_t ptr, char *err);
+int plk_binding_int(const plk_manifest *m, plk_binding *b, const char *param, int64_t v, char *err);
+int plk_binding_float(const plk_manifest *m, plk_binding *b, const char *param, double v, char *err);
+void plk_binding_free(plk_binding *b);
+void plk_binding_clear(const plk_manifest *m, plk_binding *b);
+
+/* The resolved launch: everything except encoded tensor maps. */
+typedef struct plk_tmap_args {
+	int dtype;                   /* CUtensorMapDataType */
+	uint32_t rank;
+	uint64_t addr;
+	uint64_t dim[PLK_TMAP_MAX_RANK];       /* innermost first */
+	uint64_t stride[PLK_TMAP_MAX_RANK - 1];/* bytes, of dims 1..rank-1 */
+	uint32_t box[PLK_TMAP_MAX_RANK];
+	uint32_t estride[PLK_TMAP_MAX_RANK];
+	int swizzle;                 /* CUtensorMapSwizzle */
+	int l2promo;                 /* CUtensorMapL2promotion */
+} plk_tmap_args;
+
+typedef struct plk_plan {
+	int64_t *sym;                /* value of every symbol */
+	int64_t (*tdims)[PLK_MAX_RANK];/* per tensor, outermost first */
+	uint64_t *pval;              /* per param: ptr or scalar bits (tensormaps: 0) */
+	plk_tmap_args *tmap;         /* per param; valid for tensormaps */
+	int64_t work;                /* work items (tiles) */
+	unsigned grid[3];
+} plk_plan;
+
+plk_plan *plk_plan_new(const plk_manifest *m);
+void plk_plan_free(plk_plan *p);
+
+/* Infers symbols from given shapes, checks them, evaluates every dim and
+ * scalar, fills the tensor-map arguments. Grid is left to plk_grid. */
+int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err);
+
+/* Work items: product over grid.tiles of ceil(value / tile). */
+int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, char *err);
+/* Blocks to launch. capacity: blocks resident at once for a persistent
+ * launch (SM count, or active clusters x cluster size); whole clusters
+ * are launched, as grid (clusters * cx, cy, cz). */
+int plk_grid(const plk_manifest *m, int64_t work, int64_t capacity, unsigned grid[3], char *err);
+
+/* cuTensorMapEncodeTiled arguments for a row-major tensor (dims
+ * outermost first). */
+int plk_tmap_compute(const char *dtype, int elem_bytes, const int64_t *dims, int rank,
+                     uint64_t addr, const uint32_t *box, int box_rank, int swizzle_bytes,
+                     plk_tmap_args *out, char *err);
+int plk_tmap_dtype(const char *dtype, int elem_bytes);   /* -1: none */
+
+#endif

@@ -1,0 +1,389 @@
+/*
+ * plk.cuh: the device side of the PipeLink component ABI (docs/abi.md).
+ *
+ * A component includes this header and reaches every placed resource
+ * through the extern "C" plk_* functions below, which the glue (or the
+ * monolithic reference) defines for one composition. Each is a pure
+ * function of (inst, id, ...): after LTO or inlining it folds to a
+ * constant, so the helpers here cost what hand-placed code costs.
+ *
+ * Arch coverage: everything but the Hopper section compiles for sm_80 and
+ * later; TMA needs sm_90, wgmma and setmaxnreg need sm_90a.
+ */
+#ifndef PLK_CUH
+#define PLK_CUH
+
+#include <stdint.h>
+
+/* Entries are external symbols (the glue calls them across the LTO link)
+ * and must still inline into the caller so that frag pointers become
+ * registers: always-inline survives -rdc and is honoured by LTO. */
+#define PLK_ENTRY extern "C" __device__ __forceinline__
+
+/* ---- Functions the glue defines (docs/abi.md, "Functions the glue defines") ---- */
+extern "C" {
+__device__ void *plk_smem(int inst, int buf);
+__device__ int plk_ring_stages(int inst, int port);
+__device__ void *plk_ring_slot(int inst, int port, int stage);
+__device__ unsigned plk_ring_field(int inst, int port, int field);
+__device__ void *plk_ring_full(int inst, int port, int stage);
+__device__ void *plk_ring_empty(int inst, int port, int stage);
+__device__ int plk_named_barrier(int inst, int bar);
+__device__ int plk_barrier_threads(int inst, int bar);
+__device__ int plk_role_first_warp(int inst);
+__device__ int plk_role_warps(int inst);
+}
+
+/* ---- Small helpers ---- */
+__device__ __forceinline__ uint32_t plk_smem_u32(const void *p)
+{
+	return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ int plk_lane(void) { return threadIdx.x & 31; }
+
+/* Warp index within the instance's role. The shuffle makes the value
+ * provably warp-uniform, which keeps role branches free of divergence. */
+__device__ __forceinline__ int plk_warp_rank(int inst)
+{
+	return __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0) -
+	       plk_role_first_warp(inst);
+}
+
+__device__ __forceinline__ void plk_bar_sync(int inst, int bar)
+{
+	asm volatile("bar.sync %0, %1;" ::"r"(plk_named_barrier(inst, bar)),
+	             "r"(plk_barrier_threads(inst, bar)) : "memory");
+}
+
+/* ---- mbarrier primitives (shared::cta addresses) ---- */
+__device__ __forceinline__ void plk_mbar_init(void *bar, unsigned count)
+{
+	asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(plk_smem_u32(bar)),
+	             "r"(count) : "memory");
+}
+
+/* Makes barrier initialisation visible to the other threads and to the
+ * async proxy (TMA completes transactions on these barriers). */
+__device__ __forceinline__ void plk_fence_mbar_init(void)
+{
+#if __CUDA_ARCH__ >= 900
+	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void plk_mbar_arrive(void *bar)
+{
+	asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared.b64 st, [%0];\n}"
+	             ::"r"(plk_smem_u32(bar)) : "memory");
+}
+
+/* Spins until the phase with the given parity has completed. try_wait
+ * (sm_90) suspends in hardware for a while; test_wait (sm_80) polls. */
+__device__ __forceinline__ void plk_mbar_wait(void *bar, unsigned parity)
+{
+	uint32_t a = plk_smem_u32(bar), ok;
+	do {
+#if __CUDA_ARCH__ >= 900
+		asm volatile("{\n.reg .pred p;\n"
+		             "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+		             "selp.u32 %0, 1, 0, p;\n}"
+		             : "=r"(ok) : "r"(a), "r"(parity) : "memory");
+#else
+		asm volatile("{\n.reg .pred p;\n"
+		             "mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
+		             "selp.u32 %0, 1, 0, p;\n}"
+		             : "=r"(ok) : "r"(a), "r"(parity) : "memory");
+#endif
+	} while (!ok);
+}
+
+/* ---- Ring (channel) helpers: docs/abi.md, "Helpers" ----
+ * Stage s of a ring has a full and an empty barrier. Producer and consumer
+ * each keep a plk_pipe starting at {0, 0}; the producer waits on empty with
+ * the opposite parity, so a fresh ring's empty barriers pass at once.
+ * Arrivals are made by lane 0 of each calling warp (the glue initialises
+ * full with one arrival per producer warp, empty with one per consumer
+ * warp), so every lane of a warp calls these helpers together. */
+struct plk_pipe {
+	int stage;
+	unsigned phase;
+};
+
+__device__ __forceinline__ void plk_pipe_advance(int inst, int port, plk_pipe *p)
+{
+	if (++p->stage == plk_ring_stages(inst, port)) {
+		p->stage = 0;
+		p->phase ^= 1u;
+	}
+}
+
+__device__ __forceinline__ int plk_produce_acquire(int inst, int port, plk_pipe *p)
+{
+	plk_mbar_wait(plk_ring_empty(inst, port, p->stage), p->phase ^ 1u);
+	return p->stage;
+}
+
+__device__ __forceinline__ void plk_produce_commit(int inst, int port, plk_pipe *p)
+{
+	__syncwarp();	/* the warp's writes precede lane 0's release */
+	if (plk_lane() == 0)
+		plk_mbar_arrive(plk_ring_full(inst, port, p->stage));
+	plk_pipe_advance(inst, port, p);
+}
+
+/* One arrival that also announces `bytes` of async-proxy transactions
+ * (TMA) still to land in the stage; the phase completes when they have. */
+__device__ __forceinline__ void plk_produce_expect_tx(int inst, int port, plk_pipe *p,
+                                                      unsigned bytes)
+{
+#if __CUDA_ARCH__ >= 900
+	if (plk_lane() == 0) {
+		asm volatile("{\n.reg .b64 st;\n"
+		             "mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}"
+		             ::"r"(plk_smem_u32(plk_ring_full(inst, port, p->stage))),
+		               "r"(bytes) : "memory");
+	}
+	plk_pipe_advance(inst, port, p);
+#else
+	(void)bytes;
+	plk_produce_commit(inst, port, p);
+#endif
+}
+
+__device__ __forceinline__ int plk_consume_wait(int inst, int port, plk_pipe *p)
+{
+	plk_mbar_wait(plk_ring_full(inst, port, p->stage), p->phase);
+	return p->stage;
+}
+
+/* Releases one given stage without moving the cursor: consumers that keep
+ * one stage's async reads (wgmma) in flight release a stage behind. */
+__device__ __forceinline__ void plk_consume_release_stage(int inst, int port, int stage)
+{
+	__syncwarp();
+	if (plk_lane() == 0)
+		plk_mbar_arrive(plk_ring_empty(inst, port, stage));
+}
+
+__device__ __forceinline__ void plk_consume_release(int inst, int port, plk_pipe *p)
+{
+	plk_consume_release_stage(inst, port, p->stage);
+	plk_pipe_advance(inst, port, p);
+}
+
+/* Generic pointer to field `field` of stage `stage` of a ring's slot. */
+__device__ __forceinline__ void *plk_ring_ptr(int inst, int port, int stage, int field)
+{
+	return (char *)plk_ring_slot(inst, port, stage) + plk_ring_field(inst, port, field);
+}
+
+/* ---- Persistent tile loop: grouped raster (shared by every role) ----
+ * Work item t (0-based, in launch order) -> tile coordinates. Groups of G
+ * tile-rows are walked column by column, so concurrently running blocks
+ * share A rows and B columns in L2. Pure: each role computes it alone. */
+__device__ __forceinline__ void plk_raster_grouped(int t, int tiles_m, int tiles_n, int g,
+                                                   int *tm, int *tn)
+{
+	int per_group = g * tiles_n;
+	int group = t / per_group;
+	int first_m = group * g;
+	int rows = min(tiles_m - first_m, g);
+	int r = t - group * per_group;
+	*tm = first_m + r % rows;
+	*tn = r / rows;
+}
+
+/* ---- Accumulator fragment layout `wgmma_acc` (docs/components.md) ----
+ * W consumer warps; warp w owns 16-row blocks w, w+W, w+2W, ... of the
+ * BM x BN tile and every column. Element ((mi * (BN/8) + ni) * 4 + j) of a
+ * thread is at row (mi*W + w)*16 + lane/4 + 8*(j/2), column
+ * ni*8 + 2*(lane%4) + j%2: the register order of wgmma m64nN (mi = the m64
+ * block of one warpgroup) and of mma.sync m16n8 tiles alike. */
+__device__ __forceinline__ int plk_acc_row(int mi, int j, int w, int nwarps)
+{
+	return (mi * nwarps + w) * 16 + (plk_lane() >> 2) + 8 * (j >> 1);
+}
+__device__ __forceinline__ int plk_acc_col(int ni, int j)
+{
+	return ni * 8 + 2 * (plk_lane() & 3) + (j & 1);
+}
+
+/* ---- Hopper: fences, TMA, setmaxnreg (sm_90; wgmma and setmaxnreg: sm_90a) ---- */
+#if __CUDA_ARCH__ >= 900
+
+/* Orders this thread's generic-proxy shared-memory writes before later
+ * async-proxy reads (TMA store, wgmma) of the same bytes. */
+__device__ __forceinline__ void plk_fence_proxy_async(void)
+{
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+__device__ __forceinline__ void plk_tma_prefetch_desc(const void *tmap)
+{
+	asm volatile("prefetch.tensormap [%0];" ::"l"(tmap) : "memory");
+}
+
+/* 2D tiled TMA load of the box at (c0 innermost, c1) into dst; completes
+ * its bytes on `bar` (which an expect_tx arrival has announced). */
+__device__ __forceinline__ void plk_tma_load_2d(void *dst, const void *tmap, void *bar,
+                                                int c0, int c1)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             " [%0], [%1, {%3, %4}], [%2];"
+	             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
+	               "r"(c0), "r"(c1) : "memory");
+}
+
+/* Same, delivered to the same offset in every CTA of `mask` in the cluster,
+ * each completing on its own barrier at the same offset. */
+__device__ __forceinline__ void plk_tma_load_2d_mcast(void *dst, const void *tmap, void *bar,
+                                                      int c0, int c1, uint16_t mask)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"
+	             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
+	               "r"(c0), "r"(c1), "h"(mask) : "memory");
+}
+
+/* 2D tiled TMA store of src to the box at (c0, c1); out-of-range parts of
+ * the box are not written. Issue after plk_fence_proxy_async + a barrier. */
+__device__ __forceinline__ void plk_tma_store_2d(const void *tmap, const void *src, int c0, int c1)
+{
+	asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+	             ::"l"(tmap), "r"(plk_smem_u32(src)), "r"(c0), "r"(c1) : "memory");
+}
+__device__ __forceinline__ void plk_tma_store_commit(void)
+{
+	asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+/* Waits until at most N committed store groups still read shared memory. */
+template <int N> __device__ __forceinline__ void plk_tma_store_wait_read(void)
+{
+	asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+template <int N> __device__ __forceinline__ void plk_tma_store_wait(void)
+{
+	asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+}
+
+#endif /* __CUDA_ARCH__ >= 900 */
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define PLK_HAS_WGMMA 1
+
+/* Register budget of the calling warpgroup's warps; every warp of the
+ * warpgroup executes the same one (the kernel needs a register cap). */
+template <int R> __device__ __forceinline__ void plk_setmaxnreg_inc(void)
+{
+	static_assert(R % 8 == 0 && R >= 24 && R <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(R));
+}
+template <int R> __device__ __forceinline__ void plk_setmaxnreg_dec(void)
+{
+	static_assert(R % 8 == 0 && R >= 24 && R <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
+	asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(R));
+}
+
+/* wgmma shared-memory descriptor of a K-major tile stored with the 128B
+ * swizzle (what TMA writes for a 64-element bf16 box row): rows of 128
+ * bytes, 8-row core groups 1024 bytes apart (stride byte offset), the
+ * leading byte offset unused for this mode. The tile must be 1024-byte
+ * aligned so the swizzle phase (base offset field) is 0. Advancing along K
+ * by 16 elements adds 32 bytes to the start address. */
+__device__ __forceinline__ uint64_t plk_wgmma_desc_sw128(const void *p)
+{
+	const uint64_t addr = plk_smem_u32(p);
+	return ((addr & 0x3FFFFull) >> 4)      /* bits 0-13: start address >> 4 */
+	       | (1ull << 16)                  /* bits 16-29: LBO >> 4 (ignored) */
+	       | ((1024ull >> 4) << 32)        /* bits 32-45: SBO >> 4 */
+	       | (1ull << 62);                 /* bits 62-63: 1 = 128B swizzle */
+}
+
+/* Makes prior register writes of the accumulators visible to wgmma. */
+__device__ __forceinline__ void plk_wgmma_fence(void)
+{
+	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void plk_wgmma_commit(void)
+{
+	asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+/* Waits until at most N committed wgmma groups are pending. The register
+ * operand list tells the compiler the accumulators change here. */
+template <int N> __device__ __forceinline__ void plk_wgmma_wait(void)
+{
+	asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+/* Keeps the accumulator registers live and ordered around async wgmma. */
+template <int R> __device__ __forceinline__ void plk_fence_regs(float *d)
+{
+#pragma unroll
+	for (int i = 0; i < R; i++)
+		asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* m64n128k16, bf16 x bf16 -> f32, A and B K-major in shared memory. */
+__device__ __forceinline__ void plk_wgmma_m64n128k16(float *d, unsigned long long da,
+    unsigned long long db, int accumulate)
+{
+	asm volatile(
+	    "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+	    "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+	    "{"
+	    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+	    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+	    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+	    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+	    "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+	      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+	      "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+	      "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+	      "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+	      "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+	      "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+	    : "l"(da), "l"(db), "r"(accumulate));
+}
+
+/* m64n256k16, bf16 x bf16 -> f32, A and B K-major in shared memory. */
+__device__ __forceinline__ void plk_wgmma_m64n256k16(float *d, unsigned long long da,
+    unsigned long long db, int accumulate)
+{
+	asm volatile(
+	    "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+	    "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+	    "{"
+	    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+	    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+	    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+	    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+	    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+	    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+	    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+	    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+	    "}, %128, %129, p, 1, 1, 0, 0;\n}\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+	      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+	      "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+	      "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+	      "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+	      "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+	      "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+	      "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+	      "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+	      "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+	      "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+	      "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+	      "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+	      "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+	      "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+	    : "l"(da), "l"(db), "r"(accumulate));
+}
+
+#endif /* __CUDA_ARCH_FEAT_SM90_ALL */
+
+#endif /* PLK_CUH */
