@@ -38,6 +38,23 @@ void expr_print(FILE *o, const Expr *e)
 	}
 }
 
+/* A string as it would be written in .plk, escapes included. */
+static void str_print(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(o, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", o);
+		else if (*s == '\t')
+			fputs("\\t", o);
+		else
+			fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
 static void exprs(FILE *o, const Vec *v, const char *open, const char *close)
 {
 	fputs(open, o);
@@ -108,8 +125,11 @@ static void component(FILE *o, const Component *c)
 		span(o, p->sp);
 		fputc('\n', o);
 	}
-	if (c->source)
-		fprintf(o, "    source \"%s\"\n", c->source);
+	if (c->source) {
+		fputs("    source ", o);
+		str_print(o, c->source);
+		fputc('\n', o);
+	}
 	if (c->entry)
 		fprintf(o, "    entry %s\n", c->entry);
 	if (c->arch_min) {
@@ -229,7 +249,8 @@ void ast_dump(FILE *o, const Module *m)
 	fprintf(o, "module %s\n", m->path);
 	for (int i = 0; i < m->uses.n; i++) {
 		const Use *u = m->uses.v[i];
-		fprintf(o, "  use %s\"%s\"", u->object ? "object " : "", u->path);
+		fprintf(o, "  use %s", u->object ? "object " : "");
+		str_print(o, u->path);
 		span(o, u->sp);
 		fputc('\n', o);
 	}

@@ -286,6 +286,8 @@ static void print_label(Ctx *c, const Style *st, int w, const Label *l, int prim
 	const char *vs = ls, *ve = le;
 	int lead = 0, trail = 0;
 	if (le - ls > 2 * WINDOW) {      /* a long line: show a window */
+		if (to - from > WINDOW)
+			to = from + WINDOW;
 		vs = from - WINDOW / 2 > ls ? from - WINDOW / 2 : ls;
 		while (vs > ls && ((unsigned char)*vs & 0xC0) == 0x80)
 			vs--;

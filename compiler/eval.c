@@ -84,8 +84,14 @@ static void unknown_name(Ctx *c, const Expr *e, const Scope *s)
 static int overflow(Ctx *c, const Expr *e, int64_t a, int64_t b)
 {
 	Diag *d = diag_new(c, DIAG_ERROR, "E0322", e->sp, "integer overflow in constant expression");
-	d->primary.msg = arena_printf(c->arena, "%lld %c %lld does not fit in 64 bits",
-	                              (long long)a, e->op ? e->op : '?', (long long)b);
+	if (e->k == EX_BIN)
+		d->primary.msg = arena_printf(c->arena, "%lld %c %lld does not fit in 64 bits",
+		                              (long long)a, e->op, (long long)b);
+	else if (e->k == EX_NEG)
+		d->primary.msg = arena_printf(c->arena, "-(%lld) does not fit in 64 bits", (long long)b);
+	else
+		d->primary.msg = arena_printf(c->arena, "%s(%lld, %lld) does not fit in 64 bits",
+		                              e->name, (long long)a, (long long)b);
 	diag_help(d, "constants are 64-bit signed integers; check the operands' values");
 	diag_end(c, d);
 	return -1;

@@ -155,6 +155,7 @@ typedef struct G {
 	LLVMValueRef smem;     /* [0 x i8] addrspace(3), the dynamic shared memory */
 	LLVMValueRef fn;       /* function being built */
 	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
+	LLVMBasicBlockRef preheader;   /* of the tile loop being built */
 	int err;
 } G;
 
@@ -356,6 +357,32 @@ static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role
 	return p;
 }
 
+/* The plk_pipe {stage, phase} of one ring port, kept across work items:
+ * zeroed in the role's prologue, before its tile loop. */
+static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
+{
+	for (int i = 0; i < *nfr; i++)
+		if (fr[i].key == pt)
+			return fr[i].ptr;
+	LLVMTypeRef ts[2] = { g->i32, g->i32 };
+	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+	LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn));
+	LLVMPositionBuilderBefore(g->b, first);
+	LLVMValueRef a = LLVMBuildAlloca(g->b, st, "pipe");
+	LLVMSetAlignment(a, 8);
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	/* The caller is inside the tile loop: zero it in the loop's preheader. */
+	LLVMBasicBlockRef pre = g->preheader;
+	LLVMValueRef term = LLVMGetBasicBlockTerminator(pre);
+	LLVMPositionBuilderBefore(g->b, term);
+	LLVMBuildStore(g->b, LLVMConstNull(st), a);
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	fr[*nfr] = (Frag){ pt, a };
+	++*nfr;
+	return a;
+}
+
 static const GBind *bind_of(const GInst *in, const char *param)
 {
 	for (int i = 0; i < in->binds.n; i++) {
@@ -406,9 +433,8 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 	}
 	for (int i = 0; i < in->ports.n; i++) {
 		const GPort *pt = in->ports.v[i];
-		if (pt->k != TY_FRAG)
-			continue;
-		LLVMValueRef p = frag_ptr(g, fr, nfr, pt, role_threads);
+		LLVMValueRef p = pt->k == TY_FRAG ? frag_ptr(g, fr, nfr, pt, role_threads)
+		                                  : pipe_ptr(g, fr, nfr, pt);
 		ts[n] = LLVMTypeOf(p), as[n++] = p;
 	}
 	ts[n] = g->i32, as[n++] = tm;
@@ -458,6 +484,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
 	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+	g->preheader = pre;
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
 	LLVMBuildBr(b, head);
@@ -552,7 +579,10 @@ static void build_main(G *g)
 	}
 
 	/* Warp-role dispatch: one branch per role. */
-	Frag *fr = arena_alloc(g->c->arena, (gr->insts.n * 8 + 8) * sizeof *fr);
+	int nports = 1;
+	for (int i = 0; i < gr->insts.n; i++)
+		nports += ((const GInst *)gr->insts.v[i])->ports.n;
+	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);
 	int nfr = 0;
 	for (int i = 0; i < p->roles.n; i++) {
 		const PRole *r = p->roles.v[i];

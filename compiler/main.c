@@ -311,7 +311,7 @@ static int run(Ctx *c, const Options *o)
 		if (src < 0)
 			return 1;
 		Module *m = parse_source(c, src);
-		if (m)
+		if (m && !c->nerrors)
 			ast_dump(stdout, m);
 		return c->nerrors != 0;
 	}

@@ -46,6 +46,8 @@ static const char *fmt_bytes(Arena *a, uint64_t n)
 {
 	if (n && n % 1024 == 0)
 		return arena_printf(a, "%llu KiB", (unsigned long long)(n / 1024));
+	if (n >= 10240)
+		return arena_printf(a, "%llu bytes (%.1f KiB)", (unsigned long long)n, n / 1024.0);
 	return arena_printf(a, "%llu bytes", (unsigned long long)n);
 }
 
@@ -147,46 +149,36 @@ static int place_warps(Solve *S)
 		}
 	}
 
-	/* Narrow roles first (the producer warpgroup), in role order; a role
-	 * joins the open warpgroup when it fits there and its budget agrees. */
-	int w = 0, nwg = 0, cap = 4;
+	/* Narrow roles first (the producer warpgroups), in role order, each
+	 * into the first warpgroup with room whose budget agrees; then each
+	 * wide role on whole warpgroups. */
+	int w = 0, nwg = 0, cap = 1;
+	for (int i = 0; i < nr; i++)
+		cap += (pr[i].nwarps + WG_WARPS - 1) / WG_WARPS + 1;
 	int *wg = arena_alloc(c->arena, sizeof *wg * cap);
+	int *used = arena_alloc(c->arena, sizeof *used * cap);
 	if (aligned) {
-		int open = -1;       /* warpgroup being packed */
 		for (int i = 0; i < nr; i++) {
 			const GRole *r = pr[i].role;
 			if (role_wide(r) || !r->nwarps)
 				continue;
-			int used = open >= 0 ? w - open * WG_WARPS : WG_WARPS;
-			if (open < 0 || used + r->nwarps > WG_WARPS ||
-			    (r->regs && wg[open] && wg[open] != r->regs)) {
-				if (nwg == cap) {
-					int *n2 = arena_alloc(c->arena, sizeof *n2 * cap * 2);
-					memcpy(n2, wg, sizeof *wg * cap);
-					wg = n2, cap *= 2;
-				}
-				open = nwg++;
-				wg[open] = 0;
-				w = open * WG_WARPS;
-			}
-			pr[i].first_warp = w;
-			w += r->nwarps;
+			int j = 0;
+			while (j < nwg && (used[j] + r->nwarps > WG_WARPS ||
+					   (r->regs && wg[j] && wg[j] != r->regs)))
+				j++;
+			if (j == nwg)
+				wg[nwg] = 0, used[nwg++] = 0;
+			pr[i].first_warp = j * WG_WARPS + used[j];
+			used[j] += r->nwarps;
 			if (r->regs)
-				wg[open] = r->regs;
+				wg[j] = r->regs;
 		}
-		w = nwg * WG_WARPS;
 		for (int i = 0; i < nr; i++) {
 			const GRole *r = pr[i].role;
 			if (!role_wide(r))
 				continue;
-			int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
-			while (nwg + k > cap) {
-				int *n2 = arena_alloc(c->arena, sizeof *n2 * cap * 2);
-				memcpy(n2, wg, sizeof *wg * cap);
-				wg = n2, cap *= 2;
-			}
 			pr[i].first_warp = nwg * WG_WARPS;
-			for (int j = 0; j < k; j++)
+			for (int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS; k > 0; k--)
 				wg[nwg++] = r->regs;
 		}
 		w = nwg * WG_WARPS;
@@ -224,8 +216,9 @@ static int place_warps(Solve *S)
 				   p->threads, arch->name, arch->max_threads, over);
 		const char *sh = "";
 		for (int i = 0; i < nr; i++)
-			sh = arena_printf(c->arena, "%s%s%s %d warps at %d", sh, i ? ", " : "",
-					  role_name(c->arena, pr[i].role), pr[i].nwarps, pr[i].first_warp);
+			sh = arena_printf(c->arena, "%s%s%s %d warp%s at %d", sh, i ? ", " : "",
+					  role_name(c->arena, pr[i].role), pr[i].nwarps,
+					  pr[i].nwarps == 1 ? "" : "s", pr[i].first_warp);
 		diag_note(d, "warps by role: %s%s", sh,
 			  p->nwarpgroups ? " (roles that use wgmma or setmaxnreg take whole warpgroups)" : "");
 		if (big >= 0) {
@@ -261,34 +254,25 @@ static int place_warps(Solve *S)
 	const char *sh = "";
 	int big = -1;
 	long bigshare = 0;
-	for (int i = 0; i < nr; i++) {
-		const GRole *r = pr[i].role;
-		if (!r->nwarps)
-			continue;
-		int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
-		int first = pr[i].first_warp / WG_WARPS;
-		if (!role_wide(r))
-			continue;
-		long share = 128L * k * pr[i].regs;
-		sh = arena_printf(c->arena, "%s%s%s %d x 128 x %d = %ld", sh, *sh ? ", " : "",
-				  role_name(c->arena, r), k, pr[i].regs, share);
-		if (r->regs && share > bigshare)
-			big = i, bigshare = share;
-		(void)first;
-	}
 	for (int j = 0; j < nwg; j++) {
-		/* narrow warpgroups: name the roles packed into them */
 		const char *who = "";
-		int narrow = 0;
-		for (int i = 0; i < nr; i++)
-			if (!role_wide(pr[i].role) && pr[i].nwarps && pr[i].first_warp / WG_WARPS == j) {
-				who = arena_printf(c->arena, "%s%s%s", who, *who ? "+" : "",
-						   role_name(c->arena, pr[i].role));
-				narrow = 1;
+		int k = 1, regs = wg[j] ? wg[j] : p->entry_regs;
+		for (int i = 0; i < nr; i++) {
+			const GRole *r = pr[i].role;
+			if (!r->nwarps || pr[i].first_warp / WG_WARPS != j)
+				continue;
+			who = arena_printf(c->arena, "%s%s%s", who, *who ? "+" : "", role_name(c->arena, r));
+			if (role_wide(r)) {
+				k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
+				if (r->regs && 128L * k * regs > bigshare)
+					big = i, bigshare = 128L * k * regs;
 			}
-		if (narrow)
-			sh = arena_printf(c->arena, "%s%swarpgroup %d (%s) 128 x %d = %d", sh, *sh ? ", " : "",
-					  j, who, wg[j] ? wg[j] : p->entry_regs, 128 * (wg[j] ? wg[j] : p->entry_regs));
+		}
+		const char *wgs = k > 1 ? arena_printf(c->arena, "warpgroups %d-%d", j, j + k - 1) :
+			arena_printf(c->arena, "warpgroup %d", j);
+		sh = arena_printf(c->arena, "%s%s%s (%s) %d x %d = %ld", sh, *sh ? ", " : "", wgs,
+				  *who ? who : "idle", 128 * k, regs, 128L * k * regs);
+		j += k - 1;
 	}
 	diag_label(d, kernel_span(g), "needs %ld of %d registers", total, arch->regs_per_sm);
 	for (int i = 0; i < nr && d->nsecondary < 4; i++)
@@ -713,7 +697,7 @@ void placement_print(FILE *out, const Placement *p)
 				fprintf(out, " %s@%u", ((GField *)pt->fields.v[j])->name, r->field_off[j]);
 			fputc('\n', out);
 		}
-		fprintf(out, "    mbarriers full %u + s*8 (%d arrivals), empty %u + s*8 (%d arrivals)\n",
+		fprintf(out, "    mbarriers full %u + s*8 (arrivals %d), empty %u + s*8 (arrivals %d)\n",
 			r->full_bar, r->full_count, r->empty_bar, r->empty_count);
 	}
 	if (!any)

@@ -487,6 +487,12 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
                        const ArchInfo *arch);   /* cached build; NULL on error */
 Component *object_read_contract(Ctx *c, const char *path, Span from);
+/* 0 when the object holds an LTO target that can serve arch; else E0206. */
+int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from);
+/* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
+int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
+/* --emit=contract: the contract, after `//` lines naming arches, flags, hash. */
+int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
 

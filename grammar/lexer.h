@@ -12,6 +12,7 @@ typedef struct Lexer {
 	int line;
 	int stop;                   /* an unrecoverable error: return END */
 	int depth;                  /* brackets open */
+	Span prev, last;            /* the two most recent tokens */
 	Span open[LEX_MAX_DEPTH];   /* where each open bracket is */
 	char open_ch[LEX_MAX_DEPTH];
 	/* what the parser is building */

@@ -216,7 +216,8 @@ loop:
 	tok = cur;
 	tline = lx->line;
 	tls = lx->line_start;
-#define SPAN() (lx->cur = cur, *lloc = mkspan(lx, tok, cur, tline, tls))
+#define SPAN() (lx->cur = cur, *lloc = mkspan(lx, tok, cur, tline, tls), \
+	lx->prev = lx->last, lx->last = *lloc)
 	/*!re2c
 	re2c:define:YYCTYPE = "unsigned char";
 	re2c:define:YYCURSOR = cur;

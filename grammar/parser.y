@@ -589,6 +589,28 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 			if (best)
 				diag_help(d, "a keyword is expected here: did you mean `%s`?", best);
 		}
+		/* a misspelled keyword one token back: `cosnt BM = 1` */
+		if (lx->prev.src == lx->src && lx->prev.end > lx->prev.off) {
+			static const char *const starts[] = {
+				"const", "grid", "source", "entry", "arch", "warps", "warpgroups", "regs",
+				"param", "smem", "barrier", "component", "kernel", "use",
+			};
+			const char *word = token_text(lx, lx->prev);
+			for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+				int dd = edit_distance(word, starts[i]);
+				if (dd > 0 && dd <= 2 && strlen(word) > 2) {
+					diag_label(d, lx->prev, "did you mean `%s`?", starts[i]);
+					break;
+				}
+			}
+		}
+		/* two arguments without a comma between them */
+		if (got == YYSYMBOL_IDENT)
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYTRANSLATE(',')) {
+					diag_help(d, "is a `,` missing before `%s`?", token_text(lx, sp));
+					break;
+				}
 		/* a keyword where a name is expected */
 		if (is_keyword(got)) {
 			for (int i = 0; i < n; i++)
@@ -598,7 +620,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 					break;
 				}
 		}
-		if (got == '}' || got == ')' || got == ']') {
+		if (got == YYTRANSLATE('}') || got == YYTRANSLATE(')') || got == YYTRANSLATE(']')) {
 			int any_open = 0;
 			for (int i = 0; i < n; i++)
 				if (exp[i] == YYSYMBOL_IDENT || exp[i] == YYSYMBOL_INT)
@@ -607,16 +629,20 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 				diag_help(d, "something is missing before this %s", tok_name(lx, got));
 		}
 		/* the innermost open bracket, when closing it would be valid here */
-		if (lx->depth > 0) {
-			char oc = lx->open_ch[lx->depth - 1];
+		/* (the lookahead, when it opens a bracket, is already counted) */
+		int top = lx->depth - 1 - (got == YYTRANSLATE('{') || got == YYTRANSLATE('(') || got == YYTRANSLATE('['));
+		int closes = got == YYTRANSLATE('{') || got == YYTRANSLATE('}') || got == YYTRANSLATE(')') ||
+			got == YYTRANSLATE(']') || got == YYTRANSLATE(';');
+		if (top >= 0 && closes) {
+			char oc = lx->open_ch[top];
 			int cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
 			for (int i = 0; i < n; i++)
 				if (exp[i] == YYTRANSLATE(cc) && got != YYTRANSLATE(cc)) {
-					diag_label(d, lx->open[lx->depth - 1], "unclosed `%c`", oc);
+					diag_label(d, lx->open[top], "unclosed `%c`", oc);
 					break;
 				}
 		}
-		if (got == '=' ) {
+		if (got == YYTRANSLATE('=') ) {
 			for (int i = 0; i < n; i++)
 				if (exp[i] == YYSYMBOL_ARROW)
 					diag_help(d, "connections are written `a.port -> b.port`");
@@ -655,6 +681,13 @@ Module *parse_source(Ctx *c, int src)
 	int rc = yyparse(lx);
 	if (rc != 0 && c->nerrors == before)
 		error_at(c, "E0101", span_none, "syntax error in `%s`", m->path);
+	if (c->nerrors == before && !m->uses.n && !m->comps.n && !m->kernels.n) {
+		Span sp = { src, 0, 0, 1, 1, 1, 1 };
+		Diag *d = diag_new(c, DIAG_ERROR, "E0113", sp, "`%s` declares nothing", m->path);
+		diag_note(d, "the file holds only comments and blanks");
+		diag_help(d, "add a `component` or a `kernel`; see `plkc --explain E0113`");
+		diag_end(c, d);
+	}
 	free(lx);
 	return m;
 }

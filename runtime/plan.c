@@ -130,9 +130,8 @@ static int infer(const plk_manifest *m, const plk_binding *b, int64_t *sym, int 
 	return 0;
 }
 
-int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
+int plk_resolve_shapes(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
 {
-	char e[PLK_ERRLEN];
 	int rc = -1;
 	int *set = calloc((size_t)m->nsyms + 1, sizeof *set), *from = calloc((size_t)m->nsyms + 1, sizeof *from);
 	if (!set || !from) {
@@ -142,6 +141,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 	if (infer(m, b, p->sym, set, from, err))
 		goto out;
 	Look l = { m, p->sym };
+	char e[PLK_ERRLEN];
 	for (int t = 0; t < m->ntensors; t++) {
 		const plk_mtensor *mt = &m->tensors[t];
 		for (int d = 0; d < mt->rank; d++) {
@@ -163,6 +163,19 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 			p->tdims[t][d] = v;
 		}
 	}
+	rc = 0;
+out:
+	free(set);
+	free(from);
+	return rc;
+}
+
+int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
+{
+	char e[PLK_ERRLEN];
+	if (plk_resolve_shapes(m, b, p, err))
+		return -1;
+	Look l = { m, p->sym };
 	for (int i = 0; i < m->nparams; i++) {
 		const plk_mparam *mp = &m->params[i];
 		p->pval[i] = 0;
@@ -170,7 +183,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 			const plk_mtensor *mt = &m->tensors[mp->tensor];
 			if (!b->tptr[mp->tensor]) {
 				pfail(err, "tensor %s has no device pointer (parameter %s)", mt->name, mp->name);
-				goto out;
+				return -1;
 			}
 			if (mp->kind == PK_PTR) {
 				p->pval[i] = b->tptr[mp->tensor];
@@ -179,7 +192,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 			if (plk_tmap_compute(mt->dtype, mt->elem_bytes, p->tdims[mp->tensor], mt->rank,
 			                     b->tptr[mp->tensor], mp->box, mp->box_rank, mp->swizzle, &p->tmap[i], e)) {
 				pfail(err, "parameter %s (tensor map of %s): %s", mp->name, mt->name, e);
-				goto out;
+				return -1;
 			}
 			continue;
 		}
@@ -188,7 +201,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 		if (mp->dim) {
 			if (plk_expr_eval(mp->dim, look, &l, &v, e)) {
 				pfail(err, "parameter %s: %s", mp->name, e);
-				goto out;
+				return -1;
 			}
 			f = (double)v;
 		} else if (b->pval_set[i]) {
@@ -196,13 +209,13 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 			continue;
 		} else {
 			pfail(err, "parameter %s (%s) has no value", mp->name, plk_pkind_name(mp->kind));
-			goto out;
+			return -1;
 		}
 		switch (mp->kind) {
 		case PK_I32:
 			if (v < INT32_MIN || v > INT32_MAX) {
 				pfail(err, "parameter %s: %s = %lld does not fit i32", mp->name, mp->dim, (long long)v);
-				goto out;
+				return -1;
 			}
 			{ int32_t x = (int32_t)v; uint32_t u; memcpy(&u, &x, 4); p->pval[i] = u; }
 			break;
@@ -216,11 +229,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 			break;
 		}
 	}
-	rc = 0;
-out:
-	free(set);
-	free(from);
-	return rc;
+	return 0;
 }
 
 int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, char *err)

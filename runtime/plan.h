@@ -127,6 +127,8 @@ void plk_plan_free(plk_plan *p);
 /* Infers symbols from given shapes, checks them, evaluates every dim and
  * scalar, fills the tensor-map arguments. Grid is left to plk_grid. */
 int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err);
+/* Only the first part: symbols and tensor dims (pointers not needed). */
+int plk_resolve_shapes(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err);
 
 /* Work items: product over grid.tiles of ceil(value / tile). */
 int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, char *err);

@@ -26,62 +26,70 @@ extern "C" {
 
 typedef struct plk_kernel plk_kernel;
 
+/* Only this API is exported from libplkrt.so (built -fvisibility=hidden). */
+#if defined(__GNUC__)
+#define PLK_API __attribute__((visibility("default")))
+#else
+#define PLK_API
+#endif
+
 /* Loads a cubin, fatbin or PTX file and its manifest. manifest NULL: the
  * binary's name with its extension replaced by ".manifest.json". binary
  * NULL: the manifest's "binary", relative to the manifest's directory.
  * Uses the calling thread's current context; with none, retains device
  * 0's primary context (released by plk_unload) and makes it current.
  * NULL on failure, with the reason in err. */
-plk_kernel *plk_load(const char *binary, const char *manifest, char *err, size_t errlen);
+PLK_API plk_kernel *plk_load(const char *binary, const char *manifest, char *err, size_t errlen);
 /* The same from memory: a binary image and the manifest's JSON text. */
-plk_kernel *plk_load_data(const void *image, size_t size, const char *manifest_json, size_t json_len,
+PLK_API plk_kernel *plk_load_data(const void *image, size_t size, const char *manifest_json, size_t json_len,
                           char *err, size_t errlen);
-void plk_unload(plk_kernel *k);
-const char *plk_error(const plk_kernel *k);
+PLK_API void plk_unload(plk_kernel *k);
+PLK_API const char *plk_error(const plk_kernel *k);
 
 /* Arguments, by the manifest's names. Bindings persist across launches
  * until rebound or cleared. shape (outermost first) may be NULL; when
  * given it fills the shape symbols of bare-symbol dims and is checked
  * against the others. */
-int plk_bind_tensor(plk_kernel *k, const char *tensor, CUdeviceptr ptr, const int64_t *shape, int rank);
-int plk_bind_dim(plk_kernel *k, const char *symbol, int64_t value);
-int plk_bind_ptr(plk_kernel *k, const char *param, CUdeviceptr ptr);   /* a ptr param with no tensor */
-int plk_bind_int(plk_kernel *k, const char *param, int64_t value);     /* i32/i64 param with no dim */
-int plk_bind_float(plk_kernel *k, const char *param, double value);    /* f32 param */
-void plk_unbind_all(plk_kernel *k);
+PLK_API int plk_bind_tensor(plk_kernel *k, const char *tensor, CUdeviceptr ptr, const int64_t *shape, int rank);
+PLK_API int plk_bind_dim(plk_kernel *k, const char *symbol, int64_t value);
+PLK_API int plk_bind_ptr(plk_kernel *k, const char *param, CUdeviceptr ptr);   /* a ptr param with no tensor */
+PLK_API int plk_bind_int(plk_kernel *k, const char *param, int64_t value);     /* i32/i64 param with no dim */
+PLK_API int plk_bind_float(plk_kernel *k, const char *param, double value);    /* f32 param */
+PLK_API void plk_unbind_all(plk_kernel *k);
 
 /* Resolves the bindings: symbols, tensor maps (re-encoded only when their
  * arguments change), grid. plk_launch calls it when needed. */
-int plk_prepare(plk_kernel *k);
+PLK_API int plk_prepare(plk_kernel *k);
 /* Launches on stream (0: the legacy default stream) with
  * cuLaunchKernelEx, with the cluster shape when it is not 1x1x1. */
-int plk_launch(plk_kernel *k, CUstream stream);
+PLK_API int plk_launch(plk_kernel *k, CUstream stream);
 
 /* After plk_prepare: the launch shape. Any pointer may be NULL. */
-int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3], unsigned cluster[3],
+PLK_API int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3], unsigned cluster[3],
                      unsigned *dynamic_smem, int64_t *work_items);
 
 /* Introspection (valid for the handle's life). */
-const char *plk_kernel_name(const plk_kernel *k);
-CUcontext plk_context(const plk_kernel *k);
-int plk_sm_count(const plk_kernel *k);
-int plk_num_tensors(const plk_kernel *k);
-const char *plk_tensor_name(const plk_kernel *k, int i);
-const char *plk_tensor_dtype(const plk_kernel *k, int i);
-int plk_tensor_elem_bytes(const plk_kernel *k, int i);
-int plk_tensor_rank(const plk_kernel *k, int i);
-const char *plk_tensor_dim(const plk_kernel *k, int i, int d);   /* symbol or expression */
-/* After plk_prepare: the tensor's resolved dims, outermost first. */
-int plk_tensor_dims(plk_kernel *k, int i, int64_t *dims);
-int plk_num_symbols(const plk_kernel *k);
-const char *plk_symbol_name(const plk_kernel *k, int i);
-int plk_symbol_value(plk_kernel *k, int i, int64_t *value);        /* after plk_prepare */
-int plk_num_params(const plk_kernel *k);
-const char *plk_param_name(const plk_kernel *k, int i);
-const char *plk_param_kind(const plk_kernel *k, int i);  /* "ptr", "tensormap", "i32", "i64", "f32" */
+PLK_API const char *plk_kernel_name(const plk_kernel *k);
+PLK_API CUcontext plk_context(const plk_kernel *k);
+PLK_API int plk_sm_count(const plk_kernel *k);
+PLK_API int plk_num_tensors(const plk_kernel *k);
+PLK_API const char *plk_tensor_name(const plk_kernel *k, int i);
+PLK_API const char *plk_tensor_dtype(const plk_kernel *k, int i);
+PLK_API int plk_tensor_elem_bytes(const plk_kernel *k, int i);
+PLK_API int plk_tensor_rank(const plk_kernel *k, int i);
+PLK_API const char *plk_tensor_dim(const plk_kernel *k, int i, int d);   /* symbol or expression */
+/* The tensor's dims, outermost first, from the bound symbols and shapes
+ * (pointers need not be bound yet). */
+PLK_API int plk_tensor_dims(plk_kernel *k, int i, int64_t *dims);
+PLK_API int plk_num_symbols(const plk_kernel *k);
+PLK_API const char *plk_symbol_name(const plk_kernel *k, int i);
+PLK_API int plk_symbol_value(plk_kernel *k, int i, int64_t *value);        /* as plk_tensor_dims */
+PLK_API int plk_num_params(const plk_kernel *k);
+PLK_API const char *plk_param_name(const plk_kernel *k, int i);
+PLK_API const char *plk_param_kind(const plk_kernel *k, int i);  /* "ptr", "tensormap", "i32", "i64", "f32" */
 /* 1 when the param is bound by name (plk_bind_ptr/int/float): it has
  * neither a tensor nor a dim. */
-int plk_param_is_free(const plk_kernel *k, int i);
+PLK_API int plk_param_is_free(const plk_kernel *k, int i);
 
 #ifdef __cplusplus
 }

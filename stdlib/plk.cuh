@@ -17,8 +17,9 @@
 
 /* Entries are external symbols (the glue calls them across the LTO link)
  * and must still inline into the caller so that frag pointers become
- * registers: always-inline survives -rdc and is honoured by LTO. */
-#define PLK_ENTRY extern "C" __device__ __forceinline__
+ * registers. __forceinline__ alone lets nvcc drop an uncalled definition;
+ * with `used` it stays in the object as a weak always-inline function. */
+#define PLK_ENTRY extern "C" __device__ __forceinline__ __attribute__((used))
 
 /* ---- Functions the glue defines (docs/abi.md, "Functions the glue defines") ---- */
 extern "C" {
@@ -34,7 +35,9 @@ __device__ int plk_role_first_warp(int inst);
 __device__ int plk_role_warps(int inst);
 }
 
-/* ---- Small helpers ---- */
+/* ---- Small helpers ----
+ * Names here avoid upper-case identifiers: components' cparams are macros
+ * (BM, N, WARPS, ...) that may be defined when this header is included. */
 __device__ __forceinline__ uint32_t plk_smem_u32(const void *p)
 {
 	return (uint32_t)__cvta_generic_to_shared(p);
@@ -259,13 +262,13 @@ __device__ __forceinline__ void plk_tma_store_commit(void)
 	asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 /* Waits until at most N committed store groups still read shared memory. */
-template <int N> __device__ __forceinline__ void plk_tma_store_wait_read(void)
+template <int pending> __device__ __forceinline__ void plk_tma_store_wait_read(void)
 {
-	asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+	asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(pending) : "memory");
 }
-template <int N> __device__ __forceinline__ void plk_tma_store_wait(void)
+template <int pending> __device__ __forceinline__ void plk_tma_store_wait(void)
 {
-	asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+	asm volatile("cp.async.bulk.wait_group %0;" ::"n"(pending) : "memory");
 }
 
 #endif /* __CUDA_ARCH__ >= 900 */
@@ -275,15 +278,15 @@ template <int N> __device__ __forceinline__ void plk_tma_store_wait(void)
 
 /* Register budget of the calling warpgroup's warps; every warp of the
  * warpgroup executes the same one (the kernel needs a register cap). */
-template <int R> __device__ __forceinline__ void plk_setmaxnreg_inc(void)
+template <int regs> __device__ __forceinline__ void plk_setmaxnreg_inc(void)
 {
-	static_assert(R % 8 == 0 && R >= 24 && R <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
-	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(R));
+	static_assert(regs % 8 == 0 && regs >= 24 && regs <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(regs));
 }
-template <int R> __device__ __forceinline__ void plk_setmaxnreg_dec(void)
+template <int regs> __device__ __forceinline__ void plk_setmaxnreg_dec(void)
 {
-	static_assert(R % 8 == 0 && R >= 24 && R <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
-	asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(R));
+	static_assert(regs % 8 == 0 && regs >= 24 && regs <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
+	asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(regs));
 }
 
 /* wgmma shared-memory descriptor of a K-major tile stored with the 128B
@@ -312,15 +315,15 @@ __device__ __forceinline__ void plk_wgmma_commit(void)
 }
 /* Waits until at most N committed wgmma groups are pending. The register
  * operand list tells the compiler the accumulators change here. */
-template <int N> __device__ __forceinline__ void plk_wgmma_wait(void)
+template <int pending> __device__ __forceinline__ void plk_wgmma_wait(void)
 {
-	asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+	asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(pending) : "memory");
 }
 /* Keeps the accumulator registers live and ordered around async wgmma. */
-template <int R> __device__ __forceinline__ void plk_fence_regs(float *d)
+template <int count> __device__ __forceinline__ void plk_fence_regs(float *d)
 {
 #pragma unroll
-	for (int i = 0; i < R; i++)
+	for (int i = 0; i < count; i++)
 		asm volatile("" : "+f"(d[i])::"memory");
 }
 

@@ -12,28 +12,29 @@
 #include "plk.cuh"
 #include <cuda_bf16.h>
 
-/* v: MI x NI blocks of 4 values (wgmma_acc order); w: warp rank among
- * `WARPS` warps; out: the tile's top-left element; rows, cols: elements
- * left in the matrix from there (clipping); ld: row pitch. */
-template <int MI, int NI, int WARPS>
+/* v: mblocks x nblocks blocks of 4 values (wgmma_acc order); w: warp rank
+ * among nwarps warps; out: the tile's top-left element; rows, cols:
+ * elements left in the matrix from there (clipping); ld: row pitch.
+ * Template names are lower case: cparams are macros. */
+template <int mblocks, int nblocks, int nwarps>
 __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_bfloat16 *out,
                                                    int rows, int cols, size_t ld)
 {
-	static_assert(NI % 4 == 0, "stores go 4 column blocks (32 columns) at a time");
+	static_assert(nblocks % 4 == 0, "stores go 4 column blocks (32 columns) at a time");
 	const int q = plk_lane() & 3;
 #pragma unroll
-	for (int mi = 0; mi < MI; mi++) {
+	for (int mi = 0; mi < mblocks; mi++) {
 #pragma unroll
 		for (int h = 0; h < 2; h++) {	/* rows lane/4 and lane/4 + 8 */
-			const int row = plk_acc_row(mi, 2 * h, w, WARPS);
+			const int row = plk_acc_row(mi, 2 * h, w, nwarps);
 			__nv_bfloat16 *orow = out + (size_t)row * ld;
 #pragma unroll
-			for (int n4 = 0; n4 < NI; n4 += 4) {
+			for (int n4 = 0; n4 < nblocks; n4 += 4) {
 				/* p[b]: my column pair of block n4 + b */
 				uint32_t p[4], o[4];
 #pragma unroll
 				for (int b = 0; b < 4; b++) {
-					const float *e = v + (mi * NI + n4 + b) * 4 + 2 * h;
+					const float *e = v + (mi * nblocks + n4 + b) * 4 + 2 * h;
 					__nv_bfloat162 t = __floats2bfloat162_rn(e[0], e[1]);
 					p[b] = *(uint32_t *)&t;
 				}

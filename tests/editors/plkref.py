@@ -16,6 +16,7 @@ that lacks a keyword or type name fails.
 
   plkref.py names                    list the extracted names
   plkref.py probes OUTDIR FILE...    write OUTDIR/names.plk and OUTDIR/probes.tsv
+  plkref.py compare vim GOT.tsv      check Vim's groups at the probes
   plkref.py sync [--check]           rewrite the name lists in editors/ (--check:
                                      only report the files that are out of date)
 """
@@ -323,6 +324,59 @@ def sync(names, check):
     return 1 if check and stale else 0
 
 
+# ------------------------------------------------------------- compare
+# Probe class -> the Vim syntax groups that may stand there.
+VIM_GROUPS = {
+    "keyword": {"plkInclude", "plkDecl", "plkKeyword"}, "typekw": {"plkTypeKeyword"},
+    "shapeop": {"plkShapeOp"}, "auto": {"plkAuto"}, "compname": {"plkCompName"},
+    "kernelname": {"plkKernelName"}, "dtype": {"plkDtype"}, "layout": {"plkLayout"},
+    "feature": {"plkFeature"}, "arch": {"plkArch"}, "number": {"plkNumber"}, "unit": {"plkUnit"},
+    "badnumber": {"plkBadNumber"}, "string": {"plkString"}, "escape": {"plkEscape"},
+    "badescape": {"plkBadEscape"}, "comment": {"plkComment"}, "arrow": {"plkArrow"},
+    "instance": {"plkInstance"}, "port": {"plkPort"}, "instdef": {"plkInstanceDef"},
+    "compref": {"plkCompRef"}, "ident": {""}, "operator": {"plkOperator"},
+}
+VIM_CHECKS = {
+    "filetype": "plk",
+    "commentstring": "// %s",
+    "reindent": "same",
+    "quickfix": "tests/editors/samples/sample_gemm.plk:8:13:e:[E0301]: unknown arch `sm_91`"
+                "|sample_lexical.plk:2:1:w:[W0001]: unused component",
+}
+
+
+def compare(editor, got_path):
+    if editor != "vim":
+        sys.exit("plkref: compare knows only vim")
+    bad, n, checks = [], 0, set()
+    for row in open(got_path, encoding="utf-8").read().splitlines():
+        f = row.split("\t")
+        if f[0] == "check":
+            checks.add(f[1])
+            if f[2] != VIM_CHECKS.get(f[1]):
+                bad.append("%s: got %r, want %r" % (f[1], f[2], VIM_CHECKS.get(f[1])))
+            continue
+        path, ln, col, cls, text, group = f
+        n += 1
+        want = VIM_GROUPS.get(cls)
+        if want is None:
+            bad.append("%s:%s:%s: unknown class %r" % (path, ln, col, cls))
+        elif group not in want:
+            bad.append("%s:%s:%s: %r is %s: want %s, got %s" % (
+                path, ln, col, text, cls, "/".join(sorted(want)) or "none", group or "none"))
+    for c in sorted(set(VIM_CHECKS) - checks):
+        bad.append("%s: not reported" % c)
+    if n == 0:
+        bad.append("no probes: nothing was checked")
+    for b in bad:
+        print(b)
+    if bad:
+        print("(a lexer keyword or stdlib name missing? `python3 tests/editors/plkref.py sync` "
+              "updates the editor files)")
+    print("vim: %d probes, %d checks, %d wrong" % (n, len(checks), len(bad)))
+    return 1 if bad else 0
+
+
 def main(argv):
     names = Names()
     names.check()
@@ -352,6 +406,8 @@ def main(argv):
                 f.write("%s\t%d\t%d\t%s\t%s\n" % r)
         print("plkref: %d probes (keywords from %s)" % (len(rows), names.keyword_source))
         return 0
+    if argv[:1] == ["compare"] and len(argv) == 3:
+        return compare(argv[1], argv[2])
     if argv[:1] == ["sync"]:
         return sync(names, argv[1:] == ["--check"])
     sys.stderr.write(__doc__)

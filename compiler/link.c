@@ -1,0 +1,379 @@
+/* link.c: glue bitcode -> libNVVM LTO-IR; glue + entry + component objects
+ * -> nvJitLink (-lto) -> cubin (and linked PTX); several arches -> fatbin.
+ *
+ * A link can succeed and still be wrong: nvJitLink drops a kernel nothing
+ * keeps alive (an empty link), an ABI call may fail to fold, and ptxas
+ * ignores setmaxnreg without a register cap, saying so only in the info
+ * log (C7508). Each of these is an error here. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <nvJitLink.h>
+#include <nvvm.h>
+#include "plk.h"
+
+#ifndef PLK_DEFAULT_CUDA_HOME
+#define PLK_DEFAULT_CUDA_HOME "/usr/local/cuda"
+#endif
+
+static Span kspan(const Placement *p) { return p->g->k->name_sp; }
+
+static int nvvm_compile(Ctx *c, const Placement *p, const void *bc, size_t n, void **ir, size_t *irn)
+{
+	nvvmProgram prog = NULL;
+	nvvmResult r;
+	const char *what = "create";
+	const char *arch = arena_printf(c->arena, "-arch=compute_%s", p->arch->name + 3);
+	const char *opts[] = { arch, "-gen-lto" };
+	*ir = NULL;
+	if ((r = nvvmCreateProgram(&prog)) != NVVM_SUCCESS)
+		goto fail;
+	what = "add module";
+	if ((r = nvvmAddModuleToProgram(prog, bc, n, "plk_glue")) != NVVM_SUCCESS)
+		goto fail;
+	what = "compile";
+	if ((r = nvvmCompileProgram(prog, 2, opts)) != NVVM_SUCCESS)
+		goto fail;
+	what = "result";
+	if ((r = nvvmGetCompiledResultSize(prog, irn)) != NVVM_SUCCESS)
+		goto fail;
+	*ir = malloc(*irn);
+	if ((r = nvvmGetCompiledResult(prog, *ir)) != NVVM_SUCCESS)
+		goto fail;
+	nvvmDestroyProgram(&prog);
+	return 0;
+fail:;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0502", kspan(p), "libNVVM rejected the glue module: %s (%s)",
+	                   nvvmGetErrorString(r), what);
+	size_t ln = 0;
+	if (prog && nvvmGetProgramLogSize(prog, &ln) == NVVM_SUCCESS && ln > 1) {
+		char *log = arena_alloc(c->arena, ln + 1);
+		if (nvvmGetProgramLog(prog, log) == NVVM_SUCCESS)
+			diag_note(d, "libNVVM log:\n%s", log);
+	}
+	diag_help(d, "this is a bug in plkc; --emit=glue-ll shows the module");
+	diag_end(c, d);
+	free(*ir);
+	*ir = NULL;
+	if (prog)
+		nvvmDestroyProgram(&prog);
+	return -1;
+}
+
+static char *jit_log(nvJitLinkHandle h, int info)
+{
+	size_t n = 0;
+	if ((info ? nvJitLinkGetInfoLogSize(h, &n) : nvJitLinkGetErrorLogSize(h, &n)) != NVJITLINK_SUCCESS)
+		return NULL;
+	char *s = calloc(1, n + 1);
+	if (s && n && (info ? nvJitLinkGetInfoLog(h, s) : nvJitLinkGetErrorLog(h, s)) != NVJITLINK_SUCCESS)
+		s[0] = 0;
+	return s;
+}
+
+static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkResult r, const char *what)
+{
+	Diag *d = diag_new(c, DIAG_ERROR, "E0504", kspan(p), "nvJitLink failed to link `%s` for %s (%s, error %d)",
+	                   p->g->k->name, p->arch->name, what, (int)r);
+	char *log = h ? jit_log(h, 0) : NULL;
+	if (log && *log)
+		diag_note(d, "nvJitLink error log:\n%s", arena_strdup(c->arena, log));
+	free(log);
+	diag_help(d, "an undefined symbol is an `entry` the component's source does not define "
+	             "as extern \"C\" __device__, or an ABI function this plkc does not provide");
+	diag_end(c, d);
+}
+
+typedef struct Inputs {
+	const void *glue, *entry;
+	size_t glue_n, entry_n;
+	const char **objs;
+	int nobjs;
+} Inputs;
+
+/* One nvJitLink run; out is the cubin, or the PTX with `ptx`. */
+static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char **out, size_t *outn,
+                    char **info)
+{
+	const char *opts[4];
+	int no = 0;
+	opts[no++] = arena_printf(c->arena, "-arch=%s", p->arch->name);
+	opts[no++] = "-lto";
+	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
+	nvJitLinkHandle h = NULL;
+	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);
+	const char *what = "create";
+	*out = NULL;
+	if (r != NVJITLINK_SUCCESS)
+		goto fail;
+	what = "glue";
+	if ((r = nvJitLinkAddData(h, NVJITLINK_INPUT_LTOIR, in->glue, in->glue_n, "plk_glue")) != NVJITLINK_SUCCESS)
+		goto fail;
+	what = "kernel entry";
+	if ((r = nvJitLinkAddData(h, NVJITLINK_INPUT_LTOIR, in->entry, in->entry_n, "plk_entry")) != NVJITLINK_SUCCESS)
+		goto fail;
+	for (int i = 0; i < in->nobjs; i++) {
+		what = in->objs[i];
+		if ((r = nvJitLinkAddFile(h, NVJITLINK_INPUT_ANY, in->objs[i])) != NVJITLINK_SUCCESS)
+			goto fail;
+	}
+	what = "link";
+	if ((r = nvJitLinkComplete(h)) != NVJITLINK_SUCCESS)
+		goto fail;
+	what = "output";
+	if (ptx) {
+		if ((r = nvJitLinkGetLinkedPtxSize(h, outn)) != NVJITLINK_SUCCESS)
+			goto fail;
+		*out = calloc(1, *outn + 1);
+		if ((r = nvJitLinkGetLinkedPtx(h, *out)) != NVJITLINK_SUCCESS)
+			goto fail;
+	} else {
+		if ((r = nvJitLinkGetLinkedCubinSize(h, outn)) != NVJITLINK_SUCCESS)
+			goto fail;
+		*out = malloc(*outn + 1);
+		if ((r = nvJitLinkGetLinkedCubin(h, *out)) != NVJITLINK_SUCCESS)
+			goto fail;
+	}
+	if (info)
+		*info = jit_log(h, 1);
+	nvJitLinkDestroy(&h);
+	return 0;
+fail:
+	jit_error(c, p, h, r, what);
+	free(*out);
+	*out = NULL;
+	if (h)
+		nvJitLinkDestroy(&h);
+	return -1;
+}
+
+static int is_ident(int ch) { return isalnum(ch) || ch == '_' || ch == '$'; }
+
+int link_check_ptx(Ctx *c, const Placement *p, const char *ptx)
+{
+	const char *name = p->g->k->name;
+	size_t nl = strlen(name);
+	int err = 0, found = 0;
+	for (const char *s = ptx; (s = strstr(s, ".entry ")); s += 7) {
+		const char *q = s + 7;
+		while (*q == ' ')
+			q++;
+		if (!strncmp(q, name, nl) && !is_ident((unsigned char)q[nl]))
+			found = 1;
+	}
+	if (!found) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kspan(p), "the linked PTX for %s has no kernel `%s`",
+		                   p->arch->name, name);
+		diag_note(d, "nvJitLink's LTO dropped it: the link succeeded but is empty");
+		diag_end(c, d);
+		return -1;
+	}
+	/* A call whose callee is plk_* is an ABI function (or a plk.cuh
+	 * helper) that did not fold. Entries may stay defined (they are
+	 * `used`); only calls count. */
+	for (const char *s = ptx; *s && !err; ) {
+		const char *l = s;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		const char *e = strchr(s, '\n');
+		s = e ? e + 1 : s + strlen(s);
+		if (strncmp(l, "call", 4) || (is_ident((unsigned char)l[4]) && l[4] != '.'))
+			continue;
+		const char *end = strchr(l, ';');
+		for (const char *q = l + 4; q && end && q < end; q++) {
+			if (strncmp(q, "plk_", 4) || is_ident((unsigned char)q[-1]))
+				continue;
+			size_t n = 0;
+			while (is_ident((unsigned char)q[n]))
+				n++;
+			Diag *d = diag_new(c, DIAG_ERROR, "E0506", kspan(p), "a call to `%.*s` survives in the linked PTX for %s",
+			                   (int)n, q, p->arch->name);
+			diag_note(d, "every plk_* ABI function must fold to a constant after LTO");
+			diag_help(d, "pass `inst` and the ids a component received from the glue unchanged, "
+			             "and keep plk.cuh helpers inline");
+			diag_end(c, d);
+			err = -1;
+			break;
+		}
+	}
+	if (!strstr(ptx, ".maxntid") || !strstr(ptx, ".minnctapersm")) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0509", kspan(p),
+		                   "the linked kernel `%s` for %s has no .maxntid/.minnctapersm", name, p->arch->name);
+		diag_note(d, "setmaxnreg needs the register cap that launch bounds give");
+		diag_end(c, d);
+		err = -1;
+	}
+	return err;
+}
+
+static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
+{
+	const char *sec = arena_printf(c->arena, ".text.%s", p->g->k->name);
+	if (!memmem(r->cubin, r->cubin_size, sec, strlen(sec) + 1)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kspan(p), "the linked cubin for %s has no kernel `%s`",
+		                   p->arch->name, p->g->k->name);
+		diag_note(d, "nvJitLink's LTO dropped it: the link succeeded but is empty");
+		diag_end(c, d);
+		return -1;
+	}
+	if (r->info_log && strstr(r->info_log, "C7508")) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0507", kspan(p), "ptxas ignored setmaxnreg in `%s` for %s",
+		                   p->g->k->name, p->arch->name);
+		const char *l = strstr(r->info_log, "C7508");
+		const char *e = strchr(l, '\n');
+		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
+		diag_help(d, "the kernel needs a register cap at entry (.maxntid and .minnctapersm 1)");
+		diag_end(c, d);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *default_object(Ctx *c, const GInst *in, void *ud)
+{
+	const Placement *p = ud;
+	return object_for(c, in->comp, in->cvals, p->arch);
+}
+
+void link_result_free(LinkResult *r)
+{
+	free(r->cubin);
+	free(r->ptx);
+	free(r->info_log);
+	memset(r, 0, sizeof *r);
+}
+
+int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
+{
+	memset(r, 0, sizeof *r);
+	if (!object)
+		object = default_object, ud = (void *)p;
+	Inputs in = { 0 };
+	void *bc = NULL, *glue = NULL, *entry = NULL;
+	size_t bcn = 0;
+	int rc = -1;
+	in.objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *in.objs);
+	for (int i = 0; i < p->g->insts.n; i++) {
+		const char *o = object(c, p->g->insts.v[i], ud);
+		if (!o)
+			goto out;
+		int dup = 0;
+		for (int j = 0; j < in.nobjs; j++)
+			dup |= !strcmp(in.objs[j], o);
+		if (!dup)
+			in.objs[in.nobjs++] = o;
+	}
+	if (glue_bitcode(c, p, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, &glue, &in.glue_n) ||
+	    trampoline_ltoir(c, p, &entry, &in.entry_n))
+		goto out;
+	in.glue = glue, in.entry = entry;
+	char *cubin = NULL;
+	if (jit_link(c, p, &in, 0, &cubin, &r->cubin_size, &r->info_log))
+		goto out;
+	r->cubin = cubin;
+	if (check_cubin(c, p, r))
+		goto out;
+	if (want_ptx) {
+		size_t n;
+		if (jit_link(c, p, &in, 1, &r->ptx, &n, NULL) || link_check_ptx(c, p, r->ptx))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(bc);
+	free(glue);
+	free(entry);
+	if (rc)
+		link_result_free(r);
+	return rc;
+}
+
+int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
+{
+	return link_kernel_with(c, p, want_ptx, NULL, NULL, r);
+}
+
+/* ------------------------------------------------------------- fatbin */
+
+static int write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int ok = fwrite(data, 1, n, f) == n;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+static int run(char *const argv[])
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n, void **fatbin, size_t *size)
+{
+	*fatbin = NULL, *size = 0;
+	const char *home = getenv("CUDA_HOME");
+	if (!home || !*home)
+		home = PLK_DEFAULT_CUDA_HOME;
+	const char *tmp = getenv("TMPDIR");
+	char *dir = arena_printf(c->arena, "%s/plkc-fatbin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		error_at(c, "E0508", span_none, "cannot create a temporary directory for fatbinary");
+		return -1;
+	}
+	char **argv = arena_alloc(c->arena, (n + 5) * sizeof *argv);
+	const char **files = arena_alloc(c->arena, (n + 1) * sizeof *files);
+	int a = 0, rc = -1;
+	argv[a++] = arena_printf(c->arena, "%s/bin/fatbinary", home);
+	argv[a++] = "-64";
+	const char *out = arena_printf(c->arena, "%s/kernel.fatbin", dir);
+	argv[a++] = arena_printf(c->arena, "--create=%s", out);
+	for (int i = 0; i < n; i++) {
+		files[i] = arena_printf(c->arena, "%s/%s.cubin", dir, arches[i]->name);
+		if (write_file(files[i], rs[i].cubin, rs[i].cubin_size)) {
+			error_at(c, "E0508", span_none, "cannot write `%s`", files[i]);
+			goto out;
+		}
+		argv[a++] = arena_printf(c->arena, "--image3=kind=elf,sm=%s,file=%s", arches[i]->name + 3, files[i]);
+	}
+	argv[a] = NULL;
+	int st = run(argv);
+	if (st != 0) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0508", span_none, "fatbinary failed (status %d)", st);
+		diag_note(d, "ran `%s`", argv[0]);
+		diag_end(c, d);
+		goto out;
+	}
+	FILE *f = fopen(out, "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (long)(*size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+	    !(*fatbin = malloc(*size + 1)) || fread(*fatbin, 1, *size, f) != *size) {
+		error_at(c, "E0508", span_none, "cannot read the fatbin fatbinary wrote");
+		free(*fatbin);
+		*fatbin = NULL;
+		if (f)
+			fclose(f);
+		goto out;
+	}
+	fclose(f);
+	rc = 0;
+out:
+	for (int i = 0; i < n; i++)
+		if (files[i])
+			unlink(files[i]);
+	unlink(out);
+	rmdir(dir);
+	return rc;
+}

@@ -1,0 +1,273 @@
+/* resolve.c: a root .plk file and everything it imports.
+ *
+ *   use "x.plk"          a declaration file: searched relative to the file
+ *                        that names it, then in each -I directory
+ *   use object "x.o"     a component object: its contract is read from the
+ *                        object's .plk.contract section (object.c)
+ *
+ * Files are identified by their real path, so a file imported along two
+ * paths is loaded once; a file imported while it is still being resolved
+ * closes a cycle. Every component name is declared once in a program; the
+ * one exception is an object beside the declaration it was built from,
+ * which must match it (else the object is stale). */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "plk.h"
+
+enum { ST_ACTIVE = 1, ST_DONE = 2 };
+
+typedef struct File {
+	const char *real;        /* realpath: identity */
+	const char *path;        /* as opened: for messages */
+	int state;
+	const Use *via;          /* the `use` that first named it; NULL: root */
+	int via_src;             /* source that holds `via` */
+	Module *mod;             /* .plk files */
+	Component *comp;         /* objects */
+} File;
+
+/* Where each component came from, for duplicate reports. */
+typedef struct Origin {
+	Component *comp;
+	Span at;                 /* the name in a declaration, or the `use object` */
+	int from_object;
+} Origin;
+
+typedef struct Resolver {
+	Ctx *c;
+	Program *p;
+	Vec files;               /* File* */
+	Vec origins;             /* Origin* */
+} Resolver;
+
+static int is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static const char *dir_of(Ctx *c, const char *path)
+{
+	const char *sl = strrchr(path, '/');
+	if (!sl)
+		return NULL;
+	return arena_strndup(c->arena, path, sl == path ? 1 : (size_t)(sl - path));
+}
+
+static const char *join(Ctx *c, const char *dir, const char *name)
+{
+	if (!dir || name[0] == '/')
+		return name;
+	return arena_printf(c->arena, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+}
+
+/* The file a `use` names: beside the including file, then in each -I
+ * directory. On failure, reports E0201 with every path tried. */
+static const char *find(Resolver *r, const Use *u, int src)
+{
+	Ctx *c = r->c;
+	Vec tried = { 0 };
+	const char *p = join(c, dir_of(c, c->srcs[src]->path), u->path);
+	vec_push(c->arena, &tried, (void *)p);
+	if (is_file(p))
+		return p;
+	for (int i = 0; u->path[0] != '/' && i < c->include_dirs.n; i++) {
+		p = join(c, c->include_dirs.v[i], u->path);
+		vec_push(c->arena, &tried, (void *)p);
+		if (is_file(p))
+			return p;
+	}
+	Diag *d = diag_new(c, DIAG_ERROR, "E0201", u->path_sp, "cannot find %s `%s`",
+		u->object ? "object" : "file", u->path);
+	diag_label(d, u->path_sp, "not found");
+	const char *t = "";
+	for (int i = 0; i < tried.n; i++)
+		t = arena_printf(c->arena, "%s\n  %s", t, (char *)tried.v[i]);
+	diag_note(d, "tried:%s", t);
+	if (u->object)
+		diag_help(d, "build it with `plkc -c COMPONENT.plk -o %s`, or add its directory with `-I DIR`", u->path);
+	else
+		diag_help(d, "paths are relative to the file that has the `use`; add a search directory with `-I DIR`");
+	diag_end(c, d);
+	return NULL;
+}
+
+static File *file_by_real(Resolver *r, const char *real)
+{
+	for (int i = 0; i < r->files.n; i++) {
+		File *f = r->files.v[i];
+		if (!strcmp(f->real, real))
+			return f;
+	}
+	return NULL;
+}
+
+static File *file_new(Resolver *r, const char *path, const char *real, const Use *via, int via_src)
+{
+	File *f = arena_alloc(r->c->arena, sizeof *f);
+	f->path = path;
+	f->real = arena_strdup(r->c->arena, real);
+	f->via = via;
+	f->via_src = via_src;
+	vec_push(r->c->arena, &r->files, f);
+	return f;
+}
+
+/* "a.plk -> b.plk -> a.plk": the chain of active imports from f. */
+static const char *chain(Resolver *r, const File *f, const char *last)
+{
+	const char *s = last;
+	for (int i = r->files.n - 1; i >= 0; i--) {
+		const File *g = r->files.v[i];
+		if (g->state == ST_ACTIVE) {
+			s = arena_printf(r->c->arena, "%s -> %s", g->path, s);
+			if (g == f)
+				break;
+		}
+	}
+	return s;
+}
+
+static void add_component(Resolver *r, Component *comp, Span at, int from_object)
+{
+	Ctx *c = r->c;
+	for (int i = 0; i < r->origins.n; i++) {
+		Origin *o = r->origins.v[i];
+		if (strcmp(o->comp->name, comp->name))
+			continue;
+		if (o->from_object != from_object) {
+			/* An object beside its declaration: the object stands for it
+			 * when it was built from the declaration as it is now. */
+			Component *dc = from_object ? o->comp : comp, *oc = from_object ? comp : o->comp;
+			Span oat = from_object ? at : o->at;
+			if (object_matches(c, dc, oc, oat) == 0) {
+				for (int j = 0; j < r->p->comps.n; j++)
+					if (r->p->comps.v[j] == dc)
+						r->p->comps.v[j] = oc;
+				o->comp = oc;
+				o->at = oat;
+				o->from_object = 1;
+			}
+			return;
+		}
+		Diag *d = diag_new(c, DIAG_ERROR, "E0203", at, "component `%s` is declared twice", comp->name);
+		diag_label(d, at, "declared again here");
+		diag_label(d, o->at, "first declared here");
+		diag_help(d, "a program holds one component of each name: rename one, or import only one of them");
+		diag_end(c, d);
+		return;
+	}
+	Origin *o = arena_alloc(c->arena, sizeof *o);
+	o->comp = comp;
+	o->at = at;
+	o->from_object = from_object;
+	vec_push(c->arena, &r->origins, o);
+	vec_push(c->arena, &r->p->comps, comp);
+}
+
+static void resolve_file(Resolver *r, File *f, int src);
+
+static void resolve_use(Resolver *r, const Use *u, int src)
+{
+	Ctx *c = r->c;
+	const char *path = find(r, u, src);
+	if (!path)
+		return;
+	char real[PATH_MAX];
+	if (!realpath(path, real)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0201", u->path_sp, "cannot open `%s`", path);
+		diag_note(d, "%s", strerror(errno));
+		diag_end(c, d);
+		return;
+	}
+	File *f = file_by_real(r, real);
+	if (f && f->state == ST_ACTIVE) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0202", u->path_sp, "import cycle: `%s` imports itself", f->path);
+		diag_label(d, u->path_sp, "closes the cycle");
+		if (f->via)
+			diag_label(d, f->via->path_sp, "`%s` first imported here", f->path);
+		diag_note(d, "the cycle: %s", chain(r, f, f->path));
+		diag_help(d, "move what both files need into a third file that each imports");
+		diag_end(c, d);
+		return;
+	}
+	if (f)                          /* reached along another path: loaded once */
+		return;
+	f = file_new(r, path, real, u, src);
+	if (u->object) {
+		f->state = ST_DONE;
+		f->comp = object_read_contract(c, path, u->path_sp);
+		if (f->comp)
+			add_component(r, f->comp, u->path_sp, 1);
+		return;
+	}
+	int s = ctx_load_file(c, path, u->path_sp);
+	if (s < 0)
+		return;
+	const Source *sf = c->srcs[s];
+	if (sf->len >= 4 && !memcmp(sf->text, "\177ELF", 4)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0212", u->path_sp, "`%s` is an object file, not a .plk declaration", u->path);
+		diag_label(d, u->path_sp, "imported as a declaration");
+		diag_help(d, "import a component object with `use object \"%s\"`", u->path);
+		diag_end(c, d);
+		f->state = ST_DONE;
+		return;
+	}
+	resolve_file(r, f, s);
+}
+
+static void resolve_file(Resolver *r, File *f, int src)
+{
+	Ctx *c = r->c;
+	f->state = ST_ACTIVE;
+	Module *m = parse_source(c, src);
+	f->mod = m;
+	if (m) {
+		vec_push(c->arena, &r->p->modules, m);
+		for (int i = 0; i < m->uses.n; i++)
+			resolve_use(r, m->uses.v[i], src);
+		for (int i = 0; i < m->comps.n; i++) {
+			Component *comp = m->comps.v[i];
+			if (!comp->file)
+				comp->file = c->srcs[src]->path;
+			add_component(r, comp, comp->name_sp, 0);
+		}
+	}
+	f->state = ST_DONE;
+}
+
+Program *resolve(Ctx *c, const char *root)
+{
+	int before = c->nerrors;
+	Resolver r = { c, arena_alloc(c->arena, sizeof(Program)), { 0 }, { 0 } };
+	char real[PATH_MAX];
+	if (!is_file(root) || !realpath(root, real)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0201", span_none, "cannot find `%s`, given on the command line", root);
+		diag_note(d, "tried: %s", root);
+		diag_help(d, "give the path of a .plk file, relative to the current directory");
+		diag_end(c, d);
+		return NULL;
+	}
+	int src = ctx_load_file(c, root, span_none);
+	if (src < 0)
+		return NULL;
+	File *f = file_new(&r, root, real, NULL, -1);
+	resolve_file(&r, f, src);
+	if (f->mod)
+		for (int i = 0; i < f->mod->kernels.n; i++)
+			vec_push(c->arena, &r.p->kernels, f->mod->kernels.v[i]);
+	return c->nerrors == before ? r.p : NULL;
+}
+
+const Component *program_component(const Program *p, const char *name)
+{
+	for (int i = 0; p && i < p->comps.n; i++) {
+		const Component *comp = p->comps.v[i];
+		if (!strcmp(comp->name, name))
+			return comp;
+	}
+	return NULL;
+}

@@ -1,0 +1,514 @@
+/* plkrt.c: the CUDA side of the runtime: module loading, checks of the
+ * manifest against the loaded function and the device, tensor-map
+ * encoding and the launch. The pure part is plan.c. */
+#include "plkrt.h"
+#include "plan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct plk_kernel {
+	plk_manifest *m;
+	plk_binding *b;
+	plk_plan *p;
+	CUcontext ctx;
+	int own_ctx;                 /* retained the primary context */
+	CUdevice dev;
+	CUmodule mod;
+	CUfunction fn;
+	int sm_count, cc_major, cc_minor;
+	int64_t capacity;            /* blocks resident at once (persistent) */
+	CUtensorMap *tmaps;          /* per param, 64-byte aligned */
+	plk_tmap_args *tmap_done;    /* what each tmaps[i] was encoded from */
+	int *tmap_valid;
+	void **kparams;
+	int prepared;
+	char err[PLK_ERRLEN];
+};
+
+static void vset(char *err, size_t len, const char *fmt, va_list ap)
+{
+	if (err && len)
+		vsnprintf(err, len, fmt, ap);
+}
+
+static int kfail(plk_kernel *k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vset(k->err, sizeof k->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* "what: CUDA_ERROR_X (description)". */
+static int cufail(plk_kernel *k, CUresult r, const char *fmt, ...)
+{
+	const char *name = NULL, *desc = NULL;
+	if (cuGetErrorName(r, &name) != CUDA_SUCCESS)
+		name = NULL;
+	if (cuGetErrorString(r, &desc) != CUDA_SUCCESS)
+		desc = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(k->err, sizeof k->err, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof k->err) {
+		if (name)
+			snprintf(k->err + n, sizeof k->err - n, ": %s (%s)", name, desc ? desc : "no description");
+		else
+			snprintf(k->err + n, sizeof k->err - n, ": CUresult %d", (int)r);
+	}
+	return -1;
+}
+
+#define CU(k, call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return cufail(k, r_, __VA_ARGS__); } while (0)
+
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s", path);
+		return NULL;
+	}
+	char *buf = NULL;
+	long n = -1;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0
+	    && (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = 0;
+		*len = (size_t)n;
+	} else {
+		snprintf(err, errlen, "cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* gemm.cubin -> gemm.manifest.json */
+static char *manifest_beside(const char *bin)
+{
+	const char *slash = strrchr(bin, '/'), *dot = strrchr(bin, '.');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - bin) : strlen(bin);
+	char *s = malloc(stem + sizeof ".manifest.json");
+	if (s) {
+		memcpy(s, bin, stem);
+		strcpy(s + stem, ".manifest.json");
+	}
+	return s;
+}
+
+static char *binary_beside(const char *manifest, const char *binary)
+{
+	const char *slash = strrchr(manifest, '/');
+	size_t dir = binary[0] == '/' || !slash ? 0 : (size_t)(slash - manifest + 1);
+	char *s = malloc(dir + strlen(binary) + 1);
+	if (s) {
+		memcpy(s, manifest, dir);
+		strcpy(s + dir, binary);
+	}
+	return s;
+}
+
+plk_kernel *plk_load(const char *binary, const char *manifest, char *err, size_t errlen)
+{
+	char *mpath = manifest ? NULL : binary ? manifest_beside(binary) : NULL;
+	char *bpath = NULL, *json = NULL, *image = NULL;
+	size_t jlen = 0, ilen = 0;
+	plk_kernel *k = NULL;
+	if (!manifest && !binary) {
+		snprintf(err, errlen, "plk_load: neither a binary nor a manifest given");
+		return NULL;
+	}
+	if (!manifest && !mpath)
+		goto oom;
+	const char *mp = manifest ? manifest : mpath;
+	if (!(json = read_file(mp, &jlen, err, errlen)))
+		goto out;
+	if (!binary) {
+		/* Only the "binary" key is needed here; the full parse follows. */
+		char e[PLK_ERRLEN];
+		plk_manifest *m = plk_manifest_parse(json, jlen, e);
+		if (!m) {
+			snprintf(err, errlen, "%s: %s", mp, e);
+			goto out;
+		}
+		if (!m->binary) {
+			snprintf(err, errlen, "%s: no \"binary\" key; give the binary's path", mp);
+			plk_manifest_free(m);
+			goto out;
+		}
+		bpath = binary_beside(mp, m->binary);
+		plk_manifest_free(m);
+		if (!bpath)
+			goto oom;
+	}
+	const char *bp = binary ? binary : bpath;
+	if (!(image = read_file(bp, &ilen, err, errlen)))
+		goto out;
+	k = plk_load_data(image, ilen, json, jlen, err, errlen);
+	if (!k) {
+		/* Prefix the file names. */
+		char tmp[PLK_ERRLEN];
+		snprintf(tmp, sizeof tmp, "%s", err);
+		snprintf(err, errlen, "%s (%s): %s", bp, mp, tmp);
+	}
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	free(mpath);
+	free(bpath);
+	free(json);
+	free(image);
+	return k;
+}
+
+static int setup_context(plk_kernel *k)
+{
+	CU(k, cuInit(0), "cuInit");
+	CU(k, cuCtxGetCurrent(&k->ctx), "cuCtxGetCurrent");
+	if (!k->ctx) {
+		CU(k, cuDeviceGet(&k->dev, 0), "cuDeviceGet(0)");
+		CU(k, cuDevicePrimaryCtxRetain(&k->ctx, k->dev), "cuDevicePrimaryCtxRetain(device 0)");
+		k->own_ctx = 1;
+		CU(k, cuCtxSetCurrent(k->ctx), "cuCtxSetCurrent(primary context)");
+	}
+	CU(k, cuCtxGetDevice(&k->dev), "cuCtxGetDevice");
+	CU(k, cuDeviceGetAttribute(&k->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k->dev),
+	   "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+	CU(k, cuDeviceGetAttribute(&k->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, k->dev),
+	   "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
+	CU(k, cuDeviceGetAttribute(&k->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, k->dev),
+	   "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)");
+	return 0;
+}
+
+static void arch_list(const plk_manifest *m, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < m->narch && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", m->arch[i]);
+	if (!m->narch)
+		snprintf(buf, len, "not given");
+}
+
+/* The manifest's parameter list must be the function's: a mismatch would
+ * otherwise surface as garbage in the kernel. */
+static int check_params(plk_kernel *k)
+{
+	const plk_manifest *m = k->m;
+	size_t off = 0, size = 0;
+	int i;
+	for (i = 0;; i++) {
+		CUresult r = cuFuncGetParamInfo(k->fn, (size_t)i, &off, &size);
+		if (r == CUDA_ERROR_INVALID_VALUE)
+			break;                  /* past the last parameter */
+		if (r == CUDA_ERROR_NOT_SUPPORTED)
+			return 0;               /* an old driver: nothing to compare */
+		if (r != CUDA_SUCCESS)
+			return cufail(k, r, "cuFuncGetParamInfo(%s, %d)", m->entry, i);
+		if (i >= m->nparams)
+			continue;
+		int want = plk_param_bytes(m->params[i].kind);
+		if ((size_t)want != size)
+			return kfail(k, "kernel %s: parameter %d (%s, %s) is %zu bytes in the binary, %d in the manifest",
+			             m->entry, i, m->params[i].name, plk_pkind_name(m->params[i].kind), size, want);
+	}
+	if (i != m->nparams)
+		return kfail(k, "kernel %s takes %d parameters; the manifest lists %d", m->entry, i, m->nparams);
+	return 0;
+}
+
+static int setup_function(plk_kernel *k, const void *image)
+{
+	const plk_manifest *m = k->m;
+	char arches[128];
+	arch_list(m, arches, sizeof arches);
+	CUresult r = cuModuleLoadData(&k->mod, image);
+	if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
+		k->mod = NULL;
+		return cufail(k, r, "cuModuleLoadData: the device is sm_%d%d, the binary is for %s",
+		              k->cc_major, k->cc_minor, arches);
+	}
+	if (r != CUDA_SUCCESS) {
+		k->mod = NULL;
+		return cufail(k, r, "cuModuleLoadData");
+	}
+	r = cuModuleGetFunction(&k->fn, k->mod, m->entry);
+	if (r == CUDA_ERROR_NOT_FOUND)
+		return cufail(k, r, "cuModuleGetFunction: no kernel \"%s\" in the binary (the manifest's \"entry\"; "
+		              "did the link drop it?)", m->entry);
+	if (r != CUDA_SUCCESS)
+		return cufail(k, r, "cuModuleGetFunction(\"%s\")", m->entry);
+	if (check_params(k))
+		return -1;
+
+	int maxt = 0, static_smem = 0, optin = 0;
+	CU(k, cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn),
+	   "cuFuncGetAttribute(%s, MAX_THREADS_PER_BLOCK)", m->entry);
+	unsigned threads = m->block[0] * m->block[1] * m->block[2];
+	if (threads > (unsigned)maxt)
+		return kfail(k, "kernel %s: block of %u threads, but the binary allows at most %d "
+		             "(its launch bounds or register use)", m->entry, threads, maxt);
+	CU(k, cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
+	   "cuFuncGetAttribute(%s, SHARED_SIZE_BYTES)", m->entry);
+	CU(k, cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, k->dev),
+	   "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+	if ((uint64_t)m->dynamic_smem + (uint64_t)static_smem > (uint64_t)optin)
+		return kfail(k, "kernel %s: %u bytes of dynamic + %d static shared memory; the device allows %d per block",
+		             m->entry, m->dynamic_smem, static_smem, optin);
+	CU(k, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_smem),
+	   "cuFuncSetAttribute(%s, MAX_DYNAMIC_SHARED_SIZE_BYTES, %u)", m->entry, m->dynamic_smem);
+
+	unsigned cs = m->cluster[0] * m->cluster[1] * m->cluster[2];
+	k->capacity = k->sm_count;
+	if (cs > 1) {
+		if (k->cc_major < 9)
+			return kfail(k, "kernel %s: cluster %ux%ux%u needs sm_90 or newer; the device is sm_%d%d", m->entry,
+			             m->cluster[0], m->cluster[1], m->cluster[2], k->cc_major, k->cc_minor);
+		if (cs > 8)
+			CU(k, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+			   "cuFuncSetAttribute(%s, NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", m->entry);
+		CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
+		at.value.clusterDim.x = m->cluster[0];
+		at.value.clusterDim.y = m->cluster[1];
+		at.value.clusterDim.z = m->cluster[2];
+		CUlaunchConfig cfg = {
+			.gridDimX = m->cluster[0], .gridDimY = m->cluster[1], .gridDimZ = m->cluster[2],
+			.blockDimX = m->block[0], .blockDimY = m->block[1], .blockDimZ = m->block[2],
+			.sharedMemBytes = m->dynamic_smem, .attrs = &at, .numAttrs = 1,
+		};
+		int nclusters = 0;
+		CU(k, cuOccupancyMaxActiveClusters(&nclusters, k->fn, &cfg),
+		   "cuOccupancyMaxActiveClusters(%s, cluster %ux%ux%u)", m->entry, m->cluster[0], m->cluster[1],
+		   m->cluster[2]);
+		if (nclusters < 1)
+			return kfail(k, "kernel %s: no cluster of %ux%ux%u blocks with %u bytes of shared memory fits the device",
+			             m->entry, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem);
+		k->capacity = (int64_t)nclusters * cs;
+	}
+	return 0;
+}
+
+plk_kernel *plk_load_data(const void *image, size_t size, const char *json, size_t jlen, char *err, size_t errlen)
+{
+	char e[PLK_ERRLEN];
+	plk_kernel *k = calloc(1, sizeof *k);
+	if (!k) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!image || !size) {
+		snprintf(err, errlen, "empty binary image");
+		free(k);
+		return NULL;
+	}
+	if (!(k->m = plk_manifest_parse(json, jlen, e))) {
+		snprintf(err, errlen, "%s", e);
+		free(k);
+		return NULL;
+	}
+	int n = k->m->nparams;
+	size_t tbytes = ((size_t)n * sizeof(CUtensorMap) + 63) / 64 * 64 + 64;
+	if (!(k->b = plk_binding_new(k->m)) || !(k->p = plk_plan_new(k->m))
+	    || !(k->tmaps = aligned_alloc(64, tbytes)) || !(k->tmap_done = calloc((size_t)n + 1, sizeof *k->tmap_done))
+	    || !(k->tmap_valid = calloc((size_t)n + 1, sizeof *k->tmap_valid))
+	    || !(k->kparams = calloc((size_t)n + 1, sizeof *k->kparams))) {
+		snprintf(k->err, sizeof k->err, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < n; i++)
+		k->kparams[i] = k->m->params[i].kind == PK_TENSORMAP ? (void *)&k->tmaps[i] : (void *)&k->p->pval[i];
+	if (setup_context(k) || setup_function(k, image))
+		goto fail;
+	return k;
+fail:
+	snprintf(err, errlen, "%s", k->err);
+	plk_unload(k);
+	return NULL;
+}
+
+void plk_unload(plk_kernel *k)
+{
+	if (!k)
+		return;
+	if (k->mod)
+		cuModuleUnload(k->mod);   /* teardown: nothing useful to do on failure */
+	if (k->own_ctx)
+		cuDevicePrimaryCtxRelease(k->dev);
+	plk_manifest_free(k->m);
+	plk_binding_free(k->b);
+	plk_plan_free(k->p);
+	free(k->tmaps);
+	free(k->tmap_done);
+	free(k->tmap_valid);
+	free(k->kparams);
+	free(k);
+}
+
+const char *plk_error(const plk_kernel *k)
+{
+	return k ? k->err : "no kernel handle";
+}
+
+/* ----------------------------------------------------------- bindings */
+
+#define BIND(call) do { k->prepared = 0; return (call) ? -1 : 0; } while (0)
+
+int plk_bind_tensor(plk_kernel *k, const char *t, CUdeviceptr ptr, const int64_t *shape, int rank)
+{
+	BIND(plk_binding_tensor(k->m, k->b, t, (uint64_t)ptr, shape, rank, k->err));
+}
+int plk_bind_dim(plk_kernel *k, const char *s, int64_t v) { BIND(plk_binding_dim(k->m, k->b, s, v, k->err)); }
+int plk_bind_ptr(plk_kernel *k, const char *p, CUdeviceptr v) { BIND(plk_binding_ptr(k->m, k->b, p, (uint64_t)v, k->err)); }
+int plk_bind_int(plk_kernel *k, const char *p, int64_t v) { BIND(plk_binding_int(k->m, k->b, p, v, k->err)); }
+int plk_bind_float(plk_kernel *k, const char *p, double v) { BIND(plk_binding_float(k->m, k->b, p, v, k->err)); }
+
+void plk_unbind_all(plk_kernel *k)
+{
+	k->prepared = 0;
+	plk_binding_clear(k->m, k->b);
+}
+
+/* ------------------------------------------------------------- launch */
+
+static int encode(plk_kernel *k, int i)
+{
+	const plk_tmap_args *a = &k->p->tmap[i];
+	if (k->tmap_valid[i] && !memcmp(a, &k->tmap_done[i], sizeof *a))
+		return 0;
+	k->tmap_valid[i] = 0;
+	const plk_mparam *mp = &k->m->params[i];
+	CU(k, cuTensorMapEncodeTiled(&k->tmaps[i], (CUtensorMapDataType)a->dtype, a->rank, (void *)(uintptr_t)a->addr,
+	                             a->dim, a->stride, a->box, a->estride, CU_TENSOR_MAP_INTERLEAVE_NONE,
+	                             (CUtensorMapSwizzle)a->swizzle, (CUtensorMapL2promotion)a->l2promo,
+	                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+	   "cuTensorMapEncodeTiled(parameter %s, tensor %s, rank %u, dims %llu x %llu, box %u x %u)", mp->name,
+	   k->m->tensors[mp->tensor].name, a->rank, (unsigned long long)a->dim[a->rank > 1 ? 1 : 0],
+	   (unsigned long long)a->dim[0], a->box[a->rank > 1 ? 1 : 0], a->box[0]);
+	k->tmap_done[i] = *a;
+	k->tmap_valid[i] = 1;
+	return 0;
+}
+
+int plk_prepare(plk_kernel *k)
+{
+	if (k->prepared)
+		return 0;
+	if (plk_resolve(k->m, k->b, k->p, k->err) || plk_work_items(k->m, k->p->sym, &k->p->work, k->err)
+	    || plk_grid(k->m, k->p->work, k->capacity, k->p->grid, k->err))
+		return -1;
+	for (int i = 0; i < k->m->nparams; i++)
+		if (k->m->params[i].kind == PK_TENSORMAP && encode(k, i))
+			return -1;
+	k->prepared = 1;
+	return 0;
+}
+
+int plk_launch(plk_kernel *k, CUstream stream)
+{
+	if (plk_prepare(k))
+		return -1;
+	const plk_manifest *m = k->m;
+	CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
+	at.value.clusterDim.x = m->cluster[0];
+	at.value.clusterDim.y = m->cluster[1];
+	at.value.clusterDim.z = m->cluster[2];
+	int clustered = m->cluster[0] * m->cluster[1] * m->cluster[2] > 1;
+	CUlaunchConfig cfg = {
+		.gridDimX = k->p->grid[0], .gridDimY = k->p->grid[1], .gridDimZ = k->p->grid[2],
+		.blockDimX = m->block[0], .blockDimY = m->block[1], .blockDimZ = m->block[2],
+		.sharedMemBytes = m->dynamic_smem, .hStream = stream,
+		.attrs = clustered ? &at : NULL, .numAttrs = clustered ? 1 : 0,
+	};
+	CUcontext cur = NULL;
+	CU(k, cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
+	if (cur != k->ctx)
+		CU(k, cuCtxPushCurrent(k->ctx), "cuCtxPushCurrent(the kernel's context)");
+	CUresult r = cuLaunchKernelEx(&cfg, k->fn, k->kparams, NULL);
+	if (cur != k->ctx) {
+		CUcontext popped;
+		CUresult r2 = cuCtxPopCurrent(&popped);
+		if (r == CUDA_SUCCESS && r2 != CUDA_SUCCESS)
+			return cufail(k, r2, "cuCtxPopCurrent");
+	}
+	if (r != CUDA_SUCCESS)
+		return cufail(k, r, "cuLaunchKernelEx(%s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, smem %u)",
+		              m->entry, cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ, cfg.blockDimX, cfg.blockDimY,
+		              cfg.blockDimZ, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem);
+	return 0;
+}
+
+int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3], unsigned cluster[3],
+                     unsigned *smem, int64_t *work)
+{
+	if (plk_prepare(k))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		if (grid) grid[i] = k->p->grid[i];
+		if (block) block[i] = k->m->block[i];
+		if (cluster) cluster[i] = k->m->cluster[i];
+	}
+	if (smem) *smem = k->m->dynamic_smem;
+	if (work) *work = k->p->work;
+	return 0;
+}
+
+/* ------------------------------------------------------ introspection */
+
+const char *plk_kernel_name(const plk_kernel *k) { return k->m->kernel; }
+CUcontext plk_context(const plk_kernel *k) { return k->ctx; }
+int plk_sm_count(const plk_kernel *k) { return k->sm_count; }
+int plk_num_tensors(const plk_kernel *k) { return k->m->ntensors; }
+
+#define TENSOR(i, what, bad) ((i) >= 0 && (i) < k->m->ntensors ? k->m->tensors[i].what : (bad))
+const char *plk_tensor_name(const plk_kernel *k, int i) { return TENSOR(i, name, NULL); }
+const char *plk_tensor_dtype(const plk_kernel *k, int i) { return TENSOR(i, dtype, NULL); }
+int plk_tensor_elem_bytes(const plk_kernel *k, int i) { return TENSOR(i, elem_bytes, -1); }
+int plk_tensor_rank(const plk_kernel *k, int i) { return TENSOR(i, rank, -1); }
+
+const char *plk_tensor_dim(const plk_kernel *k, int i, int d)
+{
+	if (i < 0 || i >= k->m->ntensors || d < 0 || d >= k->m->tensors[i].rank)
+		return NULL;
+	return k->m->tensors[i].dims[d];
+}
+
+int plk_tensor_dims(plk_kernel *k, int i, int64_t *dims)
+{
+	if (i < 0 || i >= k->m->ntensors)
+		return kfail(k, "plk_tensor_dims: no tensor %d", i);
+	if (!k->prepared && plk_resolve_shapes(k->m, k->b, k->p, k->err))
+		return -1;
+	memcpy(dims, k->p->tdims[i], (size_t)k->m->tensors[i].rank * sizeof *dims);
+	return 0;
+}
+
+int plk_num_symbols(const plk_kernel *k) { return k->m->nsyms; }
+const char *plk_symbol_name(const plk_kernel *k, int i) { return i >= 0 && i < k->m->nsyms ? k->m->syms[i] : NULL; }
+
+int plk_symbol_value(plk_kernel *k, int i, int64_t *v)
+{
+	if (i < 0 || i >= k->m->nsyms)
+		return kfail(k, "plk_symbol_value: no symbol %d", i);
+	if (!k->prepared && plk_resolve_shapes(k->m, k->b, k->p, k->err))
+		return -1;
+	*v = k->p->sym[i];
+	return 0;
+}
+
+int plk_num_params(const plk_kernel *k) { return k->m->nparams; }
+const char *plk_param_name(const plk_kernel *k, int i) { return i >= 0 && i < k->m->nparams ? k->m->params[i].name : NULL; }
+const char *plk_param_kind(const plk_kernel *k, int i)
+{
+	return i >= 0 && i < k->m->nparams ? plk_pkind_name(k->m->params[i].kind) : NULL;
+}
+int plk_param_is_free(const plk_kernel *k, int i)
+{
+	return i >= 0 && i < k->m->nparams && k->m->params[i].tensor < 0 && !k->m->params[i].dim;
+}

@@ -1,0 +1,354 @@
+/* test_object.c: component objects built with nvcc carry their contract;
+ * reading it back round-trips; damaged, foreign and stale objects get
+ * their own errors. Runs from the repository root (fixtures in
+ * tests/objects/); skips the nvcc parts when nvcc is missing. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "unit.h"
+
+static char tmp[256];
+
+/* One compilation context whose diagnostics land in a string. */
+typedef struct T {
+	Ctx c;
+	char *log;
+	size_t n;
+	FILE *err;
+} T;
+
+static void t_init(T *t)
+{
+	t->log = NULL;
+	t->err = open_memstream(&t->log, &t->n);
+	ctx_init(&t->c, t->err);
+	t->c.cache_dir = NULL;
+}
+
+static const char *t_log(T *t)
+{
+	fflush(t->err);
+	return t->log ? t->log : "";
+}
+
+static void t_fini(T *t)
+{
+	ctx_fini(&t->c);
+	fclose(t->err);
+	free(t->log);
+}
+
+#define CHECK_LOG(t, s) do { if (!strstr(t_log(t), s)) { unit_failures++; \
+	fprintf(stderr, "%s:%d: diagnostics lack \"%s\":\n%s\n", __FILE__, __LINE__, s, t_log(t)); } } while (0)
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)len + 1);
+	if (fread(b, 1, (size_t)len, f) != (size_t)len)
+		len = 0;
+	b[len] = 0;
+	fclose(f);
+	*n = (size_t)len;
+	return b;
+}
+
+static void spit(const char *path, const void *d, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(d, 1, n, f) == n);
+	if (f)
+		fclose(f);
+}
+
+static const char *tp(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmp, name);
+	return buf[k];
+}
+
+static Component *load_comp(T *t, const char *path)
+{
+	int s = ctx_load_file(&t->c, path, span_none);
+	Module *m = s < 0 ? NULL : parse_source(&t->c, s);
+	CHECK(m && m->comps.n == 1);
+	return m && m->comps.n ? m->comps.v[0] : NULL;
+}
+
+static char *print_comp(const Component *comp, const int64_t *cv)
+{
+	char *s = NULL;
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
+	contract_print(f, comp, cv);
+	fclose(f);
+	return s;
+}
+
+/* print -> parse -> print is the identity, with and without bound constants. */
+static void test_roundtrip(void)
+{
+	T t;
+	t_init(&t);
+	Component *comp = load_comp(&t, "tests/objects/add.plk");
+	if (!comp)
+		return;
+	int64_t cv[] = { 5, 10, -1 };
+	for (int bound = 0; bound < 2; bound++) {
+		char *a = print_comp(comp, bound ? cv : NULL);
+		int s = ctx_add_source(&t.c, "printed.plk", a, strlen(a));
+		Module *m = parse_source(&t.c, s);
+		CHECK(m && m->comps.n == 1);
+		if (m && m->comps.n == 1) {
+			char *b = print_comp(m->comps.v[0], NULL);
+			CHECK_STR(b, a);
+			free(b);
+		}
+		if (bound)
+			CHECK(strstr(a, "component plk_test_add(N = 5, M = 10, K = -1) {") != NULL);
+		free(a);
+	}
+	CHECK_EQ_INT(t.c.nerrors, 0);
+	t_fini(&t);
+}
+
+static void test_build_and_read(void)
+{
+	T t;
+	t_init(&t);
+	Component *decl = load_comp(&t, "tests/objects/add.plk");
+	if (!decl)
+		return;
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, NULL, 0, tp("add.o")), 0);
+	CHECK_EQ_INT(t.c.nerrors, 0);
+	Component *obj = object_read_contract(&t.c, tp("add.o"), span_none);
+	CHECK(obj != NULL);
+	if (obj) {
+		int64_t cv[] = { 3, 6, -1 };
+		char *a = print_comp(decl, cv), *b = print_comp(obj, NULL);
+		CHECK_STR(b, a);
+		free(a);
+		free(b);
+		CHECK_STR(obj->object, tp("add.o"));
+		CHECK_EQ_INT(object_matches(&t.c, decl, obj, span_none), 0);
+	}
+	/* every default target: sm_80 LTO-IR serves the plain later archs too */
+	const char *ok[] = { "sm_80", "sm_90", "sm_90a", "sm_100a" };
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_INT(object_check_arch(&t.c, tp("add.o"), arch_lookup(ok[i]), span_none), 0);
+	char *e = NULL;
+	size_t en;
+	FILE *f = open_memstream(&e, &en);
+	CHECK_EQ_INT(object_emit_contract(&t.c, tp("add.o"), f), 0);
+	fclose(f);
+	CHECK(e && strstr(e, "// object ") == e && strstr(e, "LTO-IR for sm_80, sm_90a, sm_100a"));
+	CHECK(e && strstr(e, "component plk_test_add(N = 3, M = 6, K = -1) {"));
+	free(e);
+	CHECK_EQ_INT(t.c.nerrors, 0);
+	t_fini(&t);
+}
+
+static void test_other_arch_only(void)
+{
+	T t;
+	t_init(&t);
+	Component *decl = load_comp(&t, "tests/objects/hopper.plk");
+	if (!decl)
+		return;
+	/* needs wgmma: of the default targets only sm_90a is built */
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, NULL, 0, tp("hopper.o")), 0);
+	CHECK_EQ_INT(object_check_arch(&t.c, tp("hopper.o"), arch_lookup("sm_90a"), span_none), 0);
+	CHECK_EQ_INT(t.c.nerrors, 0);
+	CHECK(object_check_arch(&t.c, tp("hopper.o"), arch_lookup("sm_80"), span_none) != 0);
+	CHECK_LOG(&t, "error[E0206]");
+	CHECK_LOG(&t, "it holds LTO-IR for: sm_90a");
+	CHECK(object_check_arch(&t.c, tp("hopper.o"), arch_lookup("sm_100a"), span_none) != 0);
+	/* and it cannot be built for sm_80 at all */
+	const ArchInfo *a80[] = { arch_lookup("sm_80") };
+	CHECK(object_build(&t.c, decl, NULL, a80, 1, tp("never.o")) != 0);
+	CHECK_LOG(&t, "error[E0210]");
+	CHECK(access(tp("never.o"), F_OK) != 0);
+	t_fini(&t);
+}
+
+/* Runs `cmd` through the shell; the tests own every path in it. */
+static int sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, fmt, a, b);
+	return system(cmd);
+}
+
+static void expect_read_error(const char *path, const char *code, const char *detail)
+{
+	T t;
+	t_init(&t);
+	CHECK(object_read_contract(&t.c, path, span_none) == NULL);
+	CHECK_LOG(&t, code);
+	if (detail)
+		CHECK_LOG(&t, detail);
+	t_fini(&t);
+}
+
+static void test_damaged(void)
+{
+	size_t n;
+	char *o = slurp(tp("add.o"), &n);
+	CHECK(o && n > 1000);
+	if (!o)
+		return;
+	/* truncated: half, and the bare ELF identification */
+	spit(tp("half.o"), o, n / 2);
+	expect_read_error(tp("half.o"), "error[E0204]", "corrupted or truncated");
+	spit(tp("ident.o"), o, 20);
+	expect_read_error(tp("ident.o"), "error[E0204]", NULL);
+	/* one byte of the contract flipped */
+	char *c = o;
+	char *hdr = NULL;
+	for (size_t i = 0; i + 15 < n && !hdr; i++)
+		if (!memcmp(c + i, "plk.contract 1\n", 15))
+			hdr = c + i;
+	CHECK(hdr != NULL);
+	if (hdr) {
+		char *body = strstr(hdr, "\n\n");
+		char *m = malloc(n);
+		memcpy(m, o, n);
+		m[body - o + 12] ^= 0x20;
+		spit(tp("flip.o"), m, n);
+		expect_read_error(tp("flip.o"), "error[E0204]", "does not match the digest");
+		/* the section's length field no longer matches */
+		memcpy(m, o, n);
+		char *len = strstr(m + (hdr - o), "length ");
+		len[7] = len[7] == '9' ? '1' : '9';
+		spit(tp("len.o"), m, n);
+		expect_read_error(tp("len.o"), "error[E0204]", NULL);
+		free(m);
+	}
+	/* section table pointer out of the file */
+	char *m = malloc(n);
+	memcpy(m, o, n);
+	memset(m + 0x28, 0x7f, 8);    /* e_shoff of ELF64 */
+	spit(tp("shoff.o"), m, n);
+	expect_read_error(tp("shoff.o"), "error[E0204]", NULL);
+	free(m);
+	free(o);
+
+	/* no contract: the section stripped again */
+	CHECK_EQ_INT(sh("objcopy --remove-section .plk.contract '%s' '%s'", tp("add.o"), tp("bare.o")), 0);
+	expect_read_error(tp("bare.o"), "error[E0205]", "LTO-IR for sm_80, sm_90a, sm_100a");
+
+	/* not ELF: a .plk file, an empty file; and no file at all */
+	expect_read_error("tests/objects/add.plk", "error[E0207]", "use \"tests/objects/add.plk\"");
+	spit(tp("empty.o"), "", 0);
+	expect_read_error(tp("empty.o"), "error[E0207]", "0 bytes");
+	expect_read_error(tp("absent.o"), "error[E0201]", "tried:");
+}
+
+static void test_nvcc_failure(void)
+{
+	T t;
+	t_init(&t);
+	Component *decl = load_comp(&t, "tests/objects/broken.plk");
+	const ArchInfo *a[] = { arch_lookup("sm_90a") };
+	CHECK(decl && object_build(&t.c, decl, NULL, a, 1, tp("broken.o")) != 0);
+	CHECK_LOG(&t, "error[E0209]");
+	CHECK_LOG(&t, "undeclared_name");
+	CHECK(access(tp("broken.o"), F_OK) != 0);
+	t_fini(&t);
+}
+
+static long mtime_ns(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) ? -1 : st.st_mtim.tv_sec * 1000000000L + st.st_mtim.tv_nsec;
+}
+
+/* The cache: built once, found again, damaged -> rebuilt, source edited ->
+ * another key; an object beside an edited declaration is stale. */
+static void test_cache_and_stale(void)
+{
+	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp("src"), tp("src")), 0);
+	T t;
+	t_init(&t);
+	t.c.cache_dir = tp("cache");
+	Component *decl = load_comp(&t, tp("src/hopper.plk"));
+	const ArchInfo *a = arch_lookup("sm_90a");
+	const char *p1 = decl ? object_for(&t.c, decl, NULL, a) : NULL;
+	CHECK(p1 != NULL);
+	if (!p1) {
+		t_fini(&t);
+		return;
+	}
+	long m1 = mtime_ns(p1);
+	const char *p2 = object_for(&t.c, decl, NULL, a);
+	CHECK_STR(p2, p1);
+	CHECK_EQ_INT(mtime_ns(p1), m1);        /* a hit: not rebuilt */
+	spit(p1, "junk", 4);                    /* damaged -> rebuilt, never used */
+	const char *p3 = object_for(&t.c, decl, NULL, a);
+	CHECK_STR(p3, p1);
+	CHECK(object_read_contract(&t.c, p1, span_none) != NULL);
+	CHECK_EQ_INT(t.c.nerrors, 0);
+
+	/* an object built now matches its declaration; after an edit it is stale */
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, &a, 1, tp("src/hopper.o")), 0);
+	Component *obj = object_read_contract(&t.c, tp("src/hopper.o"), span_none);
+	CHECK(obj && object_matches(&t.c, decl, obj, span_none) == 0);
+	CHECK_EQ_INT(sh("echo '// edited' >> '%s'%s", tp("src/hopper.cu"), ""), 0);
+	CHECK(obj && object_matches(&t.c, decl, obj, span_none) != 0);
+	CHECK_LOG(&t, "error[E0208]");
+	CHECK_LOG(&t, "hopper.cu` (or a stdlib header) changed");
+	const char *p4 = object_for(&t.c, decl, NULL, a);
+	CHECK(p4 && strcmp(p4, p1));            /* the edit is a new key */
+
+	/* resolve: a fresh object beside its declaration stands for it */
+	t_fini(&t);
+	t_init(&t);
+	t.c.cache_dir = tp("cache");
+	const char *both = "use \"hopper.plk\"\nuse object \"hopper.o\"\n";
+	spit(tp("src/both.plk"), both, strlen(both));
+	CHECK_EQ_INT(sh("cp tests/objects/hopper.cu '%s'%s", tp("src/hopper.cu"), ""), 0);
+	Program *p = resolve(&t.c, tp("src/both.plk"));
+	CHECK(p && p->comps.n == 1);
+	if (p && p->comps.n == 1)
+		CHECK_STR(((Component *)p->comps.v[0])->object, tp("src/hopper.o"));
+	CHECK_EQ_INT(sh("echo '// edited' >> '%s'%s", tp("src/hopper.cu"), ""), 0);
+	CHECK(resolve(&t.c, tp("src/both.plk")) == NULL);
+	CHECK_LOG(&t, "error[E0208]");
+	t_fini(&t);
+}
+
+int main(void)
+{
+	test_roundtrip();
+	char *nv = getenv("CUDA_HOME");
+	char path[512];
+	snprintf(path, sizeof path, "%s/bin/nvcc", nv && *nv ? nv : PLK_DEFAULT_CUDA_HOME);
+	if (access(path, X_OK) && system("command -v nvcc >/dev/null 2>&1")) {
+		fprintf(stderr, "test_object: no nvcc, skipping object builds\n");
+		UNIT_END();
+	}
+	const char *td = getenv("TMPDIR");
+	snprintf(tmp, sizeof tmp, "%s/plk-objtest-XXXXXX", td && *td ? td : "/tmp");
+	if (!mkdtemp(tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_build_and_read();
+	test_damaged();
+	test_other_arch_only();
+	test_nvcc_failure();
+	test_cache_and_stale();
+	if (!unit_failures)
+		sh("rm -rf '%s'%s", tmp, "");
+	else
+		fprintf(stderr, "test_object: files kept in %s\n", tmp);
+	UNIT_END();
+}
