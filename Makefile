@@ -66,11 +66,10 @@ example: all
 	$(B)/plkc examples/gemm_swiglu.plk -arch sm_90a -o $(B)/gemm_swiglu.cubin
 
 # The whole suite; then again built with ASan + UBSan.
+SAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test: all unit
-	@tests/run.sh $(B)
-	@$(MAKE) --no-print-directory B=build/san OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" build/san/plkc sanunit
-	@PLK_SANITIZED=1 tests/run.sh build/san
+	@$(MAKE) --no-print-directory B=build/san OPT="$(SAN)" build/san/plkc sanunit
+	@ASAN_OPTIONS=detect_leaks=1 tests/run.sh $(B) build/san
 
 sanunit: $(UNIT)
 

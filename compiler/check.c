@@ -1496,18 +1496,23 @@ static void form_roles(Chk *k, GInst **topo)
 			if (gi->regs)
 				need |= FEAT_SETMAXNREG;
 		}
+		/* A `regs` budget alone only asks the placement to pad the role to a
+		 * warpgroup; code that issues wgmma or setmaxnreg itself needs them all. */
 		r->warpgroup_aligned = (need & (FEAT_WGMMA | FEAT_SETMAXNREG)) != 0;
-		if (r->warpgroup_aligned && r->nwarps % 4) {
+		unsigned own = 0;
+		for (int j = 0; j < r->insts.n; j++)
+			own |= ((GInst *)r->insts.v[j])->features;
+		if ((own & (FEAT_WGMMA | FEAT_SETMAXNREG)) && r->nwarps % 4) {
 			GInst *why = owner;
 			for (int j = 0; j < r->insts.n; j++)
 				if (((GInst *)r->insts.v[j])->features & (FEAT_WGMMA | FEAT_SETMAXNREG))
 					why = r->insts.v[j];
 			int wg = why->features & FEAT_WGMMA;
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0343", owner->decl->sp,
-			                   "`%s` runs on %d warps, but %s needs whole warpgroups",
-			                   owner->name, r->nwarps,
+			                   "`%s` runs on %d warp%s, but %s needs whole warpgroups",
+			                   owner->name, r->nwarps, r->nwarps == 1 ? "" : "s",
 			                   wg ? "wgmma" : "setmaxnreg");
-			d->primary.msg = arena_printf(A(k), "%d warps is not a multiple of 4", r->nwarps);
+			d->primary.msg = arena_printf(A(k), "%d is not a multiple of 4", r->nwarps);
 			diag_label(d, owner->comp->warps->sp, "warps declared here");
 			if (why != owner)
 				diag_label(d, why->decl->sp, "`%s` needs %s on these warps", why->name, wg ? "wgmma" : "setmaxnreg");

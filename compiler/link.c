@@ -219,10 +219,15 @@ static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
 		diag_end(c, d);
 		return -1;
 	}
-	if (r->info_log && strstr(r->info_log, "C7508")) {
+	return link_check_log(c, p, r->info_log);
+}
+
+int link_check_log(Ctx *c, const Placement *p, const char *info_log)
+{
+	if (info_log && strstr(info_log, "C7508")) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0507", kspan(p), "ptxas ignored setmaxnreg in `%s` for %s",
 		                   p->g->k->name, p->arch->name);
-		const char *l = strstr(r->info_log, "C7508");
+		const char *l = strstr(info_log, "C7508");
 		const char *e = strchr(l, '\n');
 		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
 		diag_help(d, "the kernel needs a register cap at entry (.maxntid and .minnctapersm 1)");
@@ -230,6 +235,16 @@ static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
 		return -1;
 	}
 	return 0;
+}
+
+int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
+{
+	void *bc = NULL;
+	size_t bcn = 0;
+	*ir = NULL, *n = 0;
+	int rc = glue_bitcode(c, p, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, ir, n) ? -1 : 0;
+	free(bc);
+	return rc;
 }
 
 static const char *default_object(Ctx *c, const GInst *in, void *ud)
@@ -252,8 +267,7 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 	if (!object)
 		object = default_object, ud = (void *)p;
 	Inputs in = { 0 };
-	void *bc = NULL, *glue = NULL, *entry = NULL;
-	size_t bcn = 0;
+	void *glue = NULL, *entry = NULL;
 	int rc = -1;
 	in.objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *in.objs);
 	for (int i = 0; i < p->g->insts.n; i++) {
@@ -266,8 +280,7 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 		if (!dup)
 			in.objs[in.nobjs++] = o;
 	}
-	if (glue_bitcode(c, p, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, &glue, &in.glue_n) ||
-	    trampoline_ltoir(c, p, &entry, &in.entry_n))
+	if (link_glue_ltoir(c, p, &glue, &in.glue_n) || trampoline_ltoir(c, p, &entry, &in.entry_n))
 		goto out;
 	in.glue = glue, in.entry = entry;
 	char *cubin = NULL;
@@ -283,7 +296,6 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 	}
 	rc = 0;
 out:
-	free(bc);
 	free(glue);
 	free(entry);
 	if (rc)

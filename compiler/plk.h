@@ -555,6 +555,10 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object,
 void link_result_free(LinkResult *r);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
+/* Checks nvJitLink's -verbose info log: no C7508 (setmaxnreg ignored). */
+int link_check_log(Ctx *c, const Placement *p, const char *info_log);
+/* glue bitcode -> libNVVM -gen-lto for p->arch (malloc'd LTO-IR). */
+int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);

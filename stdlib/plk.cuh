@@ -214,7 +214,8 @@ __device__ __forceinline__ int plk_acc_col(int ni, int j)
 }
 
 /* ---- Hopper: fences, TMA, setmaxnreg (sm_90; wgmma and setmaxnreg: sm_90a) ---- */
-#if __CUDA_ARCH__ >= 900
+/* (Host passes see these declarations too, so kernels that use them parse.) */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 
 /* Orders this thread's generic-proxy shared-memory writes before later
  * async-proxy reads (TMA store, wgmma) of the same bytes. */
@@ -273,8 +274,10 @@ template <int pending> __device__ __forceinline__ void plk_tma_store_wait(void)
 
 #endif /* __CUDA_ARCH__ >= 900 */
 
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define PLK_HAS_WGMMA 1
+#endif
 
 /* Register budget of the calling warpgroup's warps; every warp of the
  * warpgroup executes the same one (the kernel needs a register cap). */

@@ -1,5 +1,6 @@
 #!/bin/bash
-# tests/run.sh BUILD_DIR: run every test against BUILD_DIR/plkc.
+# tests/run.sh BUILD_DIR...: run every test against each BUILD_DIR/plkc
+# (make test passes build and build/san, the ASan + UBSan build).
 #
 #   unit:    BUILD_DIR/unit/*          one C program per module; exit 0 = pass
 #   golden:  tests/<suite>/cmd         a command run on each tests/<suite>/*.plk
@@ -8,12 +9,15 @@
 #   scripts: tests/scripts/*.sh        one test each; exit 0 pass, 77 skip.
 #
 # Prints one line per failure, then "N passed, N failed, N skipped".
-B=${1:-build}
-export PLKC="$PWD/$B/plkc" LC_ALL=C NO_COLOR=1
+export LC_ALL=C NO_COLOR=1
 pass=0 fail=0 skip=0
 ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/    /'; }
-skipped() { skip=$((skip + 1)); echo "SKIP $1${2:+: $2}"; }
+bad()  { fail=$((fail + 1)); echo "FAIL [$B] $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/    /'; }
+skipped() { skip=$((skip + 1)); echo "SKIP [$B] $1${2:+: $2}"; }
+
+for B in "${@:-build}"; do
+export PLKC="$PWD/$B/plkc"
+echo "== $B"
 
 for t in "$B"/unit/*; do
 	[ -x "$t" ] || continue
@@ -41,6 +45,8 @@ for s in tests/scripts/*.sh; do
 	77) skipped "$s" "$(printf '%s\n' "$out" | tail -n 1)" ;;
 	*) bad "$s" "$out" ;;
 	esac
+done
+
 done
 
 echo "$pass passed, $fail failed, $skip skipped"
