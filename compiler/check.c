@@ -1966,10 +1966,11 @@ void graph_dot(FILE *out, const Graph *g)
 	fprintf(out, "digraph \"%s\" {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n", g->k->name);
 	for (int i = 0; i < g->roles.n; i++) {
 		const GRole *r = g->roles.v[i];
-		fprintf(out, "  subgraph cluster_role%d {\n    label=\"role %d: %d warp%s%s\";\n", r->id, r->id,
-		        r->nwarps, r->nwarps == 1 ? "" : "s", r->regs ? "" : "");
+		fprintf(out, "  subgraph cluster_role%d {\n    label=\"role %d: %d warp%s", r->id, r->id,
+		        r->nwarps, r->nwarps == 1 ? "" : "s");
 		if (r->regs)
-			fprintf(out, "    tooltip=\"regs %d\";\n", r->regs);
+			fprintf(out, ", regs %d", r->regs);
+		fprintf(out, "\";\n");
 		for (int j = 0; j < r->insts.n; j++) {
 			const GInst *gi = r->insts.v[j];
 			fprintf(out, "    \"%s\" [label=\"%s\\n%s\"];\n", gi->name, gi->name, gi->comp->name);

@@ -281,6 +281,21 @@ static int place_warps(Solve *S)
 				   pr[i].nwarps, pr[i].regs);
 	diag_note(d, "registers by warpgroup: %s; total %ld > %d", sh, total, arch->regs_per_sm);
 	diag_note(d, "setmaxnreg.inc waits until the registers are free: a split that over-subscribes the file hangs");
+	/* warpgroups at the entry cap first: a forgotten budget is the usual cause */
+	for (int j = 0; j < nwg && d->nhelps < 2; j++) {
+		if (wg[j])
+			continue;
+		const char *who = "";
+		for (int i = 0; i < nr; i++)
+			if (pr[i].nwarps && pr[i].first_warp / WG_WARPS == j)
+				who = arena_printf(c->arena, "%s%s`%s`", who, *who ? " and " : "",
+						   role_name(c->arena, pr[i].role));
+		long rest = total - 128L * p->entry_regs;
+		int fit = (int)((arch->regs_per_sm - rest) / 128L) / REGS_STEP * REGS_STEP;
+		if (*who && fit >= REGS_MIN)
+			diag_help(d, "warpgroup %d (%s) keeps the entry cap of %d: a budget of `regs %d` there would fit",
+				  j, who, p->entry_regs, fit);
+	}
 	if (big >= 0) {
 		const GRole *r = pr[big].role;
 		int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
@@ -675,17 +690,15 @@ void placement_print(FILE *out, const Placement *p)
 	}
 
 	fprintf(out, "\nchannels\n");
-	int any = 0;
+	int any = 0, ri = 0;
 	for (int i = 0; i < g->edges.n; i++) {
 		const GEdge *e = g->edges.v[i];
-		if (e->kind == EDGE_REGS) {
-			fprintf(out, "  %s: registers\n", ring_name(a, e));
-			any = 1;
-		}
-	}
-	for (int i = 0; i < p->rings.n; i++) {
-		const PRing *r = p->rings.v[i];
 		any = 1;
+		if (e->kind != EDGE_RING || ri >= p->rings.n || ((PRing *)p->rings.v[ri])->edge != e) {
+			fprintf(out, "  %s: registers\n", ring_name(a, e));
+			continue;
+		}
+		const PRing *r = p->rings.v[ri++];
 		fprintf(out, "  %s: ring, %d stage%s%s\n", ring_name(a, r->edge), r->stages,
 			r->stages == 1 ? "" : "s", r->auto_stages ? " (auto)" : "");
 		fprintf(out, "    slot %u bytes, stride %u, align %u; slots at %u + s*%u\n",

@@ -18,6 +18,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
+#include <string.h>
 #include "plk.cuh"
 
 #define PLK_CAT2(a, b) a##b

@@ -42,12 +42,12 @@ done | tee "$OUT/sass.txt"
 cuobjdump --dump-sass "$B/w256_store.o" > "$OUT/w256_store.sass" 2>&1
 
 echo "== small checks"
-timeout 60 "$B/gemm_small" 2>&1 | tee "$OUT/small.log" || fail=1
+timeout 60 "$B/gemm_small" 2>&1 | tee "$OUT/small.log" || { echo "small checks failed: stopping"; exit 1; }
 
 if [ "${1:-}" != quick ]; then
 	echo "== compute-sanitizer"
 	timeout 90 compute-sanitizer --tool memcheck "$B/gemm_small" w256_store a128_swiglu 2>&1 | tail -5 | tee "$OUT/memcheck.log"
-	timeout 90 compute-sanitizer --tool racecheck "$B/gemm_small" w256_store 2>&1 | tail -5 | tee "$OUT/racecheck.log"
+	timeout 60 compute-sanitizer --tool racecheck "$B/gemm_small" w256_store 2>&1 | tail -5 | tee "$OUT/racecheck.log"
 fi
 
 echo "== large checks and timing"

@@ -6,8 +6,8 @@
  *          warps; a private smem buffer and a named barrier)
  *
  * Block: warpgroup 0 holds fill (regs 40), warpgroups 1-2 the consumers
- * (regs 232): 384 threads, the 40/232 split. The components are the
- * tests/link/*.cu sources. */
+ * (regs 232): 384 threads, the 40/232 split. The components' sources
+ * are fill.cu, sum.cu, sum_acc.cu and store.cu beside this file. */
 #ifndef LINK_FIXTURE_H
 #define LINK_FIXTURE_H
 #include <string.h>

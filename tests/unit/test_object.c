@@ -278,7 +278,7 @@ static void test_cache_and_stale(void)
 	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp("src"), tp("src")), 0);
 	T t;
 	t_init(&t);
-	t.c.cache_dir = tp("cache");
+	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
 	Component *decl = load_comp(&t, tp("src/hopper.plk"));
 	const ArchInfo *a = arch_lookup("sm_90a");
 	const char *p1 = decl ? object_for(&t.c, decl, NULL, a) : NULL;
@@ -311,7 +311,7 @@ static void test_cache_and_stale(void)
 	/* resolve: a fresh object beside its declaration stands for it */
 	t_fini(&t);
 	t_init(&t);
-	t.c.cache_dir = tp("cache");
+	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
 	const char *both = "use \"hopper.plk\"\nuse object \"hopper.o\"\n";
 	spit(tp("src/both.plk"), both, strlen(both));
 	CHECK_EQ_INT(sh("cp tests/objects/hopper.cu '%s'%s", tp("src/hopper.cu"), ""), 0);

@@ -1,0 +1,618 @@
+/* test_runtime.c: the runtime's pure part without a GPU: JSON reader,
+ * shape expressions, manifest parsing and validation, argument binding
+ * and inference, grid computation, tensor-map arguments. */
+#include "json.h"
+#include "plan.h"
+
+#include <cuda.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures, checks;
+#define CHECK(c) do { checks++; if (!(c)) { failures++; \
+	fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); } } while (0)
+#define CHECK_EQ(a, b) do { long long a_ = (long long)(a), b_ = (long long)(b); checks++; if (a_ != b_) { \
+	failures++; fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+#define CHECK_STR(a, b) do { const char *a_ = (a), *b_ = (b); checks++; if (!a_ || strcmp(a_, b_)) { \
+	failures++; fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, \
+	a_ ? a_ : "(null)", b_); } } while (0)
+/* err contains the fragment s. */
+#define CHECK_HAS(err, s) do { checks++; if (!strstr((err), (s))) { failures++; \
+	fprintf(stderr, "%s:%d: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, (err), (s)); } } while (0)
+
+/* ----------------------------------------------------------------- JSON */
+
+static pj_val *parse(const char *s, char *err)
+{
+	return pj_parse(s, strlen(s), err, PLK_ERRLEN);
+}
+
+static void json_bad(const char *s, const char *want)
+{
+	char err[PLK_ERRLEN];
+	pj_val *v = parse(s, err);
+	CHECK(v == NULL);
+	pj_free(v);
+	CHECK_HAS(err, want);
+}
+
+static void test_json(void)
+{
+	char err[PLK_ERRLEN];
+	pj_val *v = parse(" {\"a\": [1, -2, 3.5, 1e3, true, false, null], \"s\": \"x\\\"\\n\\u00e9\\ud83d\\ude00\","
+	                  " \"o\": {}, \"e\": [], \"a\": 7, \"big\": 12345678901234567890}\n", err);
+	CHECK(v != NULL);
+	if (!v) {
+		fprintf(stderr, "json: %s\n", err);
+		return;
+	}
+	CHECK_EQ(v->k, PJ_OBJ);
+	const pj_val *a = pj_get(v, "a");    /* the last one wins */
+	CHECK(a && a->k == PJ_NUM && a->is_int && a->i == 7);
+	const pj_val *arr = &v->items[0];
+	CHECK_EQ(arr->k, PJ_ARR);
+	CHECK_EQ(arr->n, 7);
+	CHECK(arr->items[1].is_int && arr->items[1].i == -2);
+	CHECK(!arr->items[2].is_int && arr->items[2].num == 3.5);
+	CHECK(!arr->items[3].is_int && arr->items[3].num == 1000);
+	CHECK(arr->items[4].k == PJ_BOOL && arr->items[4].b == 1);
+	CHECK(arr->items[5].k == PJ_BOOL && arr->items[5].b == 0);
+	CHECK_EQ(arr->items[6].k, PJ_NULL);
+	CHECK_STR(pj_get(v, "s")->s, "x\"\n\xc3\xa9\xf0\x9f\x98\x80");
+	CHECK_EQ(pj_get(v, "o")->n, 0);
+	CHECK_EQ(pj_get(v, "e")->k, PJ_ARR);
+	CHECK(!pj_get(v, "big")->is_int);          /* beyond int64: kept as a double */
+	CHECK(pj_get(v, "missing") == NULL);
+	CHECK(pj_get(arr, "a") == NULL);           /* not an object */
+	pj_free(v);
+
+	json_bad("", "value expected");
+	json_bad("[1, 2,]", "line 1, column 7: unexpected character ']'");
+	json_bad("{\"a\": 1,}", "object key");
+	json_bad("{\"a\" 1}", "':' expected");
+	json_bad("[01]", "leading zero");
+	json_bad("[1.]", "digit expected after '.'");
+	json_bad("[1e]", "exponent");
+	json_bad("\"abc", "unterminated string");
+	json_bad("\"a\tb\"", "control character");
+	json_bad("\"\\x\"", "bad escape");
+	json_bad("\"\\ud800\"", "unpaired surrogate");
+	json_bad("\"\\u12g4\"", "bad hex digit");
+	json_bad("{}\n  x", "line 2, column 3: trailing characters");
+	json_bad("[1 2]", "',' or ']' expected");
+	json_bad("tru", "unexpected character");
+	json_bad("// c\n{}", "unexpected character '/'");
+	char deep[200];
+	memset(deep, '[', 100);
+	memset(deep + 100, ']', 100);
+	json_bad((memcpy(deep + 199, "", 1), deep), "nested deeper");
+}
+
+/* ---------------------------------------------------------- expressions */
+
+typedef struct Env { const char *names[4]; int64_t vals[4]; } Env;
+
+static int env_look(void *ctx, const char *name, size_t len, int64_t *v)
+{
+	Env *e = ctx;
+	for (int i = 0; i < 4 && e->names[i]; i++)
+		if (strlen(e->names[i]) == len && !memcmp(e->names[i], name, len)) {
+			*v = e->vals[i];
+			return 0;
+		}
+	return -1;
+}
+
+static int64_t ev(const char *s, char *err)
+{
+	Env env = { { "M", "N", "K_dim" }, { 1000, 256, 64 } };
+	int64_t v = -999;
+	err[0] = 0;
+	if (plk_expr_eval(s, env_look, &env, &v, err))
+		return -999;
+	return v;
+}
+
+static void count_name(void *ctx, const char *name, size_t len)
+{
+	(void)name;
+	(void)len;
+	(*(int *)ctx)++;
+}
+
+static void test_expr(void)
+{
+	char err[PLK_ERRLEN];
+	CHECK_EQ(ev("M", err), 1000);
+	CHECK_EQ(ev("2 * N", err), 512);
+	CHECK_EQ(ev("2*N+1", err), 513);
+	CHECK_EQ(ev("1 + 2 * 3 - 4 / 2", err), 5);
+	CHECK_EQ(ev("(1 + 2) * 3", err), 9);
+	CHECK_EQ(ev("-N + 1", err), -255);
+	CHECK_EQ(ev("M % 7", err), 1000 % 7);
+	CHECK_EQ(ev("ceil_div(M, 128)", err), 8);
+	CHECK_EQ(ev("ceil_div(1024, 128)", err), 8);
+	CHECK_EQ(ev("min(M, N) + max(M, K_dim)", err), 1256);
+	CHECK_EQ(ev(" 42 ", err), 42);
+	CHECK_EQ(ev("M / 0", err), -999);
+	CHECK_HAS(err, "division by zero");
+	CHECK_EQ(ev("ceil_div(M, 0)", err), -999);
+	CHECK_HAS(err, "ceil_div by 0");
+	CHECK_EQ(ev("4611686018427387904 * 2", err), -999);
+	CHECK_HAS(err, "overflow");
+	CHECK_EQ(ev("99999999999999999999", err), -999);
+	CHECK_HAS(err, "too large");
+	CHECK_EQ(ev("Q + 1", err), -999);
+	CHECK_HAS(err, "'Q' has no value");
+	CHECK_EQ(ev("M +", err), -999);
+	CHECK_HAS(err, "operand expected");
+	CHECK_EQ(ev("(M", err), -999);
+	CHECK_HAS(err, "')' expected");
+	CHECK_EQ(ev("M N", err), -999);
+	CHECK_HAS(err, "unexpected 'N'");
+	CHECK_EQ(ev("foo(M, N)", err), -999);
+	CHECK_HAS(err, "unknown function 'foo'");
+	CHECK_EQ(ev("min(M)", err), -999);
+	CHECK_HAS(err, "takes 2 arguments");
+	CHECK_EQ(ev("2x", err), -999);
+	CHECK_HAS(err, "bad number");
+	int n = 0;
+	CHECK_EQ(plk_expr_names("ceil_div(M, BM) * N + M", count_name, &n, err), 0);
+	CHECK_EQ(n, 4);
+	CHECK(plk_expr_names("M +* N", count_name, &n, err) != 0);
+}
+
+/* ------------------------------------------------------------- manifest */
+
+/* docs/manifest.md's example, completed. */
+static const char *GEMM =
+	"{\n"
+	"  \"plk_manifest\": 1, \"kernel\": \"gemm\", \"entry\": \"gemm_entry\", \"arch\": [\"sm_90a\"],\n"
+	"  \"binary\": \"gemm.cubin\", \"block\": [384, 1, 1], \"cluster\": [1, 1, 1],\n"
+	"  \"dynamic_smem\": 197632,\n"
+	"  \"grid\": { \"policy\": \"persistent\", \"tiles\": [[\"M\", 128], [\"N\", 256]],\n"
+	"            \"raster\": \"grouped\", \"group\": 8 },\n"
+	"  \"tensors\": [\n"
+	"    { \"name\": \"A\", \"dtype\": \"bf16\", \"elem_bytes\": 2, \"dims\": [\"M\", \"K\"] },\n"
+	"    { \"name\": \"B\", \"dtype\": \"bf16\", \"elem_bytes\": 2, \"dims\": [\"N\", \"K\"] },\n"
+	"    { \"name\": \"C\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"N\"] }\n"
+	"  ],\n"
+	"  \"params\": [\n"
+	"    { \"name\": \"a\", \"kind\": \"tensormap\", \"tensor\": \"A\", \"dtype\": \"bf16\",\n"
+	"      \"box\": [64, 128], \"swizzle\": \"sw128\" },\n"
+	"    { \"name\": \"b\", \"kind\": \"tensormap\", \"tensor\": \"B\", \"box\": [64, 256], \"swizzle\": \"sw128\" },\n"
+	"    { \"name\": \"c\", \"kind\": \"ptr\", \"tensor\": \"C\" },\n"
+	"    { \"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\" },\n"
+	"    { \"name\": \"N\", \"kind\": \"i32\", \"dim\": \"N\" },\n"
+	"    { \"name\": \"K\", \"kind\": \"i32\", \"dim\": \"K\" }\n"
+	"  ],\n"
+	"  \"placement\": { \"roles\": [ { \"warps\": [0, 4] } ] },\n"
+	"  \"future_key\": [1, {\"x\": null}]\n"
+	"}\n";
+
+static plk_manifest *mparse(const char *s, char *err)
+{
+	err[0] = 0;
+	return plk_manifest_parse(s, strlen(s), err);
+}
+
+static void test_manifest(void)
+{
+	char err[PLK_ERRLEN];
+	plk_manifest *m = mparse(GEMM, err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_STR(m->kernel, "gemm");
+	CHECK_STR(m->entry, "gemm_entry");
+	CHECK_STR(m->binary, "gemm.cubin");
+	CHECK_EQ(m->narch, 1);
+	CHECK_STR(m->arch[0], "sm_90a");
+	CHECK_EQ(m->block[0], 384);
+	CHECK_EQ(m->block[1], 1);
+	CHECK_EQ(m->cluster[0], 1);
+	CHECK_EQ(m->dynamic_smem, 197632);
+	CHECK_EQ(m->policy, GRID_PERSISTENT);
+	CHECK_EQ(m->ntiles, 2);
+	CHECK_STR(m->tiles[1].expr, "N");
+	CHECK_EQ(m->tiles[1].tile, 256);
+	CHECK_STR(m->raster, "grouped");
+	CHECK_EQ(m->group, 8);
+	CHECK_EQ(m->ntensors, 3);
+	CHECK_EQ(m->tensors[2].elem_bytes, 2);     /* from the dtype */
+	CHECK_EQ(m->tensors[1].rank, 2);
+	CHECK_EQ(m->nsyms, 3);
+	CHECK_STR(m->syms[0], "M");
+	CHECK_STR(m->syms[1], "K");
+	CHECK_STR(m->syms[2], "N");
+	CHECK_EQ(m->tensors[1].dim_sym[0], 2);
+	CHECK_EQ(m->nparams, 6);
+	CHECK_EQ(m->params[0].kind, PK_TENSORMAP);
+	CHECK_EQ(m->params[0].tensor, 0);
+	CHECK_EQ(m->params[0].box[0], 64);
+	CHECK_EQ(m->params[0].box[1], 128);
+	CHECK_EQ(m->params[0].swizzle, 128);
+	CHECK_EQ(m->params[2].kind, PK_PTR);
+	CHECK_EQ(m->params[2].tensor, 2);
+	CHECK_EQ(m->params[3].kind, PK_I32);
+	CHECK_STR(m->params[3].dim, "M");
+	CHECK_EQ(plk_param_bytes(PK_TENSORMAP), 128);
+	CHECK_EQ(plk_param_bytes(PK_I32), 4);
+	CHECK_EQ(plk_param_bytes(PK_PTR), 8);
+	plk_manifest_free(m);
+
+	/* Minimal: no grid, no tensors; defaults. */
+	m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128], \"params\": []}", err);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_STR(m->kernel, "k");
+		CHECK_EQ(m->block[1], 1);
+		CHECK_EQ(m->cluster[2], 1);
+		CHECK_EQ(m->policy, GRID_TILES);
+		CHECK_EQ(m->ntiles, 0);
+		CHECK_EQ(m->dynamic_smem, 0);
+		plk_manifest_free(m);
+	}
+
+	/* Expression dims add their symbols. */
+	m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128], \"params\": [],"
+	           " \"tensors\": [{\"name\": \"W\", \"dtype\": \"bf16\", \"dims\": [\"2 * N\", \"K\"]}]}", err);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_EQ(m->nsyms, 2);
+		CHECK_EQ(m->tensors[0].dim_sym[0], -1);
+		CHECK_EQ(m->tensors[0].dim_sym[1], 1);
+		plk_manifest_free(m);
+	}
+
+	static const struct { const char *body, *want; } bad[] = {
+		{ "[]", "top level must be an object" },
+		{ "{\"entry\": \"k\"}", "missing \"plk_manifest\"" },
+		{ "{\"plk_manifest\": 2, \"entry\": \"k\"}", "version 2 is newer" },
+		{ "{\"plk_manifest\": 1, \"block\": [1], \"params\": []}", "missing \"entry\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": 3, \"block\": [1], \"params\": []}", "\"entry\" must be a non-empty string" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"params\": []}", "missing \"block\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [0], \"params\": []}", "\"block\"[0] is 0" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [64, 32], \"params\": []}", "more than 1024 threads" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"dynamic_smem\": -1, \"params\": []}",
+		  "\"dynamic_smem\" is -1" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"dynamic_smem\": 1.5, \"params\": []}",
+		  "must be an integer" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1]}", "\"params\" must be an array" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"x\", \"kind\": \"u8\"}]}",
+		  "param \"x\": unknown kind \"u8\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"x\", \"kind\": \"tensormap\"}]}",
+		  "a tensormap needs \"tensor\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"x\", \"kind\": \"ptr\", "
+		  "\"tensor\": \"Z\"}]}", "tensor \"Z\" is not in \"tensors\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"x\", \"kind\": \"i32\"},"
+		  " {\"name\": \"x\", \"kind\": \"i32\"}]}", "param \"x\" is declared twice" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"x\", \"kind\": \"ptr\", "
+		  "\"dim\": \"M\"}]}", "cannot carry a dim" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"x\", \"kind\": \"i32\", "
+		  "\"dim\": \"M +\"}]}", "param \"x\": \"dim\": in \"M +\": operand expected" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"weird\", \"dims\": [\"M\"]}]}", "unknown dtype \"weird\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"elem_bytes\": 4, \"dims\": [\"M\"]}]}",
+		  "elem_bytes 4, but bf16 has 2" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": []}]}", "\"dims\" must be an array of 1 to" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\"]},"
+		  " {\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\"]}]}", "tensor \"A\" is declared twice" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [true]}]}", "dims[0] must be a shape symbol" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+		  " \"params\": [{\"name\": \"a\", \"kind\": \"tensormap\", \"tensor\": \"A\", \"box\": [64]}]}",
+		  "\"box\" must be an array of 2 integers" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+		  " \"params\": [{\"name\": \"a\", \"kind\": \"tensormap\", \"tensor\": \"A\", \"box\": [64, 512]}]}",
+		  "box[1] is 512" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+		  " \"params\": [{\"name\": \"a\", \"kind\": \"tensormap\", \"tensor\": \"A\", \"box\": [64, 64],"
+		  " \"swizzle\": \"sw256\"}]}", "unknown swizzle \"sw256\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1],"
+		  " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+		  " \"params\": [{\"name\": \"a\", \"kind\": \"tensormap\", \"tensor\": \"A\", \"dtype\": \"f16\","
+		  " \"box\": [64, 64]}]}", "dtype f16, but tensor A is bf16" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"grid\": {\"policy\": \"magic\"}}",
+		  "unknown policy \"magic\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"grid\": {\"policy\": \"tiles\","
+		  " \"tiles\": [[\"M\", 0]]}}", "tiles[0][1] is 0" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"grid\": {\"policy\": \"tiles\","
+		  " \"tiles\": [\"M\"]}}", "must be a [symbol, tile] pair" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"cluster\": [32], \"params\": []}",
+		  "\"cluster\"[0] is 32" },
+		{ "{\"plk_manifest\": 1, ", "bad JSON: line 1, column 21" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		m = mparse(bad[i].body, err);
+		CHECK(m == NULL);
+		plk_manifest_free(m);
+		CHECK_HAS(err, bad[i].want);
+		CHECK_HAS(err, "manifest: ");
+	}
+}
+
+/* ------------------------------------------------------ binding, resolve */
+
+static void test_resolve(void)
+{
+	char err[PLK_ERRLEN];
+	plk_manifest *m = mparse(GEMM, err);
+	if (!m) {
+		CHECK(0);
+		return;
+	}
+	plk_binding *b = plk_binding_new(m);
+	plk_plan *p = plk_plan_new(m);
+	CHECK(b && p);
+
+	/* Shapes infer every symbol. */
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, (int64_t[]){ 1000, 512 }, 2, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, (int64_t[]){ 256, 512 }, 2, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "C", 0x30000, NULL, 0, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	CHECK_EQ(p->sym[0], 1000);
+	CHECK_EQ(p->sym[1], 512);
+	CHECK_EQ(p->sym[2], 256);
+	CHECK_EQ(p->tdims[2][0], 1000);
+	CHECK_EQ(p->tdims[2][1], 256);
+	CHECK_EQ(p->pval[2], 0x30000);                /* c: the pointer */
+	CHECK_EQ(p->pval[3], 1000);                   /* M as i32 */
+	CHECK_EQ(p->pval[5], 512);
+	CHECK_EQ(p->tmap[0].dtype, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+	CHECK_EQ(p->tmap[0].dim[0], 512);             /* innermost first */
+	CHECK_EQ(p->tmap[0].dim[1], 1000);
+	CHECK_EQ(p->tmap[0].stride[0], 1024);
+	CHECK_EQ(p->tmap[1].box[1], 256);
+	CHECK_EQ(p->tmap[1].addr, 0x20000);
+	CHECK_EQ(p->tmap[1].swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+
+	/* Work items and grid. */
+	int64_t work = 0;
+	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+	CHECK_EQ(work, 8 * 1);                        /* ceil(1000/128) * ceil(256/256) */
+	unsigned g[3];
+	CHECK_EQ(plk_grid(m, work, 132, g, err), 0);
+	CHECK_EQ(g[0], 8);
+	CHECK_EQ(plk_grid(m, 1000, 132, g, err), 0);
+	CHECK_EQ(g[0], 132);                          /* persistent: min(work, SMs) */
+	CHECK_EQ(g[1], 1);
+
+	/* Disagreeing shapes name both sources. */
+	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, (int64_t[]){ 256, 520 }, 2, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "tensor B: dim 1 (K) is 520, but tensor A has K = 512");
+	/* An explicit value beats the shape, and is named. */
+	CHECK_EQ(plk_binding_dim(m, b, "K", 520, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "tensor A: dim 1 (K) is 512, but K = 520 was given");
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, (int64_t[]){ 1000, 520 }, 2, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	CHECK_EQ(p->tmap[0].stride[0], 1040);
+	/* K = 500 bf16 rows are 1000 bytes: TMA needs a multiple of 16. */
+	CHECK_EQ(plk_binding_dim(m, b, "K", 500, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "M", 1000, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "N", 256, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "parameter a (tensor map of A): row stride of dim 0 is 1000 bytes, not a multiple of 16");
+	/* Rank mismatch. */
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, (int64_t[]){ 1000, 500, 1 }, 3, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "tensor A: given rank 3, but the kernel takes rank 2 [M, K]");
+
+	/* Pointers only: symbols must be given. */
+	plk_binding_clear(m, b);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "C", 0x30000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "M", 4096, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "N", 4096, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "shape symbol K has no value");
+	CHECK_EQ(plk_binding_dim(m, b, "K", 4096, err), 0);
+	CHECK_EQ(plk_resolve_shapes(m, b, p, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+	CHECK_EQ(work, 32 * 16);
+	/* i32 range. */
+	CHECK_EQ(plk_binding_dim(m, b, "M", 1LL << 31, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "does not fit i32");
+	CHECK_EQ(plk_binding_dim(m, b, "M", 0, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "tensor A: dim 0 (M) is 0; dims must be positive");
+	CHECK_EQ(plk_binding_dim(m, b, "M", 128, err), 0);
+	/* Missing pointer. */
+	CHECK_EQ(plk_binding_tensor(m, b, "C", 0, NULL, 0, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "tensor C has no device pointer (parameter c)");
+	/* Misaligned pointer for a tensor map. */
+	CHECK_EQ(plk_binding_tensor(m, b, "C", 0x30000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10008, NULL, 0, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "parameter a (tensor map of A): address 0x10008 is not 16-byte aligned");
+
+	/* Binding errors. */
+	CHECK(plk_binding_tensor(m, b, "Z", 1, NULL, 0, err) != 0);
+	CHECK_HAS(err, "kernel gemm has no tensor Z");
+	CHECK(plk_binding_dim(m, b, "Q", 1, err) != 0);
+	CHECK_HAS(err, "no shape symbol Q");
+	CHECK(plk_binding_int(m, b, "M", 1, err) != 0);
+	CHECK_HAS(err, "parameter M carries M; bind that symbol");
+	CHECK(plk_binding_ptr(m, b, "c", 1, err) != 0);
+	CHECK_HAS(err, "parameter c comes from tensor C");
+	CHECK(plk_binding_float(m, b, "zz", 1, err) != 0);
+	CHECK_HAS(err, "no parameter zz");
+	plk_binding_free(b);
+	plk_plan_free(p);
+	plk_manifest_free(m);
+
+	/* Expression dims, free scalars, a tiles grid with clusters. */
+	m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [256], \"cluster\": [2, 1, 1],"
+	           " \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 128], [\"ceil_div(N, 2)\", 64]]},"
+	           " \"tensors\": [{\"name\": \"W\", \"dtype\": \"f32\", \"dims\": [\"2 * N\", \"K\"]},"
+	           "               {\"name\": \"X\", \"dtype\": \"f32\", \"dims\": [\"M\", \"K\"]}],"
+	           " \"params\": [{\"name\": \"w\", \"kind\": \"ptr\", \"tensor\": \"W\"},"
+	           "              {\"name\": \"x\", \"kind\": \"tensormap\", \"tensor\": \"X\", \"box\": [32, 64]},"
+	           "              {\"name\": \"alpha\", \"kind\": \"f32\"}, {\"name\": \"seed\", \"kind\": \"i64\"},"
+	           "              {\"name\": \"scratch\", \"kind\": \"ptr\"}, {\"name\": \"n2\", \"kind\": \"i64\", \"dim\": \"2*N\"}]}",
+	           err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	b = plk_binding_new(m);
+	p = plk_plan_new(m);
+	CHECK_EQ(plk_binding_tensor(m, b, "X", 0x1000, (int64_t[]){ 300, 96 }, 2, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "W", 0x2000, (int64_t[]){ 100, 96 }, 2, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "shape symbol N has no value");   /* not inferred from "2 * N" */
+	CHECK_EQ(plk_binding_dim(m, b, "N", 51, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "tensor W: dim 0 is 100, but 2 * N = 102");
+	CHECK_EQ(plk_binding_dim(m, b, "N", 50, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "parameter alpha (f32) has no value");
+	CHECK_EQ(plk_binding_float(m, b, "alpha", 0.5, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "seed", -3, err), 0);
+	CHECK_EQ(plk_binding_ptr(m, b, "scratch", 0xabc0, err), 0);
+	CHECK(plk_binding_int(m, b, "scratch", 1, err) != 0);
+	CHECK_HAS(err, "parameter scratch is ptr, not an integer");
+	CHECK(plk_binding_float(m, b, "seed", 1, err) != 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	float alpha;
+	uint32_t bits = (uint32_t)p->pval[2];
+	memcpy(&alpha, &bits, 4);
+	CHECK(alpha == 0.5f);
+	CHECK_EQ((int64_t)p->pval[3], -3);
+	CHECK_EQ(p->pval[4], 0xabc0);
+	CHECK_EQ(p->pval[5], 100);
+	CHECK_EQ(p->tmap[1].dtype, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+	CHECK_EQ(p->tmap[1].stride[0], 96 * 4);
+	CHECK_EQ(p->tmap[1].swizzle, CU_TENSOR_MAP_SWIZZLE_NONE);
+	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+	CHECK_EQ(work, 3 * 1);                        /* ceil(300/128) * ceil(25/64) */
+	CHECK_EQ(plk_grid(m, work, 132, g, err), 0);
+	CHECK_EQ(g[0], 4);                            /* rounded up to whole clusters of 2 */
+	plk_binding_free(b);
+	plk_plan_free(p);
+	plk_manifest_free(m);
+}
+
+/* ----------------------------------------------------------------- grid */
+
+static void test_grid(void)
+{
+	char err[PLK_ERRLEN];
+	plk_manifest *m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128], \"cluster\": [2, 1],"
+	                         " \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 64]]}, \"params\": []}", err);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	unsigned g[3];
+	CHECK_EQ(plk_grid(m, 1000, 132, g, err), 0);
+	CHECK_EQ(g[0], 132);
+	CHECK_EQ(plk_grid(m, 1000, 131, g, err), 0);
+	CHECK_EQ(g[0], 130);                          /* whole clusters that fit */
+	CHECK_EQ(plk_grid(m, 7, 132, g, err), 0);
+	CHECK_EQ(g[0], 8);
+	CHECK(plk_grid(m, 7, 1, g, err) != 0);
+	CHECK_HAS(err, "fewer than one cluster");
+	CHECK(plk_grid(m, 0, 132, g, err) != 0);
+	int64_t sym = 0, work;
+	CHECK(plk_work_items(m, &sym, &work, err) != 0);
+	CHECK_HAS(err, "must be positive");
+	sym = 65;
+	CHECK_EQ(plk_work_items(m, &sym, &work, err), 0);
+	CHECK_EQ(work, 2);
+	m->cluster[0] = 1;
+	m->cluster[1] = 2;                            /* clusters along y: grid (n, 2, 1) */
+	CHECK_EQ(plk_grid(m, 10, 132, g, err), 0);
+	CHECK_EQ(g[0], 5);
+	CHECK_EQ(g[1], 2);
+	m->cluster[1] = 1;
+	m->policy = GRID_TILES;
+	CHECK_EQ(plk_grid(m, 5000, 132, g, err), 0);
+	CHECK_EQ(g[0], 5000);                         /* tiles: one block per work item */
+	plk_manifest_free(m);
+}
+
+/* ------------------------------------------------------------ tensor map */
+
+static void test_tmap(void)
+{
+	char err[PLK_ERRLEN];
+	plk_tmap_args a;
+	/* 3-D f16 [B=4, S=1024, D=128], box 64 x 128 x 1. */
+	CHECK_EQ(plk_tmap_compute("f16", 2, (int64_t[]){ 4, 1024, 128 }, 3, 0x100000, (uint32_t[]){ 64, 128, 1 }, 3,
+	                          128, &a, err), 0);
+	CHECK_EQ(a.rank, 3);
+	CHECK_EQ(a.dtype, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+	CHECK_EQ(a.dim[0], 128);
+	CHECK_EQ(a.dim[1], 1024);
+	CHECK_EQ(a.dim[2], 4);
+	CHECK_EQ(a.stride[0], 256);
+	CHECK_EQ(a.stride[1], 256 * 1024);
+	CHECK_EQ(a.box[0], 64);
+	CHECK_EQ(a.box[2], 1);
+	CHECK_EQ(a.estride[0], 1);
+	CHECK_EQ(a.estride[2], 1);
+	CHECK_EQ(a.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+	CHECK_EQ(a.l2promo, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+	/* 1-D: no strides. */
+	CHECK_EQ(plk_tmap_compute("f32", 4, (int64_t[]){ 1000 }, 1, 0x100, (uint32_t[]){ 32 }, 1, 0, &a, err), 0);
+	CHECK_EQ(a.dim[0], 1000);
+	CHECK_EQ(a.swizzle, CU_TENSOR_MAP_SWIZZLE_NONE);
+	/* fp8 travels as bytes. */
+	CHECK_EQ(plk_tmap_compute("e4m3", 1, (int64_t[]){ 64, 128 }, 2, 0x100, (uint32_t[]){ 128, 64 }, 2, 128, &a, err), 0);
+	CHECK_EQ(a.dtype, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+	CHECK_EQ(plk_tmap_dtype("bf16", 2), CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+	CHECK_EQ(plk_tmap_dtype("odd", 2), -1);
+
+	/* Hardware rules, with the reason. */
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 128 }, 2, 0x100, (uint32_t[]){ 128, 64 }, 2, 128, &a, err));
+	CHECK_HAS(err, "box[0] spans 256 bytes, more than the 128-byte swizzle allows");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 100 }, 2, 0x100, (uint32_t[]){ 32, 64 }, 2, 64, &a, err));
+	CHECK_HAS(err, "row stride of dim 0 is 200 bytes, not a multiple of 16");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 128 }, 2, 0x108, (uint32_t[]){ 32, 64 }, 2, 64, &a, err));
+	CHECK_HAS(err, "not 16-byte aligned");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 128 }, 2, 0x100, (uint32_t[]){ 4, 64 }, 2, 0, &a, err));
+	CHECK_HAS(err, "box[0] spans 8 bytes, not a multiple of 16");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 128 }, 2, 0x100, (uint32_t[]){ 64 }, 1, 0, &a, err));
+	CHECK_HAS(err, "box has 1 entries for a rank-2 tensor");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 1, 1, 1, 1, 1, 8 }, 6, 0x100, (uint32_t[]){ 8, 1, 1, 1, 1, 1 }, 6, 0,
+	                       &a, err));
+	CHECK_HAS(err, "rank 6");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 128 }, 2, 0x100, (uint32_t[]){ 64, 300 }, 2, 0, &a, err));
+	CHECK_HAS(err, "box[1] is 300");
+	CHECK(plk_tmap_compute("odd", 2, (int64_t[]){ 64, 128 }, 2, 0x100, (uint32_t[]){ 64, 64 }, 2, 0, &a, err));
+	CHECK_HAS(err, "dtype odd has no tensor-map data type");
+	CHECK(plk_tmap_compute("bf16", 2, (int64_t[]){ 64, 1LL << 33 }, 2, 0x100, (uint32_t[]){ 64, 64 }, 2, 0, &a, err));
+	CHECK_HAS(err, "must be 1..2^32");
+}
+
+int main(void)
+{
+	test_json();
+	test_expr();
+	test_manifest();
+	test_resolve();
+	test_grid();
+	test_tmap();
+	if (failures)
+		fprintf(stderr, "%d of %d checks failed\n", failures, checks);
+	else
+		printf("runtime: %d checks passed\n", checks);
+	return failures != 0;
+}
