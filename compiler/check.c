@@ -6,7 +6,7 @@
  * frags: register handoff), forms roles (warp ranges) in dataflow order
  * and checks that the composition can exist at all. Whether it fits well
  * is the placement's business; here only "can never fit" is an error.
- * Error codes E0301-E0350 (docs/errors/). */
+ * Error codes E0301-E0348 (docs/errors/). */
 #include <stdlib.h>
 #include <string.h>
 #include "plk.h"
@@ -22,7 +22,6 @@ typedef struct Chk {
 	Span *dim_sp;
 	int ndims;
 	int *kused;              /* per kernel param: bound or referenced */
-	GPort **conn_to, **conn_from;   /* per connection, NULL if unresolved */
 } Chk;
 
 static Arena *A(Chk *k) { return k->c->arena; }
@@ -252,7 +251,7 @@ static GField *type_field(Chk *k, const Type *t, const Scope *cs, const char *na
 	return f;
 }
 
-static GPort *type_port(Chk *k, GInst *gi, const Port *p, const Scope *cs)
+static GPort *type_port(Chk *k, const Port *p, const Scope *cs)
 {
 	GPort *gp = arena_alloc(A(k), sizeof *gp);
 	gp->name = p->name;
@@ -298,7 +297,6 @@ static GPort *type_port(Chk *k, GInst *gi, const Port *p, const Scope *cs)
 		diag_end(k->c, d);
 		return NULL;
 	}
-	(void)gi;
 	return gp;
 }
 
@@ -410,8 +408,11 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 	gi->role = -1;
 	check_args(k, in, cp);
 	Scope *cs = arena_alloc(A(k), sizeof *cs);
-	if (eval_cparams(k, gi, cs))
-		return gi;    /* everything below depends on the constants */
+	if (eval_cparams(k, gi, cs)) {
+		gi->nwarps = -1;     /* everything below depends on the constants */
+		gi->cvals = NULL;
+		return gi;
+	}
 
 	/* warps: the component's own, or the instance's warps/warpgroups override */
 	if (cp->warps) {
@@ -455,7 +456,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 
 	for (int i = 0; i < cp->ports.n; i++) {
 		const Port *p = cp->ports.v[i];
-		GPort *gp = type_port(k, gi, p, cs);
+		GPort *gp = type_port(k, p, cs);
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */
 			gp->name = p->name;
@@ -577,11 +578,6 @@ static void check_arch(Chk *k, GInst *gi)
 
 /* ----------------------------------------------------------- parameters */
 
-typedef struct KSym {        /* a kernel parameter or a shape symbol */
-	const KParam *kp;        /* NULL: a shape symbol */
-	int dim;                 /* index into Chk.dims */
-} KSym;
-
 static int find_kparam(const Kernel *kn, const char *name)
 {
 	for (int i = 0; i < kn->params.n; i++)
@@ -700,8 +696,11 @@ typedef struct Bound {       /* one resolved binding, before kparams are ordered
 	const Param *p;
 	int kidx;                /* kernel param index, or -1 */
 	int dim;                 /* shape symbol index, or -1 */
+	const Expr *expr;        /* an integer scalar bound to an expression */
 	GKParam want;            /* what the component needs */
 } Bound;
+
+static void check_names_in(Chk *k, const Expr *e);
 
 static int bind_params(Chk *k, Vec *bounds)
 {
@@ -724,6 +723,22 @@ static int bind_params(Chk *k, Vec *bounds)
 			Span at = gi->decl->sp;
 			if (a) {
 				at = a->sp;
+				int sk = p->ty->k == TY_SCALAR && p->ty->dtype ? scalar_kind(p->ty->dtype) : -1;
+				if (a->val->k != EX_NAME && (sk == KP_I32 || sk == KP_I64)) {
+					int before = k->c->nerrors;
+					check_names_in(k, a->val);
+					if (k->c->nerrors != before) {
+						bad = 1;
+						continue;
+					}
+					Bound *b = arena_alloc(A(k), sizeof *b);
+					b->gi = gi;
+					b->p = p;
+					b->kidx = b->dim = -1;
+					b->expr = a->val;
+					vec_push(A(k), bounds, b);
+					continue;
+				}
 				if (a->val->k != EX_NAME) {
 					Diag *d = diag_new(k->c, DIAG_ERROR, "E0333", a->val->sp,
 					                   "param `%s` of `%s` must be bound to a kernel parameter",
@@ -770,6 +785,8 @@ static int bind_params(Chk *k, Vec *bounds)
 				continue;
 			}
 			const KParam *kp = ki >= 0 ? kn->params.v[ki] : NULL;
+			if (ki >= 0)
+				k->kused[ki] = 1;    /* referenced, even if the binding is wrong */
 			Span ksp = kp ? kp->sp : k->dim_sp[di];
 			const Type *t = p->ty;
 			Bound *b = arena_alloc(A(k), sizeof *b);
@@ -970,12 +987,13 @@ static void order_kparams(Chk *k, Vec *bounds)
 	}
 	for (int i = 0; i < bounds->n; i++) {
 		Bound *b = bounds->v[i];
-		if (b->dim < 0)
+		if (b->dim < 0 && !b->expr)
 			continue;
 		GBind *gb = arena_alloc(A(k), sizeof *gb);
 		gb->param = b->p->name;
 		gb->decl = b->p;
-		gb->kparam = dimk[b->dim];
+		gb->kparam = b->expr ? -1 : dimk[b->dim];
+		gb->expr = b->expr;
 		vec_push(A(k), &b->gi->binds, gb);
 	}
 	/* binds in the component's param order, as the entry takes them */
@@ -1158,7 +1176,7 @@ static void mismatch(Chk *k, const Conn *cn, const char *code, const char *what,
 {
 	Diag *d = diag_new(k->c, DIAG_ERROR, code, cn->sp, "%s mismatch between `%s.%s` and `%s.%s`",
 	                   what, cn->from.inst, cn->from.port, cn->to.inst, cn->to.port);
-	d->primary.msg = arena_printf(A(k), "%s %s flows into %s", aval, what, bval);
+	d->primary.msg = arena_printf(A(k), "%s flows into %s", aval, bval);
 	diag_label(d, asp, "`%s.%s` produces %s", cn->from.inst, cn->from.port, aval);
 	diag_label(d, bsp, "`%s.%s` expects %s", cn->to.inst, cn->to.port, bval);
 	diag_note(d, "`%s.%s` is %s", cn->from.inst, cn->from.port, port_str(k, a));
@@ -1244,8 +1262,12 @@ static void make_edges(Chk *k)
 		GInst *fi, *ti;
 		GPort *fp = resolve_ref(k, &cn->from, &fi);
 		GPort *tp = resolve_ref(k, &cn->to, &ti);
-		if (!fp || !tp)
+		if (!fp || !tp) {
+			/* the side that resolved counts as connected: no second error */
+			if (fp) fp->id = -1;
+			if (tp) tp->id = -1;
 			continue;
+		}
 		if (fp->dir != PORT_OUT || tp->dir != PORT_IN) {
 			const PortRef *r = fp->dir != PORT_OUT ? &cn->from : &cn->to;
 			const GPort *p = fp->dir != PORT_OUT ? fp : tp;
@@ -1260,10 +1282,13 @@ static void make_edges(Chk *k)
 			else
 				diag_help(d, "a connection goes from an `out` port to an `in` port");
 			diag_end(k->c, d);
+			fp->id = tp->id = -1;
 			continue;
 		}
-		if (fp->id < 0 || tp->id < 0)
-			continue;    /* a port whose type failed: already reported */
+		if (fp->id < 0 || tp->id < 0) {
+			fp->id = tp->id = -1;   /* a port whose type failed: already reported */
+			continue;
+		}
 		for (int side = 0; side < 2; side++) {
 			GPort *p = side ? tp : fp;
 			if (!p->edge)
@@ -1276,10 +1301,15 @@ static void make_edges(Chk *k)
 			diag_help(d, "a port joins exactly one edge; to feed two consumers, add a component that copies");
 			diag_end(k->c, d);
 		}
-		if (fp->edge || tp->edge)
+		if (fp->edge || tp->edge) {
+			if (!fp->edge) fp->id = -1;   /* reported once, not again as unconnected */
+			if (!tp->edge) tp->id = -1;
 			continue;
-		if (compare_ports(k, cn, fp, tp))
+		}
+		if (compare_ports(k, cn, fp, tp)) {
+			fp->id = tp->id = -1;
 			continue;
+		}
 		GEdge *e = arena_alloc(A(k), sizeof *e);
 		e->id = g->edges.n;
 		e->kind = fp->k == TY_FRAG ? EDGE_REGS : EDGE_RING;
@@ -1449,7 +1479,7 @@ static void form_roles(Chk *k, GInst **topo)
 			if (e->from->role < 0)
 				continue;    /* producer failed: already reported */
 			if (src && src->from->role != e->from->role) {
-				Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", gi->decl->sp,
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0348", gi->decl->sp,
 				                   "`%s` consumes frags from two different warp roles", gi->name);
 				d->primary.msg = "it cannot run on both";
 				diag_label(d, src->sp, "`%s` runs on role %d", src->from->name, src->from->role);
@@ -1530,7 +1560,7 @@ static void form_roles(Chk *k, GInst **topo)
 				const LayoutInfo *l = layout_lookup(f->layout);
 				int64_t threads = (int64_t)r->nwarps * 32;
 				int64_t atoms = (f->rows / l->atom_rows) * (f->cols / l->atom_cols);
-				if (r->nwarps % l->atom_warps || (f->bytes * 8) % (threads * 8) ||
+				if (r->nwarps % l->atom_warps || f->bytes % threads ||
 				    atoms % (r->nwarps / l->atom_warps ? r->nwarps / l->atom_warps : 1)) {
 					Diag *d = diag_new(k->c, DIAG_ERROR, "E0344", p->decl->ty->sp,
 					                   "%s does not divide among the %d warps of `%s`'s role",
@@ -1601,32 +1631,19 @@ static void check_resources(Chk *k)
 			diag_note(d, "`%s`: %d warps x 32 x %d registers%s = %d", o->name, r->nwarps,
 			          r->regs ? r->regs : 24, r->regs ? "" : " (at least)", (r->regs ? r->regs : 24) * r->nwarps * 32);
 		}
-		diag_help(d, "lower the budgets by %lld registers per thread in total, or use fewer warps",
-		          (long long)((regs - ar->regs_per_sm + 31) / 32));
+		diag_help(d, "over by %lld registers: lower the budgets or use fewer warps",
+		          (long long)(regs - ar->regs_per_sm));
 		diag_end(k->c, d);
 	}
 
-	int nbars = 0;
-	for (int i = 0; i < g->insts.n; i++)
-		nbars += ((GInst *)g->insts.v[i])->bars.n;
-	if (nbars > ar->named_barriers - 1) {
-		Diag *d = diag_new(k->c, DIAG_ERROR, "E0339", kn->name_sp,
-		                   "kernel `%s` needs %d named barriers, but %s has %d besides __syncthreads",
-		                   kn->name, nbars, ar->name, ar->named_barriers - 1);
-		d->primary.msg = "too many named barriers";
-		for (int i = 0; i < g->insts.n; i++) {
-			GInst *gi = g->insts.v[i];
-			if (gi->bars.n)
-				diag_note(d, "`%s`: %d", gi->name, gi->bars.n);
-		}
-		diag_help(d, "share barriers between components, or use mbarriers");
-		diag_end(k->c, d);
-	}
+	/* Named barriers are counted by the placement, which assigns them (E0402). */
 
 	/* shared memory, the least any placement needs: buffers live in every
 	 * phase, plus the fullest single phase (phases never overlap, so their
-	 * buffers may share space), plus each ring at its given depth or one
-	 * stage with its two mbarriers. Padding is left out: a lower bound. */
+	 * buffers may share space), plus each ring at one stage with its two
+	 * mbarriers. Padding is left out: a lower bound. A ring whose fixed
+	 * depth does not fit is the placement's to explain (E0402), with the
+	 * depth that would. */
 	static const char *const phases[] = { "prologue", "mainloop", "epilogue" };
 	uint64_t always = 0, phase[3] = { 0, 0, 0 };
 	for (int i = 0; i < g->insts.n; i++) {
@@ -1645,7 +1662,7 @@ static void check_resources(Chk *k)
 	for (int i = 0; i < g->edges.n; i++) {
 		GEdge *e = g->edges.v[i];
 		if (e->kind == EDGE_RING)
-			total += (uint64_t)(e->slot_bytes + 16u) * (e->stages ? e->stages : 1);
+			total += (uint64_t)e->slot_bytes + 16u;
 	}
 	if (total > ar->smem_per_block) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0336", kn->name_sp,
@@ -1665,11 +1682,10 @@ static void check_resources(Chk *k)
 		for (int i = 0; i < g->edges.n; i++) {
 			GEdge *e = g->edges.v[i];
 			if (e->kind == EDGE_RING)
-				diag_note(d, "ring `%s.%s -> %s.%s`: %d stage%s of %u bytes + 16 bytes of mbarriers",
-				          e->from->name, e->fp->name, e->to->name, e->tp->name, e->stages ? e->stages : 1,
-				          e->stages > 1 ? "s" : "", e->slot_bytes);
+				diag_note(d, "ring `%s.%s -> %s.%s`: at least 1 stage of %u bytes, + 16 bytes of mbarriers",
+				          e->from->name, e->fp->name, e->to->name, e->tp->name, e->slot_bytes);
 		}
-		diag_help(d, "use smaller tiles or fewer stages");
+		diag_help(d, "use smaller tiles or smaller buffers");
 		diag_end(k->c, d);
 	}
 }
@@ -1703,6 +1719,8 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 		k->kscope.n = i + 1;
 		vec_push(c->arena, &g->consts, (void *)cs);
 	}
+	if (c->nerrors != errs0)
+		return NULL;     /* every size below depends on them: no cascade */
 
 	/* shape symbols and kernel param kinds */
 	int maxd = 0;
@@ -1805,8 +1823,8 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 	}
 
 	Vec bounds = { 0 };
-	bind_params(k, &bounds);
-	for (int i = 0; i < kn->params.n; i++) {
+	int bindbad = bind_params(k, &bounds);
+	for (int i = 0; i < kn->params.n && !bindbad; i++) {   /* unused: only once bindings are right */
 		const KParam *kp = kn->params.v[i];
 		if (k->kused[i])
 			continue;
@@ -1919,8 +1937,14 @@ void graph_print(FILE *out, const Graph *g)
 		}
 		for (int j = 0; j < gi->binds.n; j++) {
 			const GBind *b = gi->binds.v[j];
-			fprintf(out, "      param %s = #%d %s\n", b->param, b->kparam,
-			        ((GKParam *)g->kparams.v[b->kparam])->name);
+			if (b->expr) {
+				fprintf(out, "      param %s = ", b->param);
+				expr_print(out, b->expr);
+				fprintf(out, " (computed)\n");
+			} else {
+				fprintf(out, "      param %s = #%d %s\n", b->param, b->kparam,
+				        ((GKParam *)g->kparams.v[b->kparam])->name);
+			}
 		}
 		for (int j = 0; j < gi->ports.n; j++) {
 			const GPort *p = gi->ports.v[j];

@@ -77,12 +77,15 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 			add_case(c, &f[F_SLOT], in, pt, 0, r->off, r->slot_stride);
 			add_case(c, &f[F_FULL], in, pt, 0, r->full_bar, 8);
 			add_case(c, &f[F_EMPTY], in, pt, 0, r->empty_bar, 8);
-			/* Bundle fields follow each other, each at its alignment. */
+			/* Bundle fields: where the placement laid them out, else
+			 * one after the other, each at its alignment. */
 			uint32_t off = 0;
 			for (int k = 0; k < ends[j].pt->fields.n; k++) {
 				const GField *fl = ends[j].pt->fields.v[k];
 				uint32_t al = fl->align ? fl->align : 1;
 				off = (off + al - 1) / al * al;
+				if (k < r->nfields && r->field_off)
+					off = r->field_off[k];
 				add_case(c, &f[F_FIELD], in, pt, k, off, 0);
 				off += fl->bytes;
 			}
@@ -116,6 +119,12 @@ int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap)
 	*cap = 0;
 	if (!(p->arch->features & FEAT_SETMAXNREG))
 		return 0;
+	if (p->nwarpgroups > 0 && p->wg_regs) {   /* the placement decided */
+		for (int w = 0; w < nwg && w < p->nwarpgroups; w++)
+			any |= (regs[w] = p->wg_regs[w]) != 0;
+		*cap = any ? p->entry_regs : 0;
+		return 0;
+	}
 	for (int i = 0; i < p->roles.n; i++) {
 		const PRole *r = p->roles.v[i];
 		if (r->regs <= 0)
@@ -187,15 +196,20 @@ static LLVMValueRef call0(G *g, const char *name, LLVMTypeRef ret)
 	return LLVMBuildCall2(g->b, LLVMFunctionType(ret, NULL, 0, 0), f, NULL, 0, "");
 }
 
-static void asm_call(G *g, const char *text, const char *cons, LLVMValueRef *args, int n)
+/* A call to a void helper the entry's NVRTC unit defines (trampoline.c):
+ * inline asm cannot be written here, since LLVM 14 encodes it with a
+ * bitcode record (CST_CODE_INLINEASM, 30) that the LLVM 7.0.1 reader does
+ * not know; the call would silently become a call of undef. */
+static void helper_call(G *g, const char *name, LLVMValueRef *args, int n)
 {
 	LLVMTypeRef ts[4];
 	for (int i = 0; i < n; i++)
 		ts[i] = LLVMTypeOf(args[i]);
 	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
-	LLVMValueRef a = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons, strlen(cons),
-	                                  1, 0, LLVMInlineAsmDialectATT, 0);
-	LLVMBuildCall2(g->b, ft, a, args, n, "");
+	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+	if (!f)
+		f = LLVMAddFunction(g->m, name, ft);
+	LLVMBuildCall2(g->b, ft, f, args, n, "");
 }
 
 static void fn_attr(G *g, LLVMValueRef f, const char *name)
@@ -407,6 +421,11 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 		const Param *pa = cp->params.v[i];
 		const GBind *b = bind_of(in, pa->name);
 		ts[n] = param_type(g, pa);
+		if (b && b->kparam < 0 && b->expr && LLVMGetTypeKind(ts[n]) == LLVMIntegerTypeKind) {
+			as[n] = LLVMBuildIntCast2(g->b, expr_ir(g, b->expr), ts[n], 1, "");
+			n++;
+			continue;
+		}
 		if (!b || b->kparam < 0 || b->kparam >= g->p->g->kparams.n) {
 			error_at(g->c, "E0512", pa->sp, "param `%s` of `%s` is bound to no kernel parameter",
 			         pa->name, in->name);
@@ -482,7 +501,12 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 {
 	LLVMBuilderRef b = g->b;
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
+	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
+	int twod = g->p->g->cluster[1] > 1;
 	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
+	if (twod)
+		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
+		                                      call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
 	g->preheader = pre;
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
@@ -498,7 +522,9 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, tm, tn);
 	LLVMValueRef next;
 	if (g->p->g->persistent)
-		next = LLVMBuildAdd(b, t, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), "");
+		next = LLVMBuildAdd(b, t, twod ? LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
+		                                              call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "")
+		                               : call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), "");
 	else
 		next = ntiles;   /* one work item per block */
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
@@ -543,15 +569,13 @@ static void build_main(G *g)
 		const PRing *r = p->rings.v[i];
 		for (int s = 0; s < r->stages; s++) {
 			LLVMValueRef a[2] = { smem_u32(g, r->full_bar + 8 * s), ci32(g, r->full_count) };
-			asm_call(g, "mbarrier.init.shared.b64 [$0], $1;", "r,r,~{memory}", a, 2);
+			helper_call(g, "plk_glue_mbar_init", a, 2);
 			a[0] = smem_u32(g, r->empty_bar + 8 * s), a[1] = ci32(g, r->empty_count);
-			asm_call(g, "mbarrier.init.shared.b64 [$0], $1;", "r,r,~{memory}", a, 2);
+			helper_call(g, "plk_glue_mbar_init", a, 2);
 		}
 	}
-	if (p->arch->sm >= 90 && p->rings.n) {
-		asm_call(g, "fence.mbarrier_init.release.cluster;", "~{memory}", NULL, 0);
-		asm_call(g, "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0);
-	}
+	if (p->arch->sm >= 90 && p->rings.n)
+		helper_call(g, "plk_glue_fence_mbar_init", NULL, 0);
 	LLVMBuildBr(b, sync);
 
 	LLVMPositionBuilderAtEnd(b, sync);
@@ -570,10 +594,9 @@ static void build_main(G *g)
 		LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
 		LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, wg, ci32(g, w), ""), yes, no);
 		LLVMPositionBuilderAtEnd(b, yes);
-		char text[64];
-		snprintf(text, sizeof text, "setmaxnreg.%s.sync.aligned.u32 %d;",
-		         wregs[w] > cap ? "inc" : "dec", wregs[w]);
-		asm_call(g, text, "~{memory}", NULL, 0);
+		char name[64];
+		snprintf(name, sizeof name, "plk_glue_setmaxnreg_%s_%d", wregs[w] > cap ? "inc" : "dec", wregs[w]);
+		helper_call(g, name, NULL, 0);
 		LLVMBuildBr(b, no);
 		LLVMPositionBuilderAtEnd(b, no);
 	}
@@ -674,6 +697,14 @@ static void dispose(G *g)
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out)
 {
 	G g;
+	/* The kernel entry (NVRTC, trampoline.c) heads it as a comment. */
+	const char *entry = trampoline_source(c, p);
+	for (const char *s = entry; s && *s;) {
+		const char *e = strchr(s, '\n');
+		int n = e ? (int)(e - s) : (int)strlen(s);
+		fprintf(out, "; %.*s\n", n, s);
+		s += n + (e != NULL);
+	}
 	build_module(&g, c, p);
 	char *s = LLVMPrintModuleToString(g.m);
 	fputs(s, out);

@@ -98,10 +98,13 @@ typedef struct Inputs {
 static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char **out, size_t *outn,
                     char **info)
 {
-	const char *opts[4];
+	const char *opts[5];
 	int no = 0;
 	opts[no++] = arena_printf(c->arena, "-arch=%s", p->arch->name);
 	opts[no++] = "-lto";
+	/* Only the kernel is an entry point: LTO may drop every other
+	 * definition (`used` entries and glue helpers, once inlined). */
+	opts[no++] = arena_printf(c->arena, "-kernels-used=%s", p->g->k->name);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
 	nvJitLinkHandle h = NULL;
 	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);

@@ -300,11 +300,7 @@ static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 static int run(Ctx *c, const Options *o)
 {
 	if (o->emit == EMIT_CONTRACT) {
-		Component *comp = object_read_contract(c, o->input, span_none);
-		if (!comp)
-			return 1;
-		contract_print(stdout, comp, NULL);
-		return 0;
+		return object_emit_contract(c, o->input, stdout) || c->nerrors;
 	}
 	if (o->emit == EMIT_AST) {
 		int src = ctx_load_file(c, o->input, span_none);
@@ -321,6 +317,10 @@ static int run(Ctx *c, const Options *o)
 		return 1;
 	Program *p = resolve(c, o->input);
 	if (!p || c->nerrors)
+		return 1;
+	for (int a = 0; a < narches; a++)   /* objects named by `use object` */
+		program_check_arch(c, p, arches[a]);
+	if (c->nerrors)
 		return 1;
 	if (o->compile_only) {
 		if (p->comps.n == 0) {
@@ -367,10 +367,10 @@ int main(int argc, char **argv)
 	Ctx c;
 	ctx_init(&c, stderr);
 	Options o = { 0 };
-	int rc = parse_args(&c, &o, argc, argv);
 	const char *home = home_dir(&c);
 	c.stdlib_dir = arena_printf(c.arena, "%s/stdlib", home);
-	for (int i = 1; !rc && i < argc; i++) {
+	/* --help, --version and --explain stand alone: before other options */
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage, stdout);
 			ctx_fini(&c);
@@ -392,6 +392,7 @@ int main(int argc, char **argv)
 			return r ? 2 : 0;
 		}
 	}
+	int rc = parse_args(&c, &o, argc, argv);
 	if (!rc && !o.input)
 		rc = bad_usage("%s", "no input file");
 	if (!rc) {

@@ -13,8 +13,9 @@
  *   plk.contract 1
  *   component NAME
  *   arches sm_90a sm_100a
- *   hash HEX          sha256 over source, stdlib headers, contract, flags, toolkit
- *   source HEX        sha256 over the source text and the stdlib headers
+ *   hash HEX          sha256 over source, headers, contract, flags, toolkit
+ *   source HEX        sha256 over the source text, the .cuh/.h files beside
+ *                     it and those of stdlib/
  *   contract HEX      sha256 of the payload: detects a damaged section
  *   toolkit V13.0.88
  *   flags -std=c++17 -DBM=128 -gencode ...
@@ -348,8 +349,9 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Headers under stdlib/ are part of every component's source. */
-static void hash_stdlib(Ctx *c, Sha *s, const char *dir)
+/* The .cuh and .h files of dir: headers under stdlib/ are part of every
+ * component's source. */
+static void hash_headers(Ctx *c, Sha *s, const char *dir)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
 	if (!d)
@@ -527,7 +529,10 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	Sha s;
 	sha_init(&s);
 	sha_field(&s, "source", src, slen);
-	hash_stdlib(c, &s, lib);
+	hash_headers(c, &s, lib);
+	/* Headers beside the source may be included by it: over-approximate
+	 * (a change to any of them makes the object stale) rather than miss one. */
+	hash_headers(c, &s, dir_of(c, k->srcpath));
 	sha_hex(&s, k->srchash);
 	free(src);
 
@@ -845,7 +850,7 @@ static ObjErr open_object(Ctx *c, const char *path, Span from, int quiet, Obj *o
 		diag_note(d, o->size < 4 ? "it is %zu bytes long" : "it does not start with the ELF magic bytes (%zu bytes, %s)",
 			o->size, text ? "text" : "binary");
 		if (text && o->size)
-			diag_help(d, "a `.plk` declaration is imported with `use \"%s\"`, without `object`", path);
+			diag_help(d, "it looks like text: a `.plk` declaration is imported with `use`, without `object`");
 		else
 			diag_help(d, "component objects come from `plkc -c COMPONENT.plk -o OBJECT.o`");
 		break;
@@ -913,13 +918,24 @@ int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from)
 			obj_fini(&o);
 			return 0;
 		}
+	/* Whether a rebuild can help depends on what the contract allows. */
+	Component *comp = obj_component(c, &o, path, from);
+	if (!comp) {
+		obj_fini(&o);
+		return -1;
+	}
 	Diag *d = diag_new(c, DIAG_ERROR, "E0206", from, "object `%s` has no LTO target for %s", path, arch->name);
 	diag_label(d, from, "named here");
 	diag_note(d, "it holds LTO-IR for: %s", list(c, o.lto, o.nlto));
 	if (o.nother)
 		diag_note(d, "its other %d fatbin entr%s (PTX or cubin) cannot take part in link-time optimisation",
 			o.nother, o.nother == 1 ? "y" : "ies");
-	diag_help(d, "rebuild it for this arch: `plkc -c COMPONENT.plk -arch %s -o %s`", arch->name, path);
+	if (arch_allowed(comp, arch))
+		diag_help(d, "rebuild it for this arch: `plkc -c COMPONENT.plk -arch %s -o %s`", arch->name, path);
+	else
+		diag_help(d, "component `%s` requires arch >= %s%s: link for one of %s instead",
+			comp->name, comp->arch_min ? comp->arch_min : "?", comp->features.n ? " and the features it needs" : "",
+			list(c, o.lto, o.nlto));
 	diag_end(c, d);
 	obj_fini(&o);
 	return -1;
@@ -972,7 +988,7 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 			diag_label(d, from, "this object");
 			diag_label(d, decl->name_sp, "declared here");
 			if (strcmp(k.srchash, o.srchash))
-				diag_note(d, "the source `%s` (or a stdlib header) changed since the object was built", k.srcpath);
+				diag_note(d, "the source `%s` (or a header beside it or in stdlib/) changed since the object was built", k.srcpath);
 			if (strcmp(k.conhash, o.conhash))
 				diag_note(d, "the declaration changed since the object was built");
 			if (strcmp(k.toolkit, o.toolkit))
@@ -1097,7 +1113,9 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 		diag_end(c, d);
 		goto out;
 	}
-	if (rename(tout, out)) {
+	mode_t mask = umask(0);     /* mkstemp made it 0600: give it a normal file's mode */
+	umask(mask);
+	if (chmod(tout, 0666 & ~mask) || rename(tout, out)) {
 		io_error(c, comp, "cannot write the output", out);
 		goto out;
 	}

@@ -214,6 +214,8 @@ static int place_warps(Solve *S)
 		Diag *d = diag_new(c, DIAG_ERROR, "E0404", kernel_span(g),
 				   "block of %d threads is over the %s limit of %d by %d",
 				   p->threads, arch->name, arch->max_threads, over);
+		diag_label(d, kernel_span(g), "%d warps%s", p->nwarps,
+			   p->nwarpgroups ? arena_printf(c->arena, " in %d warpgroups", p->nwarpgroups) : "");
 		const char *sh = "";
 		for (int i = 0; i < nr; i++)
 			sh = arena_printf(c->arena, "%s%s%s %d warp%s at %d", sh, i ? ", " : "",
@@ -227,11 +229,11 @@ static int place_warps(Solve *S)
 			int less = ((over + 31) / 32 + step - 1) / step * step;
 			if (less < r->nwarps) {
 				if (step == WG_WARPS)
-					diag_help(d, "%s with %d warpgroups instead of %d would fit",
+					diag_help(d, "`%s` with %d warpgroups instead of %d would fit",
 						  role_name(c->arena, r), (r->nwarps - less) / WG_WARPS,
 						  (r->nwarps + WG_WARPS - 1) / WG_WARPS);
 				else
-					diag_help(d, "%s with %d warps instead of %d would fit",
+					diag_help(d, "`%s` with %d warps instead of %d would fit",
 						  role_name(c->arena, r), r->nwarps - less, r->nwarps);
 			}
 		}
@@ -292,7 +294,9 @@ static int place_warps(Solve *S)
 						   role_name(c->arena, pr[i].role));
 		long rest = total - 128L * p->entry_regs;
 		int fit = (int)((arch->regs_per_sm - rest) / 128L) / REGS_STEP * REGS_STEP;
-		if (*who && fit >= REGS_MIN)
+		if (fit > REGS_MAX)
+			fit = REGS_MAX;
+		if (*who && fit >= REGS_MIN && fit < p->entry_regs)
 			diag_help(d, "warpgroup %d (%s) keeps the entry cap of %d: a budget of `regs %d` there would fit",
 				  j, who, p->entry_regs, fit);
 	}
@@ -302,8 +306,9 @@ static int place_warps(Solve *S)
 		long rest = total - bigshare;
 		int fit = (int)((arch->regs_per_sm - rest) / (128L * k)) / REGS_STEP * REGS_STEP;
 		if (fit >= REGS_MIN)
-			diag_help(d, "regs of %s from %d to %d would fit (%ld registers)",
-				  role_name(c->arena, r), r->regs, fit, rest + 128L * k * fit);
+			diag_help(d, "regs of `%s` from %d to %d would fit (%ld registers)",
+				  r->insts.n ? ((GInst *)r->insts.v[0])->name : role_name(c->arena, r),
+				  r->regs, fit, rest + 128L * k * fit);
 	}
 	diag_end(c, d);
 	return 1;
@@ -500,7 +505,7 @@ static void smem_over(Solve *S, uint64_t need, uint64_t limit)
 
 	/* help: the ring whose depth needs to drop least (then the widest slot) */
 	int best = -1, best_to = 0;
-	uint64_t best_free = 0;
+	uint64_t best_free = 0, best_slots = 0;
 	for (int i = 0; i < p->rings.n; i++) {
 		PRing *r = p->rings.v[i];
 		int keep = r->stages;
@@ -511,7 +516,8 @@ static void smem_over(Solve *S, uint64_t need, uint64_t limit)
 				if (best < 0 || keep - s < r->stages - best_to ||
 				    (keep - s == ((PRing *)p->rings.v[best])->stages - best_to &&
 				     r->slot_stride > ((PRing *)p->rings.v[best])->slot_stride))
-					best = i, best_to = s, best_free = need - t;
+					best = i, best_to = s, best_free = need - t,
+					best_slots = (uint64_t)(keep - s) * r->slot_stride;
 				break;
 			}
 		}
@@ -519,8 +525,14 @@ static void smem_over(Solve *S, uint64_t need, uint64_t limit)
 	}
 	if (best >= 0) {
 		const PRing *r = p->rings.v[best];
-		diag_help(d, "stages of %s from %d to %d would free %s", ring_name(a, r->edge),
-			  r->stages, best_to, fmt_bytes(a, best_free));
+		uint64_t bars = (uint64_t)(r->stages - best_to) * 2 * MBAR_BYTES;
+		if (best_free == best_slots + bars)
+			diag_help(d, "stages of %s from %d to %d would free %s and %llu bytes of mbarriers",
+				  ring_name(a, r->edge), r->stages, best_to, fmt_bytes(a, best_slots),
+				  (unsigned long long)bars);
+		else
+			diag_help(d, "stages of %s from %d to %d would free %s", ring_name(a, r->edge),
+				  r->stages, best_to, fmt_bytes(a, best_free));
 	} else {
 		diag_help(d, "no ring depth alone makes it fit: smaller tiles or buffers must free %s",
 			  fmt_bytes(a, over));
@@ -655,13 +667,14 @@ void placement_print(FILE *out, const Placement *p)
 	fprintf(out, "; entry register cap %d\n", p->entry_regs);
 
 	fprintf(out, "\ncomponents\n");
-	fprintf(out, "  %-12s %-5s %-7s %-5s\n", "instance", "role", "warps", "regs");
+	fprintf(out, "  %-12s %-5s %-7s %s\n", "instance", "role", "warps", "regs");
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *in = g->insts.v[i];
 		const PRole *pr = in->role >= 0 && in->role < p->roles.n ? p->roles.v[in->role] : NULL;
-		fprintf(out, "  %-12s %-5d %-7s %-5d%s\n", in->name, in->role,
+		fprintf(out, "  %-12s %-5d %-7s %d%s\n", in->name, in->role,
 			pr ? warp_range(a, pr->first_warp, pr->nwarps) : "-", pr ? pr->regs : 0,
-			pr && pr->role->regs ? " setmaxnreg" : "");
+			!pr ? "" : pr->role->regs ? " (setmaxnreg)" :
+			p->nwarpgroups && p->wg_regs[pr->first_warp / 4] ? " (its warpgroup's setmaxnreg)" : " (entry cap)");
 		for (int j = 0; j < p->bufs.n; j++) {
 			const PBuf *b = p->bufs.v[j];
 			if (b->inst == in)
@@ -784,79 +797,89 @@ static void jstr(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* "inst.port" */
+static void jport(FILE *out, const char *inst, const char *port)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s.%s", inst, port);
+	jstr(out, buf);
+}
+
 /* closes an array whose n entries each began on a line of their own */
-static void jclose(FILE *out, int n, int in)
+static void jclose(FILE *out, int n, const char *ind)
 {
 	if (n)
-		fprintf(out, "\n%*s", in, "");
+		fprintf(out, "\n%s  ", ind);
 	fputc(']', out);
 }
 
-void placement_json(FILE *out, const Placement *p, int indent)
+/* Key names are those the manifest used first; the rest are additions. */
+void placement_write_json(FILE *out, const Placement *p, const char *ind)
 {
-	int in = indent + 2;
-	fprintf(out, "{\n%*s\"arch\": ", in, "");
+	fprintf(out, "{\n%s  \"arch\": ", ind);
 	jstr(out, p->arch->name);
-	fprintf(out, ",\n%*s\"threads\": %d, \"warps\": %d, \"entry_regs\": %d,\n", in, "", p->threads,
+	fprintf(out, ",\n%s  \"threads\": %d, \"warps\": %d, \"entry_regs\": %d,\n", ind, p->threads,
 		p->nwarps, p->entry_regs);
-	fprintf(out, "%*s\"smem_bytes\": %u, \"smem_limit\": %u, \"mbarriers_offset\": %u,\n", in, "",
+	fprintf(out, "%s  \"smem_bytes\": %u, \"smem_limit\": %u, \"mbarriers_offset\": %u,\n", ind,
 		p->smem_bytes, p->smem_limit, p->bar_off);
-	fprintf(out, "%*s\"warpgroup_regs\": [", in, "");
+	fprintf(out, "%s  \"warpgroup_regs\": [", ind);
 	for (int j = 0; j < p->nwarpgroups; j++)
 		fprintf(out, "%s%d", j ? ", " : "", p->wg_regs[j]);
-	fprintf(out, "],\n%*s\"roles\": [", in, "");
+	fprintf(out, "],\n%s  \"roles\": [", ind);
 	for (int i = 0; i < p->roles.n; i++) {
 		const PRole *r = p->roles.v[i];
-		fprintf(out, "%s\n%*s{\"id\": %d, \"first_warp\": %d, \"warps\": %d, \"regs\": %d, \"setmaxnreg\": %s, \"instances\": [",
-			i ? "," : "", in + 2, "", r->role->id, r->first_warp, r->nwarps, r->regs,
-			r->role->regs ? "true" : "false");
+		fprintf(out, "%s\n%s    { \"id\": %d, \"first_warp\": %d, \"warps\": %d, \"regs\": %d, "
+			"\"setmaxnreg\": %s, \"insts\": [", i ? "," : "", ind, r->role->id, r->first_warp,
+			r->nwarps, r->regs, r->role->regs ? "true" : "false");
 		for (int j = 0; j < r->role->insts.n; j++) {
 			fputs(j ? ", " : "", out);
 			jstr(out, ((GInst *)r->role->insts.v[j])->name);
 		}
-		fputs("]}", out);
+		fputs("] }", out);
 	}
-	jclose(out, p->roles.n, in);
-	fprintf(out, ",\n%*s\"buffers\": [", in, "");
+	jclose(out, p->roles.n, ind);
+	fprintf(out, ",\n%s  \"buffers\": [", ind);
 	for (int i = 0; i < p->bufs.n; i++) {
 		const PBuf *b = p->bufs.v[i];
-		fprintf(out, "%s\n%*s{\"instance\": ", i ? "," : "", in + 2, "");
+		fprintf(out, "%s\n%s    { \"inst\": ", i ? "," : "", ind);
 		jstr(out, b->inst->name);
-		fputs(", \"name\": ", out);
+		fputs(", \"buf\": ", out);
 		jstr(out, b->buf->name);
-		fprintf(out, ", \"offset\": %u, \"size\": %u, \"align\": %u, \"live\": \"%s\"}", b->off, b->size,
-			b->align, live_name(b->live));
+		fprintf(out, ", \"offset\": %u, \"size\": %u, \"align\": %u, \"live\": \"%s\" }", b->off,
+			b->size, b->align, live_name(b->live));
 	}
-	jclose(out, p->bufs.n, in);
-	fprintf(out, ",\n%*s\"rings\": [", in, "");
+	jclose(out, p->bufs.n, ind);
+	fprintf(out, ",\n%s  \"rings\": [", ind);
 	for (int i = 0; i < p->rings.n; i++) {
 		const PRing *r = p->rings.v[i];
 		const GEdge *e = r->edge;
 		const GPort *pt = e->fp ? e->fp : e->tp;
-		fprintf(out, "%s\n%*s{\"from\": \"%s.%s\", \"to\": \"%s.%s\", \"stages\": %d, \"auto\": %s, ",
-			i ? "," : "", in + 2, "", e->from->name, e->fp ? e->fp->name : "", e->to->name,
-			e->tp ? e->tp->name : "", r->stages, r->auto_stages ? "true" : "false");
-		fprintf(out, "\"offset\": %u, \"slot_bytes\": %u, \"slot_stride\": %u, \"slot_align\": %u, ",
-			r->off, r->slot_bytes, r->slot_stride, r->slot_align);
-		fprintf(out, "\"full\": %u, \"empty\": %u, \"full_count\": %d, \"empty_count\": %d, \"fields\": [",
-			r->full_bar, r->empty_bar, r->full_count, r->empty_count);
+		fprintf(out, "%s\n%s    { \"from\": ", i ? "," : "", ind);
+		jport(out, e->from->name, e->fp ? e->fp->name : "");
+		fputs(", \"to\": ", out);
+		jport(out, e->to->name, e->tp ? e->tp->name : "");
+		fprintf(out, ", \"stages\": %d, \"auto\": %s, \"offset\": %u, \"slot_bytes\": %u, "
+			"\"slot_stride\": %u, \"slot_align\": %u, \"full_bar\": %u, \"empty_bar\": %u, "
+			"\"full_count\": %d, \"empty_count\": %d, \"fields\": [",
+			r->stages, r->auto_stages ? "true" : "false", r->off, r->slot_bytes, r->slot_stride,
+			r->slot_align, r->full_bar, r->empty_bar, r->full_count, r->empty_count);
 		for (int j = 0; j < r->nfields; j++) {
-			fprintf(out, "%s{\"name\": ", j ? ", " : "");
+			fprintf(out, "%s{ \"name\": ", j ? ", " : "");
 			jstr(out, ((GField *)pt->fields.v[j])->name);
-			fprintf(out, ", \"offset\": %u}", r->field_off[j]);
+			fprintf(out, ", \"offset\": %u }", r->field_off[j]);
 		}
-		fputs("]}", out);
+		fputs("] }", out);
 	}
-	jclose(out, p->rings.n, in);
-	fprintf(out, ",\n%*s\"barriers\": [", in, "");
+	jclose(out, p->rings.n, ind);
+	fprintf(out, ",\n%s  \"barriers\": [", ind);
 	for (int i = 0; i < p->bars.n; i++) {
 		const PBar *b = p->bars.v[i];
-		fprintf(out, "%s\n%*s{\"instance\": ", i ? "," : "", in + 2, "");
+		fprintf(out, "%s\n%s    { \"inst\": ", i ? "," : "", ind);
 		jstr(out, b->inst->name);
-		fputs(", \"name\": ", out);
+		fputs(", \"barrier\": ", out);
 		jstr(out, b->bar->name);
-		fprintf(out, ", \"id\": %d, \"threads\": %d}", b->id, b->threads);
+		fprintf(out, ", \"id\": %d, \"threads\": %d }", b->id, b->threads);
 	}
-	jclose(out, p->bars.n, in);
-	fprintf(out, "\n%*s}", indent, "");
+	jclose(out, p->bars.n, ind);
+	fprintf(out, "\n%s}", ind);
 }

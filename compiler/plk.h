@@ -370,7 +370,10 @@ typedef struct GBar { const char *name; int id; int threads; Span sp; } GBar;
 typedef struct GBind {
 	const char *param;       /* the component's param name */
 	const Param *decl;
-	int kparam;              /* index into Graph.kparams */
+	int kparam;              /* index into Graph.kparams; -1 with expr */
+	const Expr *expr;        /* an integer scalar bound to `p = 2 * N`: names are
+	                            kernel consts, shape symbols or scalar kernel
+	                            params, evaluated at run time by the glue */
 } GBind;
 
 typedef struct GInst {
@@ -476,10 +479,14 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	Vec modules;             /* Module* */
 	Vec comps;               /* Component*, from .plk files and objects */
 	Vec kernels;             /* Kernel*, of the root file only */
+	Vec objuses;             /* Use*, parallel to comps: the `use object` that
+	                          * brought it; NULL for a .plk declaration */
 } Program;
 
 Program *resolve(Ctx *c, const char *root);
 const Component *program_component(const Program *p, const char *name);
+/* E0206 for each component object without an LTO target serving arch. */
+int program_check_arch(Ctx *c, const Program *p, const ArchInfo *arch);
 
 /* object.c: component objects carrying their contract in .plk.contract */
 int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
@@ -512,8 +519,8 @@ void graph_dot(FILE *out, const Graph *g);
 Placement *place(Ctx *c, const Graph *g);
 void placement_print(FILE *out, const Placement *p);
 /* The placement as one JSON object (the manifest's "placement" value), no
- * trailing newline; nested lines are indented by `indent` spaces more. */
-void placement_json(FILE *out, const Placement *p, int indent);
+ * trailing newline; `indent` prefixes its nested lines and closing brace. */
+void placement_write_json(FILE *out, const Placement *p, const char *indent);
 
 /* glue.c, link.c, manifest.c, monolith.c */
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out);
@@ -559,6 +566,9 @@ int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
 int link_check_log(Ctx *c, const Placement *p, const char *info_log);
 /* glue bitcode -> libNVVM -gen-lto for p->arch (malloc'd LTO-IR). */
 int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);
+/* manifest.c: one manifest for the same kernel linked for n arches (a
+ * fatbin); top-level launch shape from ps[0], per-arch in "variants". */
+int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *binary, FILE *out);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);

@@ -85,8 +85,8 @@ static const char *find(Resolver *r, const Use *u, int src)
 	diag_label(d, u->path_sp, "not found");
 	const char *t = "";
 	for (int i = 0; i < tried.n; i++)
-		t = arena_printf(c->arena, "%s\n  %s", t, (char *)tried.v[i]);
-	diag_note(d, "tried:%s", t);
+		t = arena_printf(c->arena, "%s%s%s", t, i ? ", " : "", (char *)tried.v[i]);
+	diag_note(d, "tried: %s", t);
 	if (u->object)
 		diag_help(d, "build it with `plkc -c COMPONENT.plk -o %s`, or add its directory with `-I DIR`", u->path);
 	else
@@ -131,8 +131,9 @@ static const char *chain(Resolver *r, const File *f, const char *last)
 	return s;
 }
 
-static void add_component(Resolver *r, Component *comp, Span at, int from_object)
+static void add_component(Resolver *r, Component *comp, Span at, const Use *objuse)
 {
+	int from_object = objuse != NULL;
 	Ctx *c = r->c;
 	for (int i = 0; i < r->origins.n; i++) {
 		Origin *o = r->origins.v[i];
@@ -145,8 +146,11 @@ static void add_component(Resolver *r, Component *comp, Span at, int from_object
 			Span oat = from_object ? at : o->at;
 			if (object_matches(c, dc, oc, oat) == 0) {
 				for (int j = 0; j < r->p->comps.n; j++)
-					if (r->p->comps.v[j] == dc)
+					if (r->p->comps.v[j] == dc) {
 						r->p->comps.v[j] = oc;
+						if (objuse)
+							r->p->objuses.v[j] = (void *)objuse;
+					}
 				o->comp = oc;
 				o->at = oat;
 				o->from_object = 1;
@@ -166,6 +170,7 @@ static void add_component(Resolver *r, Component *comp, Span at, int from_object
 	o->from_object = from_object;
 	vec_push(c->arena, &r->origins, o);
 	vec_push(c->arena, &r->p->comps, comp);
+	vec_push(c->arena, &r->p->objuses, (void *)objuse);
 }
 
 static void resolve_file(Resolver *r, File *f, int src);
@@ -183,12 +188,21 @@ static void resolve_use(Resolver *r, const Use *u, int src)
 		diag_end(c, d);
 		return;
 	}
-	File *f = file_by_real(r, real);
+	/* Objects and declarations are told apart even for one path, so that
+	 * a file imported as the wrong kind gets its own error, not a cycle. */
+	const char *key = u->object ? arena_printf(c->arena, "object:%s", real) : real;
+	File *f = file_by_real(r, key);
 	if (f && f->state == ST_ACTIVE) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0202", u->path_sp, "import cycle: `%s` imports itself", f->path);
+		Diag *d = diag_new(c, DIAG_ERROR, "E0202", u->path_sp, "import cycle: `%s` imports itself through its imports", f->path);
 		diag_label(d, u->path_sp, "closes the cycle");
-		if (f->via)
-			diag_label(d, f->via->path_sp, "`%s` first imported here", f->path);
+		const File *next = NULL;         /* the first import on the cycle */
+		for (int i = r->files.n - 1; i >= 0 && r->files.v[i] != f; i--) {
+			const File *g = r->files.v[i];
+			if (g->state == ST_ACTIVE)
+				next = g;
+		}
+		if (next && next->via)
+			diag_label(d, next->via->path_sp, "the cycle starts here: `%s` imports `%s`", f->path, next->path);
 		diag_note(d, "the cycle: %s", chain(r, f, f->path));
 		diag_help(d, "move what both files need into a third file that each imports");
 		diag_end(c, d);
@@ -196,12 +210,12 @@ static void resolve_use(Resolver *r, const Use *u, int src)
 	}
 	if (f)                          /* reached along another path: loaded once */
 		return;
-	f = file_new(r, path, real, u, src);
+	f = file_new(r, path, key, u, src);
 	if (u->object) {
 		f->state = ST_DONE;
 		f->comp = object_read_contract(c, path, u->path_sp);
 		if (f->comp)
-			add_component(r, f->comp, u->path_sp, 1);
+			add_component(r, f->comp, u->path_sp, u);
 		return;
 	}
 	int s = ctx_load_file(c, path, u->path_sp);
@@ -233,7 +247,7 @@ static void resolve_file(Resolver *r, File *f, int src)
 			Component *comp = m->comps.v[i];
 			if (!comp->file)
 				comp->file = c->srcs[src]->path;
-			add_component(r, comp, comp->name_sp, 0);
+			add_component(r, comp, comp->name_sp, NULL);
 		}
 	}
 	f->state = ST_DONE;
@@ -270,4 +284,16 @@ const Component *program_component(const Program *p, const char *name)
 			return comp;
 	}
 	return NULL;
+}
+
+int program_check_arch(Ctx *c, const Program *p, const ArchInfo *arch)
+{
+	int bad = 0;
+	for (int i = 0; i < p->comps.n; i++) {
+		const Component *comp = p->comps.v[i];
+		const Use *u = p->objuses.v[i];
+		if (comp->object)
+			bad |= object_check_arch(c, comp->object, arch, u ? u->path_sp : span_none) != 0;
+	}
+	return bad ? -1 : 0;
 }

@@ -339,6 +339,81 @@ static int parse_grid(plk_manifest *m, const pj_val *g, char *err)
 	return 0;
 }
 
+static int parse_variants(plk_manifest *m, const pj_val *v, char *err)
+{
+	if (!v)
+		return 0;
+	if (v->k != PJ_ARR)
+		return mfail(err, "\"variants\" must be an array");
+	if (!(m->variants = calloc((size_t)v->n + 1, sizeof *m->variants)))
+		return mfail(err, "out of memory");
+	for (int i = 0; i < v->n; i++) {
+		const pj_val *o = &v->items[i];
+		plk_mvariant *x = &m->variants[i];
+		char where[32];
+		snprintf(where, sizeof where, "variants[%d]", i);
+		m->nvariants = i + 1;
+		if (o->k != PJ_OBJ)
+			return mfail(err, "%s must be an object", where);
+		if (get_str(o, "arch", 1, &x->arch, where, err))
+			return -1;
+		x->has_block = pj_get(o, "block") != NULL;
+		x->has_cluster = pj_get(o, "cluster") != NULL;
+		if (get_dim3(o, "block", 0, x->block, 1024, err) || get_dim3(o, "cluster", 0, x->cluster, 16, err))
+			return -1;
+		if ((uint64_t)x->block[0] * x->block[1] * x->block[2] > 1024)
+			return mfail(err, "%s: block has more than 1024 threads", where);
+		const pj_val *ds = pj_get(o, "dynamic_smem");
+		int64_t smem = 0;
+		if (ds && int_of(ds, 0, UINT32_MAX, &smem, "\"dynamic_smem\"", err))
+			return -1;
+		x->has_smem = ds != NULL;
+		x->dynamic_smem = (uint32_t)smem;
+	}
+	return 0;
+}
+
+/* "sm_90a" -> 90; -1 if not of that shape. */
+static int arch_number(const char *a)
+{
+	if (strncmp(a, "sm_", 3) || !isdigit((unsigned char)a[3]))
+		return -1;
+	char *end;
+	long n = strtol(a + 3, &end, 10);
+	return n > 0 && n < 10000 ? (int)n : -1;
+}
+
+int plk_manifest_select(plk_manifest *m, int major, int minor)
+{
+	int dev = major * 10 + minor, best = -1, best_n = -1;
+	for (int i = 0; i < m->nvariants; i++) {
+		const char *a = m->variants[i].arch;
+		int n = arch_number(a);
+		if (n == dev) {
+			best = i;
+			break;
+		}
+		/* A plain cubin runs on later minors of its major. */
+		int plain = n > 0 && a[3 + (n >= 100 ? 3 : 2)] == 0;
+		if (plain && n / 10 == major && n <= dev && n > best_n) {
+			best = i;
+			best_n = n;
+		}
+	}
+	if (best < 0)
+		return -1;
+	const plk_mvariant *x = &m->variants[best];
+	for (int d = 0; d < 3; d++) {
+		if (x->has_block)
+			m->block[d] = x->block[d];
+		if (x->has_cluster)
+			m->cluster[d] = x->cluster[d];
+	}
+	if (x->has_smem)
+		m->dynamic_smem = x->dynamic_smem;
+	return best;
+}
+
 static int parse(plk_manifest *m, const pj_val *r, char *err)
 {
 	if (r->k != PJ_OBJ)
@@ -404,7 +479,7 @@ static int parse(plk_manifest *m, const pj_val *r, char *err)
 		if (parse_param(m, &ps->items[i], i, err))
 			return -1;
 	}
-	return parse_grid(m, pj_get(r, "grid"), err);
+	return parse_grid(m, pj_get(r, "grid"), err) || parse_variants(m, pj_get(r, "variants"), err) ? -1 : 0;
 }
 
 plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)
@@ -455,6 +530,9 @@ void plk_manifest_free(plk_manifest *m)
 	for (int i = 0; i < m->nsyms; i++)
 		free(m->syms[i]);
 	free(m->syms);
+	for (int i = 0; i < m->nvariants; i++)
+		free(m->variants[i].arch);
+	free(m->variants);
 	free(m);
 }
 

@@ -37,6 +37,14 @@ typedef struct plk_mparam {
 
 typedef struct plk_mtile { char *expr; int64_t tile; } plk_mtile;
 
+/* One arch's launch shape in a multi-arch manifest ("variants"). */
+typedef struct plk_mvariant {
+	char *arch;
+	int has_block, has_cluster, has_smem;
+	unsigned block[3], cluster[3];
+	uint32_t dynamic_smem;
+} plk_mvariant;
+
 typedef struct plk_manifest {
 	int version;
 	char *kernel, *entry, *binary;
@@ -55,11 +63,18 @@ typedef struct plk_manifest {
 	int nparams;
 	char **syms;                /* every shape symbol, in first-use order */
 	int nsyms;
+	plk_mvariant *variants;
+	int nvariants;
 } plk_manifest;
 
 /* manifest.c */
 plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err);
 void plk_manifest_free(plk_manifest *m);
+/* Applies the variant for a device of compute capability major.minor:
+ * the one whose arch is sm_<major><minor> (with or without a suffix),
+ * else the newest plain sm_<major><n> with n <= minor. Returns the index
+ * chosen, -1 when none matches (the top level stays). */
+int plk_manifest_select(plk_manifest *m, int major, int minor);
 int plk_manifest_tensor(const plk_manifest *m, const char *name);   /* -1: none */
 int plk_manifest_param(const plk_manifest *m, const char *name);
 int plk_manifest_sym(const plk_manifest *m, const char *name);

@@ -39,10 +39,11 @@ static void usage(FILE *f)
 
 static int die_cu(CUresult r, const char *what)
 {
-	const char *name = "?", *desc = "?";
-	cuGetErrorName(r, &name);
-	cuGetErrorString(r, &desc);
-	fprintf(stderr, "plk-run: %s: %s (%s)\n", what, name, desc);
+	const char *name = NULL, *desc = NULL;
+	if (cuGetErrorName(r, &name) != CUDA_SUCCESS || cuGetErrorString(r, &desc) != CUDA_SUCCESS)
+		fprintf(stderr, "plk-run: %s: CUresult %d\n", what, (int)r);   /* e.g. the stub library */
+	else
+		fprintf(stderr, "plk-run: %s: %s (%s)\n", what, name, desc);
 	return 1;
 }
 
@@ -287,12 +288,21 @@ static int bind_sets(plk_kernel *k, const Opts *o)
 			for (pi = 0; pi < plk_num_params(k) && strcmp(plk_param_name(k, pi), name); pi++)
 				;
 			const char *kind = pi < plk_num_params(k) ? plk_param_kind(k, pi) : "";
+			long long iv = strtoll(eq + 1, &end, 0);
+			int isint = !*end && end != eq + 1;
 			double v = strtod(eq + 1, &end);
 			if (*end || end == eq + 1) {
 				fprintf(stderr, "plk-run: --set %s: not a number\n", s);
 				return 1;
 			}
-			rc = !strcmp(kind, "f32") ? plk_bind_float(k, name, v) : plk_bind_int(k, name, (int64_t)v);
+			if (!strcmp(kind, "f32"))
+				rc = plk_bind_float(k, name, v);
+			else if (isint)
+				rc = plk_bind_int(k, name, iv);
+			else {
+				fprintf(stderr, "plk-run: --set %s: parameter %s takes an integer\n", s, name);
+				return 1;
+			}
 		}
 		if (rc) {
 			fprintf(stderr, "plk-run: %s\n", plk_error(k));

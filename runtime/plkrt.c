@@ -20,7 +20,7 @@ struct plk_kernel {
 	CUfunction fn;
 	int sm_count, cc_major, cc_minor;
 	int64_t capacity;            /* blocks resident at once (persistent) */
-	CUtensorMap *tmaps;          /* per param, 64-byte aligned */
+	CUtensorMap *tmaps;          /* per param, aligned as the type */
 	plk_tmap_args *tmap_done;    /* what each tmaps[i] was encoded from */
 	int *tmap_valid;
 	void **kparams;
@@ -113,6 +113,28 @@ static char *binary_beside(const char *manifest, const char *binary)
 	return s;
 }
 
+/* gemm.manifest.json -> gemm.cubin, else gemm.fatbin, when one exists. */
+static char *binary_for_manifest(const char *manifest)
+{
+	size_t n = strlen(manifest), suf = strlen(".manifest.json");
+	size_t stem = n > suf && !strcmp(manifest + n - suf, ".manifest.json") ? n - suf : n;
+	char *s = malloc(stem + sizeof ".fatbin");
+	if (!s)
+		return NULL;
+	static const char *const ext[] = { ".cubin", ".fatbin" };
+	for (int i = 0; i < 2; i++) {
+		memcpy(s, manifest, stem);
+		strcpy(s + stem, ext[i]);
+		FILE *f = fopen(s, "rb");
+		if (f) {
+			fclose(f);
+			return s;
+		}
+	}
+	free(s);
+	return NULL;
+}
+
 plk_kernel *plk_load(const char *binary, const char *manifest, char *err, size_t errlen)
 {
 	char *mpath = manifest ? NULL : binary ? manifest_beside(binary) : NULL;
@@ -136,15 +158,13 @@ plk_kernel *plk_load(const char *binary, const char *manifest, char *err, size_t
 			snprintf(err, errlen, "%s: %s", mp, e);
 			goto out;
 		}
-		if (!m->binary) {
-			snprintf(err, errlen, "%s: no \"binary\" key; give the binary's path", mp);
-			plk_manifest_free(m);
+		bpath = m->binary ? binary_beside(mp, m->binary) : binary_for_manifest(mp);
+		plk_manifest_free(m);
+		if (!bpath) {
+			snprintf(err, errlen, "%s: no \"binary\" key and no %s beside it; give the binary's path", mp,
+			         "K.cubin or K.fatbin");
 			goto out;
 		}
-		bpath = binary_beside(mp, m->binary);
-		plk_manifest_free(m);
-		if (!bpath)
-			goto oom;
 	}
 	const char *bp = binary ? binary : bpath;
 	if (!(image = read_file(bp, &ilen, err, errlen)))
@@ -204,7 +224,7 @@ static int check_params(plk_kernel *k)
 	const plk_manifest *m = k->m;
 	size_t off = 0, size = 0;
 	int i;
-	for (i = 0;; i++) {
+	for (i = 0; i < 4096; i++) {   /* the parameter space holds at most 32 KiB */
 		CUresult r = cuFuncGetParamInfo(k->fn, (size_t)i, &off, &size);
 		if (r == CUDA_ERROR_INVALID_VALUE)
 			break;                  /* past the last parameter */
@@ -314,9 +334,11 @@ plk_kernel *plk_load_data(const void *image, size_t size, const char *json, size
 		return NULL;
 	}
 	int n = k->m->nparams;
-	size_t tbytes = ((size_t)n * sizeof(CUtensorMap) + 63) / 64 * 64 + 64;
+	/* cuTensorMapEncodeTiled wants 64-byte alignment; CUDA 13 declares the
+	 * type 128-byte aligned. */
+	size_t tbytes = ((size_t)n + 1) * sizeof(CUtensorMap);
 	if (!(k->b = plk_binding_new(k->m)) || !(k->p = plk_plan_new(k->m))
-	    || !(k->tmaps = aligned_alloc(64, tbytes)) || !(k->tmap_done = calloc((size_t)n + 1, sizeof *k->tmap_done))
+	    || !(k->tmaps = aligned_alloc(_Alignof(CUtensorMap) > 64 ? _Alignof(CUtensorMap) : 64, tbytes)) || !(k->tmap_done = calloc((size_t)n + 1, sizeof *k->tmap_done))
 	    || !(k->tmap_valid = calloc((size_t)n + 1, sizeof *k->tmap_valid))
 	    || !(k->kparams = calloc((size_t)n + 1, sizeof *k->kparams))) {
 		snprintf(k->err, sizeof k->err, "out of memory");
@@ -324,7 +346,10 @@ plk_kernel *plk_load_data(const void *image, size_t size, const char *json, size
 	}
 	for (int i = 0; i < n; i++)
 		k->kparams[i] = k->m->params[i].kind == PK_TENSORMAP ? (void *)&k->tmaps[i] : (void *)&k->p->pval[i];
-	if (setup_context(k) || setup_function(k, image))
+	if (setup_context(k))
+		goto fail;
+	plk_manifest_select(k->m, k->cc_major, k->cc_minor);
+	if (setup_function(k, image))
 		goto fail;
 	return k;
 fail:

@@ -23,6 +23,8 @@
 PLK_ENTRY void plk_cp_async_load_ab(int inst, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
                                     int M, int N, int K, plk_pipe *ab, int tile_m, int tile_n)
 {
+	if (tile_m < 0)
+		return;	/* the flush call: nothing asynchronous left behind */
 	enum { PORT_AB = 0 };
 	enum { FIELD_A = 0, FIELD_B = 1 };
 	static_assert(BK * 2 == 128, "sw128 layout: one BK row of bf16 is one 128-byte row");

@@ -61,3 +61,74 @@ __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_b
 }
 
 #endif /* PLK_ACC_STORE_CUH */
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#ifndef PLK_ACC_STORE_TMA
+#define PLK_ACC_STORE_TMA
+/*
+ * Store through shared memory and TMA (sm_90): each warpgroup stages its
+ * 64-row blocks `chunk` columns at a time as 64 x 64 boxes in the 128B
+ * swizzle (conflict-free: the 8 rows of one store instruction land in 8
+ * different 16-byte chunks), then one thread per warpgroup issues the box
+ * stores and returns without waiting, so the writes to global memory drain
+ * while the next tile's mainloop runs. The staging space of a warpgroup is
+ * reused only after its previous stores have read it (wait_group.read).
+ *   buf: chunk * 128 bytes per warpgroup (64 rows x chunk bf16), 1024-aligned
+ *   bar, bar_threads: a named barrier over all nwarps warps
+ *   row0, col0: the tile's origin in the output tensor (TMA clips)
+ * A call with row0 < 0 is the flush: the issuing threads wait until every
+ * store they issued has completed.
+ */
+template <int mblocks, int nblocks, int nwarps, int chunk>
+__device__ __forceinline__ void plk_acc_store_tma(const float *v, int w, char *buf,
+                                                  const void *tmap, int bar, int bar_threads,
+                                                  int row0, int col0)
+{
+	static_assert(nwarps % 4 == 0, "whole warpgroups");
+	static_assert(chunk % 64 == 0 && (nblocks * 8) % chunk == 0, "whole 64-column boxes per pass");
+	constexpr int WGS = nwarps / 4;			/* warpgroups */
+	constexpr unsigned BOX = 64 * 128;		/* one 64 x 64 bf16 box */
+	constexpr unsigned WG_BYTES = chunk * 128;	/* staging per warpgroup */
+	const int g = w >> 2, lane = plk_lane(), q = lane & 3;
+	const bool issuer = (w & 3) == 0 && lane == 0;
+	char *mine = buf + g * WG_BYTES;
+	if (row0 < 0) {
+		if (issuer)
+			plk_tma_store_wait<0>();
+		return;
+	}
+#pragma unroll
+	for (int mi = 0; mi < mblocks; mi++) {
+#pragma unroll
+		for (int c0 = 0; c0 < nblocks * 8; c0 += chunk) {
+			/* the previous pass's boxes must have left shared memory */
+			if (issuer)
+				plk_tma_store_wait_read<0>();
+			asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(bar_threads) : "memory");
+#pragma unroll
+			for (int nb = 0; nb < chunk / 8; nb++) {
+				const int ni = c0 / 8 + nb;
+#pragma unroll
+				for (int h = 0; h < 2; h++) {
+					const float *e = v + (mi * nblocks + ni) * 4 + 2 * h;
+					__nv_bfloat162 t = __floats2bfloat162_rn(e[0], e[1]);
+					const int r = 16 * (w & 3) + (lane >> 2) + 8 * h;	/* row in the 64-row block */
+					const int box = nb >> 3, ch = nb & 7;
+					char *p = mine + box * BOX + r * 128 + ((ch ^ (r & 7)) << 4) + 4 * q;
+					*(uint32_t *)p = *(uint32_t *)&t;
+				}
+			}
+			plk_fence_proxy_async();	/* generic writes -> async-proxy reads */
+			asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(bar_threads) : "memory");
+			if (issuer) {
+				const int row = row0 + (mi * WGS + g) * 64;
+#pragma unroll
+				for (int b = 0; b < chunk / 64; b++)
+					plk_tma_store_2d(tmap, mine + b * BOX, col0 + c0 + b * 64, row);
+				plk_tma_store_commit();
+			}
+		}
+	}
+}
+#endif /* PLK_ACC_STORE_TMA */
+#endif

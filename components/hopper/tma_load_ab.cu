@@ -25,6 +25,8 @@
 PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab,
                                int tile_m, int tile_n)
 {
+	if (tile_m < 0)
+		return;	/* the flush call: nothing asynchronous left behind */
 	/* ids in declaration order (what plkc -c writes to tma_load_ab.plk.h) */
 	enum { PORT_AB = 0 };
 	enum { FIELD_A = 0, FIELD_B = 1 };

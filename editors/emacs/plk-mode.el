@@ -16,7 +16,8 @@
 
 ;;; Code:
 
-(require 'rx)
+(defvar compilation-error-regexp-alist)
+(defvar compilation-error-regexp-alist-alist)
 
 (defgroup plk nil
   "PipeLink .plk files."
@@ -66,6 +67,10 @@
   "A regexp matching any of WORDS as a whole symbol."
   (concat "\\_<" (regexp-opt words t) "\\_>"))
 
+(defun plk--in-string-p ()
+  "Non-nil if the current match starts inside a string (point and match data kept)."
+  (save-match-data (save-excursion (nth 3 (syntax-ppss (match-beginning 0))))))
+
 (defconst plk-font-lock-keywords
   `(;; Declarations: `component NAME', `kernel NAME'.
     (,(concat "\\_<\\(component\\)[ \t]+\\(" plk--ident "\\)")
@@ -91,8 +96,8 @@
      . 'plk-number-face)
     ("\\_<[0-9][A-Za-z0-9_]*" . font-lock-warning-face)
     ;; Escapes inside strings (the string face is already there: prepend).
-    ("\\\\[\"\\\\nt]" 0 (when (nth 3 (syntax-ppss (match-beginning 0))) 'plk-escape-face) prepend)
-    ("\\\\." 0 (when (nth 3 (syntax-ppss (match-beginning 0))) 'font-lock-warning-face) prepend))
+    ("\\\\[\"\\\\nt]" 0 (when (plk--in-string-p) 'plk-escape-face) prepend)
+    ("\\\\." 0 (when (plk--in-string-p) 'font-lock-warning-face) prepend))
   "Font-lock rules of `plk-mode'.")
 
 (defvar plk-mode-syntax-table

@@ -24,7 +24,7 @@
     (comment font-lock-comment-face font-lock-comment-delimiter-face)
     (arrow plk-arrow-face) (instance font-lock-variable-name-face) (port plk-port-face)
     (instdef font-lock-variable-name-face) (compref font-lock-type-face)
-    (ident nil) (operator nil))
+    (ident) (operator))
   "Probe class -> the faces that may stand there (nil: none).")
 
 (defconst plk-test-root
@@ -46,7 +46,7 @@
       (forward-line (1- line))
       (forward-char (1- col))
       (let ((f (get-text-property (point) 'face)))
-        (if (listp f) f (list f))))))
+        (delq nil (if (listp f) (copy-sequence f) (list f)))))))
 
 (ert-deftest plk-probes ()
   "The face at every probe is one its class calls for."
@@ -67,6 +67,7 @@
                           (nth 0 f) (nth 1 f) (nth 2 f) (nth 4 f) cls (cdr want) got)
                   bad)))))
     (message "plk-probes: %d probes, %d wrong" n (length bad))
+    (dolist (b (reverse bad)) (message "%s" b))
     (when bad
       (message "(a lexer keyword or stdlib name missing? `python3 tests/editors/plkref.py sync' updates the editor files)"))
     (should (> n 0))

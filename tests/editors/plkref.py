@@ -17,6 +17,7 @@ that lacks a keyword or type name fails.
   plkref.py names                    list the extracted names
   plkref.py probes OUTDIR FILE...    write OUTDIR/names.plk and OUTDIR/probes.tsv
   plkref.py compare vim GOT.tsv      check Vim's groups at the probes
+  plkref.py selftest                 test the extractors and the classifier
   plkref.py sync [--check]           rewrite the name lists in editors/ (--check:
                                      only report the files that are out of date)
 """
@@ -67,9 +68,10 @@ class Names:
     def _stdlib(self):
         """Names of the X-macro entries of stdlib/{dtype,layout,feature,arch}.def.
 
-        An entry is a line `MACRO(args...)`; its name is the first argument
-        that is a quoted identifier (`DTYPE("bf16", ...)`,
-        `FEATURE(FEAT_TMA, "tma", ...)`), else the first bare one."""
+        An entry is a line `MACRO(args...)`; its name is the first argument,
+        quoted or bare (`DTYPE("bf16", ...)`, `LAYOUT(sw128, ...)`), unless
+        that is an ALL_CAPS constant: then the first quoted identifier
+        (`FEATURE(FEAT_TMA, "tma", ...)`)."""
         d = os.path.join(self.root, "stdlib")
         names = {k: set() for k in FALLBACK}
         names["arch"] = set()
@@ -86,10 +88,14 @@ class Names:
                 if not m:
                     continue
                 args = [a.strip() for a in re.findall(r'"(?:\\.|[^"\\])*"|[^,]+', m.group(1))]
+                first = args[0] if args else ""
                 quoted = [a[1:-1] for a in args if re.match(r'"%s"\Z' % IDENT, a)]
-                bare = [a for a in args if re.match(IDENT + r"\Z", a)]
-                if quoted or bare:
-                    names[k].add((quoted or bare)[0])
+                if re.match(r'"%s"\Z' % IDENT, first):
+                    names[k].add(first[1:-1])
+                elif re.match(IDENT + r"\Z", first) and not re.match(r"[A-Z][A-Z0-9_]*\Z", first):
+                    names[k].add(first)
+                elif quoted:           # FEATURE(FEAT_TMA, "tma", ...)
+                    names[k].add(quoted[0])
             src[k] = "stdlib/%s.def" % k
         for k in FALLBACK:
             if not names[k]:
@@ -136,9 +142,10 @@ ESCAPE = re.compile(r"\\.")
 
 def classify(text, names):
     """Yield (offset, length, class) for the start of every token worth probing."""
-    prev = []          # last significant words, for declaration names
+    prev = []          # the last word, for declaration names
+    prev_end = 0
+    kw = ("keyword", "typekw", "shapeop", "auto")
     for m in TOKEN.finditer(text):
-        kind = m.lastgroup if m.lastgroup not in ("unit", "inst", "port") else None
         if m.group("lcomment") is not None or m.group("bcomment") is not None:
             yield m.start(), len(m.group()), "comment"
             continue
@@ -159,8 +166,10 @@ def classify(text, names):
             yield m.start(), 1, "badnumber"
             prev = []
             continue
-        if m.group("portref") is not None and names.word_class(m.group("inst")) == "ident" \
-                and names.word_class(m.group("port")) in ("ident", "dtype", "layout", "feature"):
+        # Any non-keyword names an instance or port, even one spelt like a
+        # dtype or an arch: in `a.b` position the editors colour it as such.
+        if m.group("portref") is not None and names.word_class(m.group("inst")) not in kw \
+                and names.word_class(m.group("port")) not in kw:
             yield m.start("inst"), len(m.group("inst")), "instance"
             yield m.start("port"), len(m.group("port")), "port"
             prev = []
@@ -324,6 +333,64 @@ def sync(names, check):
     return 1 if check and stale else 0
 
 
+# ------------------------------------------------------------ selftest
+def selftest():
+    import tempfile
+
+    def tree(files):
+        d = tempfile.mkdtemp()
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+            with open(os.path.join(d, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+        return d
+    fails = []
+
+    def expect(what, got, want):
+        if got != want:
+            fails.append("%s: got %r, want %r" % (what, got, want))
+    doc = open(os.path.join(ROOT, "docs", "language.md"), encoding="utf-8").read()
+    n = Names(tree({"docs/language.md": doc}))
+    expect("docs keyword source", n.keyword_source, "docs/language.md")
+    for w in ("use", "component", "kernel", "x", "tile", "ptr", "auto"):
+        expect("docs keyword %s" % w, w in n.keywords, True)
+    expect("docs keywords are identifiers", all(re.match(IDENT + r"\Z", w) for w in n.keywords), True)
+    lexer = ('/*!re2c\n\t"use"  { SPAN(); return KW_USE; }\n'
+             "\t'kernel' {return KW_KERNEL;}\n"
+             '\t"x" {\n\t\tSPAN();\n\t\treturn KW_X;\n\t}\n'
+             '\t"->" { SPAN(); return ARROW; }\n\t"sm_" [0-9]+ { return ARCH; }\n'
+             '\t"none" { return IDENT; }\n*/\n')
+    defs = {"stdlib/dtype.def": '/* DTYPE(name, bits) */\nDTYPE("bf16", 16, "__nv_bfloat16")\n'
+                                '#define X(a) a\nDTYPE(f8, 8, "char") // bare name\n',
+            "stdlib/feature.def": 'FEATURE(FEAT_TMA, "tma", "bulk copies, with a comma")\n',
+            "stdlib/layout.def": 'SWIZZLE("sw128", 1024, 128)\nFRAG("wgmma_acc", 64, 8, 4, "x")\n',
+            "stdlib/arch.def": 'ARCH("sm_90a", 90, 1)\n'}
+    n = Names(tree(dict({"grammar/lexer.re": lexer, "docs/language.md": doc}, **defs)))
+    expect("lexer keywords", n.keywords, ["kernel", "use", "x"])
+    expect("dtypes", n.stdlib["dtype"], ["bf16", "f8"])
+    expect("features", n.stdlib["feature"], ["tma"])
+    expect("layouts", n.stdlib["layout"], ["sw128", "wgmma_acc"])
+    expect("archs", n.stdlib["arch"], ["sm_90a"])
+    n = Names(tree({"grammar/lexer.re": "/*!re2c ident { return IDENT; } */", "docs/language.md": doc}))
+    try:
+        n.check()
+        fails.append("no keywords extracted, yet check() passed")
+    except SystemExit:
+        pass
+    n = Names()
+    got = [(c, "x.plk: a.b -> c . d 0x10 64K 1x \"s\\n\" sm_90a tma // c"[o:o + l])
+           for o, l, c in classify("x.plk: a.b -> c . d 0x10 64K 1x \"s\\n\" sm_90a tma // c", n)]
+    expect("classify", got, [
+        ("shapeop", "x"), ("ident", "plk"), ("instance", "a"), ("port", "b"), ("arrow", "->"),
+        ("instance", "c"), ("port", "d"), ("number", "0"), ("number", "6"), ("unit", "K"),
+        ("badnumber", "1"), ("string", '"'), ("escape", "\\n"), ("arch", "sm_90a"),
+        ("feature", "tma"), ("comment", "// c")])
+    for f in fails:
+        print("selftest: " + f)
+    print("plkref selftest: %d failed" % len(fails))
+    return 1 if fails else 0
+
+
 # ------------------------------------------------------------- compare
 # Probe class -> the Vim syntax groups that may stand there.
 VIM_GROUPS = {
@@ -351,6 +418,11 @@ def compare(editor, got_path):
     bad, n, checks = [], 0, set()
     for row in open(got_path, encoding="utf-8").read().splitlines():
         f = row.split("\t")
+        if f[0] == "check" and f[1] == "make":
+            # a broken file: every quickfix entry an error with its code
+            if not re.match(r"\d+:\d+:e:\[E\d{4}\](\|\d+:\d+:e:\[E\d{4}\])*\Z", f[2]):
+                bad.append("plkc --diagnostics-format=short through :make: got %r" % f[2])
+            continue
         if f[0] == "check":
             checks.add(f[1])
             if f[2] != VIM_CHECKS.get(f[1]):
@@ -378,6 +450,8 @@ def compare(editor, got_path):
 
 
 def main(argv):
+    if argv[:1] == ["selftest"]:
+        return selftest()
     names = Names()
     names.check()
     if argv[:1] == ["names"]:
@@ -399,7 +473,7 @@ def main(argv):
             if os.path.exists(exp):
                 lines = open(path, encoding="utf-8").read().split("\n")
                 for ln, col, c in read_expect(exp):
-                    t = re.match(r"\S*", lines[ln - 1][col - 1:]).group()
+                    t = re.match(r"\w+|->|>=|\S|", lines[ln - 1][col - 1:]).group()
                     rows.append((path, ln, col, c, t))
         with open(os.path.join(outdir, "probes.tsv"), "w", encoding="utf-8") as f:
             for r in rows:
@@ -408,6 +482,8 @@ def main(argv):
         return 0
     if argv[:1] == ["compare"] and len(argv) == 3:
         return compare(argv[1], argv[2])
+    if argv[:1] == ["selftest"]:
+        return selftest()
     if argv[:1] == ["sync"]:
         return sync(names, argv[1:] == ["--check"])
     sys.stderr.write(__doc__)

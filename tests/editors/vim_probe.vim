@@ -40,5 +40,21 @@ for s:e in getqflist()
   endif
 endfor
 call add(s:out, "check\tquickfix\t" . join(s:qf, '|'))
+
+" End to end, when the test runner has a plkc: :make on a broken file.
+if exists('g:plkc')
+  execute 'silent edit! ' . fnameescape(g:bad)
+  compiler plkc
+  let &l:makeprg = g:plkc . ' --diagnostics-format=short $* %:S'
+  let &shellpipe = '>%s 2>&1'
+  silent make
+  let s:qf = []
+  for s:e in getqflist()
+    if s:e.valid
+      call add(s:qf, s:e.lnum . ':' . s:e.col . ':' . s:e.type . ':' . matchstr(s:e.text, '^\[E\d\+\]'))
+    endif
+  endfor
+  call add(s:out, "check\tmake\t" . join(s:qf, '|'))
+endif
 call writefile(s:out, g:out)
 qa!

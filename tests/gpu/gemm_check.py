@@ -97,8 +97,8 @@ def main():
         rows.append(line)
 
     gemm_shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (8192, 28672, 4096), (16384, 14336, 4096)]
-    gemm_cfgs = ["w256_store", "w128_store"]
-    extra = {(4096, 4096, 4096): ["w128x1_store", "a128_store"]}
+    gemm_cfgs = ["w256_store", "w256_tma", "w256_tma3"]
+    extra = {(4096, 4096, 4096): ["w128_store", "w128x1_store", "a128_store"]}
     gen = torch.Generator(device="cuda")
     gen.manual_seed(int(datetime.datetime.now().timestamp()))
     for (M, N, K) in gemm_shapes:
@@ -148,7 +148,7 @@ def main():
         yb = base()
         err_base = rel_err(yb, ref)
         print("baseline swiglu rel_err %.2e" % err_base)
-        cfgs = ["w256_swiglu"] + (["a128_swiglu"] if (M, N, K) == (4096, 8192, 4096) else [])
+        cfgs = ["w256_swiglu", "w256_swiglu_tma"] + (["a128_swiglu"] if (M, N, K) == (4096, 8192, 4096) else [])
         for name in cfgs:
             run = launcher(get(name), a, w_il, y, None, M, N, K)
             y.fill_(float("nan"))

@@ -10,6 +10,7 @@
  *   CFG_MAIN      1: tma_load_ab + wgmma_mainloop (sm_90a)
  *                 2: cp_async_load_ab + mma_sync_mainloop (sm_80 class)
  *   CFG_EPI       1: store_bf16   2: bias_gelu   3: swiglu
+ *                 4: store_bf16_tma   5: swiglu_tma (staging CFG_CH columns a pass)
  *   CFG_BM, CFG_BN, CFG_BK   accumulator tile (BN counts accumulator columns)
  *   CFG_WG        consumer warpgroups (wgmma path)
  *   CFG_STAGES    ring depth
@@ -44,7 +45,13 @@ constexpr unsigned SLOT_BYTES = (CFG_BM + CFG_BN) * CFG_BK * 2;
 constexpr unsigned RING = 0;					/* 1024-aligned slots */
 constexpr unsigned FULL = RING + CFG_STAGES * SLOT_BYTES;	/* 8-byte mbarriers */
 constexpr unsigned EMPTY = FULL + 8 * CFG_STAGES;
+#if CFG_EPI >= 4	/* the epilogue's staging buffer (live all: it overlaps the mainloop) */
+constexpr unsigned STAGING = (EMPTY + 8 * CFG_STAGES + 1023) / 1024 * 1024;
+constexpr unsigned SMEM_BYTES = STAGING + CONSUMER_WARPS / 4 * 64 * CFG_CH * 2;
+#else
+constexpr unsigned STAGING = 0;
 constexpr unsigned SMEM_BYTES = EMPTY + 8 * CFG_STAGES;
+#endif
 static_assert(SLOT_B % 1024 == 0 && SLOT_BYTES % 1024 == 0, "sw128 tiles need 1024-byte alignment");
 static_assert(SMEM_BYTES <= 232448, "over the 227 KiB of shared memory per block");
 }
@@ -53,7 +60,7 @@ namespace place = PLK_CAT(place_, CFG_NAME);
 /* ---------------- ABI definitions: constants of this placement ---------------- */
 extern __shared__ __align__(1024) unsigned char plk_dsmem[];
 
-extern "C" __device__ __forceinline__ void *plk_smem(int inst, int buf) { return plk_dsmem; }
+extern "C" __device__ __forceinline__ void *plk_smem(int inst, int buf) { return plk_dsmem + place::STAGING; }
 extern "C" __device__ __forceinline__ int plk_ring_stages(int inst, int port) { return CFG_STAGES; }
 extern "C" __device__ __forceinline__ void *plk_ring_slot(int inst, int port, int stage)
 {
@@ -117,23 +124,41 @@ extern "C" __device__ __forceinline__ int plk_role_warps(int inst) { return inst
 #define BM CFG_BM
 #define BN CFG_BN
 #define WARPS CONSUMER_WARPS
+#define CH CFG_CH
 #if CFG_EPI == 1
 #include "../../components/hopper/store_bf16.cu"
 #elif CFG_EPI == 2
 #include "../../components/hopper/bias_gelu.cu"
-#else
+#elif CFG_EPI == 3
 #include "../../components/common/swiglu.cu"
+#elif CFG_EPI == 4
+#include "../../components/hopper/store_bf16_tma.cu"
+#else
+#include "../../components/hopper/swiglu_tma.cu"
 #endif
 #undef BM
 #undef BN
 #undef WARPS
+#undef CH
 
 /* ---------------- the kernel ---------------- */
+#if CFG_EPI == 1
+#define EPILOGUE(tm, tn) plk_store_bf16(2, c, M, N, acc, tm, tn)
+#elif CFG_EPI == 2
+#define EPILOGUE(tm, tn) plk_bias_gelu(2, c, bias, M, N, acc, tm, tn)
+#elif CFG_EPI == 3
+#define EPILOGUE(tm, tn) plk_swiglu(2, c, M, N, acc, tm, tn)
+#elif CFG_EPI == 4
+#define EPILOGUE(tm, tn) plk_store_bf16_tma(2, &c_map, acc, tm, tn)
+#else
+#define EPILOGUE(tm, tn) plk_swiglu_tma(2, &c_map, acc, tm, tn)
+#endif
 #define ACC_PER_THREAD (CFG_BM * CFG_BN / (32 * CONSUMER_WARPS))
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map,
+                               const __grid_constant__ CUtensorMap c_map,
                                const __nv_bfloat16 *a, const __nv_bfloat16 *b,
                                __nv_bfloat16 *c, const __nv_bfloat16 *bias,
                                int M, int N, int K)
@@ -150,7 +175,7 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 	}
 	__syncthreads();
 
-#if CFG_EPI == 3
+#if CFG_EPI == 3 || CFG_EPI == 5
 	const int nacc = 2 * N;		/* swiglu: gate and up columns */
 #else
 	const int nacc = N;
@@ -175,6 +200,12 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 				plk_cp_async_load_ab(0, a, b, M, nacc, K, &ab, tm, tn);
 #endif
 			}
+			/* flush: every entry once more with tile -1 */
+#if CFG_MAIN == 1
+			plk_tma_load_ab(0, &a_map, &b_map, K, &ab, -1, -1);
+#else
+			plk_cp_async_load_ab(0, a, b, M, nacc, K, &ab, -1, -1);
+#endif
 		}
 	} else {
 		/* role mma: warps [LOAD_WARPS, LOAD_WARPS + CONSUMER_WARPS),
@@ -192,24 +223,25 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 #else
 			plk_mma_sync_mainloop(1, K, &ab, acc, tm, tn);
 #endif
-#if CFG_EPI == 1
-			plk_store_bf16(2, c, M, N, acc, tm, tn);
-#elif CFG_EPI == 2
-			plk_bias_gelu(2, c, bias, M, N, acc, tm, tn);
-#else
-			plk_swiglu(2, c, M, N, acc, tm, tn);
-#endif
+			EPILOGUE(tm, tn);
 		}
+		/* flush: every entry once more with tile -1 */
+#if CFG_MAIN == 1
+		plk_wgmma_mainloop(1, K, &ab, acc, -1, -1);
+#else
+		plk_mma_sync_mainloop(1, K, &ab, acc, -1, -1);
+#endif
+		EPILOGUE(-1, -1);
 	}
 }
 
 /* ---------------- host launcher ---------------- */
 static int PLK_CAT(encode_, CFG_NAME)(CUtensorMap *m, const void *p, int rows, int cols,
-                                      int box_rows)
+                                      int box_rows, int box_cols)
 {
 	cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
 	cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
-	cuuint32_t box[2] = {CFG_BK, (cuuint32_t)box_rows};
+	cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
 	cuuint32_t estr[2] = {1, 1};
 	CUresult r = cuTensorMapEncodeTiled(m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dims,
 	                                    strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -226,14 +258,17 @@ extern "C" int PLK_CAT(plk_mono_launch_, CFG_NAME)(const void *a, const void *b,
 {
 	static bool attr_set = false;
 	auto kern = PLK_CAT(plk_kernel_, CFG_NAME);
-	const int nacc = CFG_EPI == 3 ? 2 * N : N;
-	CUtensorMap am, bm;
+	const int nacc = CFG_EPI == 3 || CFG_EPI == 5 ? 2 * N : N;
+	CUtensorMap am, bm, cm;
 	memset(&am, 0, sizeof am);
 	memset(&bm, 0, sizeof bm);
+	memset(&cm, 0, sizeof cm);
 	if (CFG_MAIN == 1) {
-		int e = PLK_CAT(encode_, CFG_NAME)(&am, a, M, K, CFG_BM);
+		int e = PLK_CAT(encode_, CFG_NAME)(&am, a, M, K, CFG_BM, CFG_BK);
 		if (!e)
-			e = PLK_CAT(encode_, CFG_NAME)(&bm, b, nacc, K, CFG_BN);
+			e = PLK_CAT(encode_, CFG_NAME)(&bm, b, nacc, K, CFG_BN, CFG_BK);
+		if (!e && CFG_EPI >= 4)
+			e = PLK_CAT(encode_, CFG_NAME)(&cm, c, M, N, 64, 64);
 		if (e)
 			return e;
 	}
@@ -246,7 +281,7 @@ extern "C" int PLK_CAT(plk_mono_launch_, CFG_NAME)(const void *a, const void *b,
 	}
 	const int ntiles = ((M + CFG_BM - 1) / CFG_BM) * ((nacc + CFG_BN - 1) / CFG_BN);
 	const int grid = ntiles < sms ? ntiles : sms;
-	kern<<<grid, THREADS, place::SMEM_BYTES, st>>>(am, bm, (const __nv_bfloat16 *)a,
+	kern<<<grid, THREADS, place::SMEM_BYTES, st>>>(am, bm, cm, (const __nv_bfloat16 *)a,
 	                                               (const __nv_bfloat16 *)b, (__nv_bfloat16 *)c,
 	                                               (const __nv_bfloat16 *)bias, M, N, K);
 	cudaError_t e = cudaGetLastError();

@@ -34,7 +34,7 @@ static float frand(unsigned *s) { *s = *s * 1664525u + 1013904223u; return ((*s 
 
 static int check(const Cfg &c, int M, int N, int K, unsigned seed)
 {
-	const int nacc = c.epi == 3 ? 2 * N : N;
+	const int nacc = c.epi == 3 || c.epi == 5 ? 2 * N : N;
 	std::vector<__nv_bfloat16> a((size_t)M * K), b((size_t)nacc * K), bias(N), out((size_t)M * N);
 	std::vector<float> af(a.size()), bfv(b.size()), biasf(N);
 	for (size_t i = 0; i < a.size(); i++) { af[i] = bf(frand(&seed)); a[i] = __float2bfloat16(af[i]); }
@@ -60,7 +60,7 @@ static int check(const Cfg &c, int M, int N, int K, unsigned seed)
 			auto dot = [&](int row) { double s = 0; for (int k = 0; k < K; k++)
 				s += (double)af[(size_t)i * K + k] * bfv[(size_t)row * K + k]; return s; };
 			double ref;
-			if (c.epi == 1) ref = dot(j);
+			if (c.epi == 1 || c.epi == 4) ref = dot(j);
 			else if (c.epi == 2) { double x = dot(j) + biasf[j];
 				ref = 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
 			else { int g = (j / 8) * 16 + j % 8; double gv = dot(g), uv = dot(g + 8);

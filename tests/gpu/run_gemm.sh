@@ -16,11 +16,11 @@ grep -v '^#' tests/gpu/configs.txt | awk 'NF {printf "CFG(%s, %s, %s)\n",$1,$2,$
 
 echo "== build"
 pids=()
-while read -r n m e bm bn bk wg st g; do
+while read -r n m e bm bn bk wg st g ch; do
 	[ -z "$n" ] && continue
 	nvcc -c -O3 -Xcompiler -fPIC $ARCH -Xptxas -v -Istdlib \
 		-DCFG_NAME=$n -DCFG_MAIN=$m -DCFG_EPI=$e -DCFG_BM=$bm -DCFG_BN=$bn -DCFG_BK=$bk \
-		-DCFG_WG=$wg -DCFG_STAGES=$st -DCFG_GROUP=$g \
+		-DCFG_WG=$wg -DCFG_STAGES=$st -DCFG_GROUP=$g -DCFG_CH=$ch \
 		tests/gpu/gemm_monolith.cu -o "$B/$n.o" > "$B/$n.build.log" 2>&1 &
 	pids+=($!)
 done < <(grep -v '^#' tests/gpu/configs.txt)
@@ -46,8 +46,8 @@ timeout 60 "$B/gemm_small" 2>&1 | tee "$OUT/small.log" || { echo "small checks f
 
 if [ "${1:-}" != quick ]; then
 	echo "== compute-sanitizer"
-	timeout 90 compute-sanitizer --tool memcheck "$B/gemm_small" w256_store a128_swiglu 2>&1 | tail -5 | tee "$OUT/memcheck.log"
-	timeout 60 compute-sanitizer --tool racecheck "$B/gemm_small" w256_store 2>&1 | tail -5 | tee "$OUT/racecheck.log"
+	timeout 90 compute-sanitizer --tool memcheck "$B/gemm_small" w256_store w256_tma w256_swiglu_tma a128_swiglu 2>&1 | tail -5 | tee "$OUT/memcheck.log"
+	timeout 60 compute-sanitizer --tool racecheck "$B/gemm_small" w256_store w256_tma 2>&1 | tail -5 | tee "$OUT/racecheck.log"
 fi
 
 echo "== large checks and timing"

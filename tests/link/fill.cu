@@ -2,10 +2,9 @@
  * f32 tile whose values depend on (tile_m, tile_n, step) into ring `t`. */
 #include "plk.cuh"
 
-enum { PORT_T = 0 };
-
 PLK_ENTRY void link_fill(int inst, int K, plk_pipe *t, int tile_m, int tile_n)
 {
+	enum { PORT_T = 0 };
 	for (int k = 0; k < K; k += 32) {
 		const int s = plk_produce_acquire(inst, PORT_T, t);
 		float *slot = (float *)plk_ring_slot(inst, PORT_T, s);

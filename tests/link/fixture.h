@@ -53,6 +53,7 @@ static Component *fx_comp(Ctx *c, const char *name, const char *entry, int warps
 	Component *cp = arena_alloc(c->arena, sizeof *cp);
 	cp->name = name, cp->entry = entry, cp->source = arena_printf(c->arena, "%s.cu", name);
 	cp->sp = cp->name_sp = cp->entry_sp = span_none;
+	cp->file = arena_printf(c->arena, "tests/link/%s.plk", name);   /* sources resolve beside it */
 	cp->warps = warps ? fx_num(c, warps) : NULL;
 	return cp;
 }
@@ -141,14 +142,30 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 	f->g.arch = f->p.arch = arch_lookup(arch);
 	f->p.g = &f->g;
 	f->p.threads = 384;
+	f->p.nwarps = 12;
+	f->p.entry_regs = 168;
+	static int wg_regs[3] = { 40, 232, 232 };
+	f->p.nwarpgroups = 3, f->p.wg_regs = wg_regs;
 	f->g.persistent = 1;
 	f->g.raster = "grouped", f->g.raster_group = 8;
 	f->g.tiles[0] = fx_ceil_div(c, fx_name(c, "M"), fx_num(c, 32));
 	f->g.tiles[1] = fx_ceil_div(c, fx_name(c, "N"), fx_num(c, 32));
+	/* kernel (Y: tensor<f32>[M, N], K: i32): Y gives y, M and N */
+	KParam *Y = arena_alloc(c->arena, sizeof *Y);
+	Y->name = "Y", Y->sp = span_none, Y->ty = fx_type(c, TY_TENSOR, "f32");
+	vec_push(c->arena, &Y->ty->dims, fx_name(c, "M"));
+	vec_push(c->arena, &Y->ty->dims, fx_name(c, "N"));
+	vec_push(c->arena, &f->k.params, Y);
+	KParam *K = arena_alloc(c->arena, sizeof *K);
+	K->name = "K", K->sp = span_none, K->ty = fx_type(c, TY_SCALAR, "i32");
+	vec_push(c->arena, &f->k.params, K);
 	fx_kparam(f, "y", KP_PTR);
 	fx_kparam(f, "M", KP_I32);
 	fx_kparam(f, "N", KP_I32);
 	fx_kparam(f, "K", KP_I32);
+	((GKParam *)f->g.kparams.v[0])->tensor = "Y";
+	((GKParam *)f->g.kparams.v[1])->dim = "M";
+	((GKParam *)f->g.kparams.v[2])->dim = "N";
 
 	Component *fill = fx_comp(c, "fill", "link_fill", 1);
 	GInst *i0 = fx_inst(f, "load", fill, 1, 40);

@@ -3,12 +3,11 @@
  * 32 x 32 tile to y[tile_m * 32 + r, tile_n * 32 + c] with coalesced rows. */
 #include "plk.cuh"
 
-enum { PORT_ACC = 0 };
-enum { BUF_STAGE = 0 };
-enum { BAR_SYNC = 0 };
-
 PLK_ENTRY void link_store(int inst, float *y, int N, float *acc, int tile_m, int tile_n)
 {
+	enum { PORT_ACC = 0 };
+	enum { BUF_STAGE = 0 };
+	enum { BAR_SYNC = 0 };
 	float *buf = (float *)plk_smem(inst, BUF_STAGE);
 	const int n = plk_role_warps(inst) * 32, i = plk_warp_rank(inst) * 32 + plk_lane();
 #pragma unroll

@@ -3,10 +3,9 @@
  * y[(tile_m * W + w) * N + tile_n * 32 + lane]. */
 #include "plk.cuh"
 
-enum { PORT_T = 0 };
-
 PLK_ENTRY void link_sum(int inst, float *y, int N, int K, plk_pipe *t, int tile_m, int tile_n)
 {
+	enum { PORT_T = 0 };
 	const int w = plk_warp_rank(inst), W = plk_role_warps(inst), lane = plk_lane();
 	float acc = 0.f;
 	for (int k = 0; k < K; k += 32) {

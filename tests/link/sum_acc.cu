@@ -3,10 +3,9 @@
  * tile (W = 8: 1024 elements over 256 threads). */
 #include "plk.cuh"
 
-enum { PORT_T = 0, PORT_ACC = 1 };
-
 PLK_ENTRY void link_sum_acc(int inst, int K, plk_pipe *t, float *acc, int tile_m, int tile_n)
 {
+	enum { PORT_T = 0, PORT_ACC = 1 };
 	const int i = plk_warp_rank(inst) * 32 + plk_lane();
 #pragma unroll
 	for (int j = 0; j < 4; j++)

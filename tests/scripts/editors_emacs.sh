@@ -10,7 +10,7 @@ command -v python3 >/dev/null || { echo "skip: python3 not found"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
-python3 tests/editors/plkref.py probes "$tmp" examples/*.plk tests/editors/samples/*.plk || exit 1
+python3 tests/editors/plkref.py probes "$tmp" examples/*.plk components/*/*.plk tests/editors/samples/*.plk || exit 1
 PLK_PROBES="$tmp/probes.tsv" timeout 120 emacs -Q --batch -L editors/emacs \
 	-l editors/emacs/plk-mode.el -l tests/editors/plk-mode-test.el \
 	-f ert-run-tests-batch-and-exit </dev/null >"$tmp/log" 2>&1

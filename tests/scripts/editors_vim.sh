@@ -10,9 +10,14 @@ command -v python3 >/dev/null || { echo "skip: python3 not found"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
-python3 tests/editors/plkref.py probes "$tmp" examples/*.plk tests/editors/samples/*.plk || exit 1
+python3 tests/editors/plkref.py probes "$tmp" examples/*.plk components/*/*.plk tests/editors/samples/*.plk || exit 1
+plkc=()
+if [ -x "${PLKC:-}" ]; then    # tests/run.sh sets it: also run :make through plkc
+	printf 'kernel k( {\n}\n\n"unterminated\n' >"$tmp/bad.plk"
+	plkc=(--cmd "let g:plkc = '$PLKC' | let g:bad = '$tmp/bad.plk'")
+fi
 timeout 60 vim -Es -u NONE -N -i NONE --cmd 'set rtp^=editors/vim' \
 	--cmd "let g:probes = '$tmp/probes.tsv' | let g:out = '$tmp/got.tsv' | let g:indent_src = 'tests/editors/samples/sample_gemm.plk'" \
-	-S tests/editors/vim_probe.vim </dev/null
+	"${plkc[@]}" -S tests/editors/vim_probe.vim </dev/null
 [ -s "$tmp/got.tsv" ] || { echo "vim wrote no results (exit $?)"; exit 1; }
 python3 tests/editors/plkref.py compare vim "$tmp/got.tsv"

@@ -195,7 +195,7 @@ static void test_gemm(void)
 	CHECK(strstr(s, "shared memory   196672 / 232448"));
 	free(s);
 	f = open_memstream(&s, &n);
-	placement_json(f, p, 2);
+	placement_write_json(f, p, "  ");
 	fclose(f);
 	int depth = 0, neg = 0;
 	for (char *q = s; *q; q++) {
@@ -204,6 +204,8 @@ static void test_gemm(void)
 	}
 	CHECK(!neg && depth == 0);
 	CHECK(strstr(s, "\"stages\": 4, \"auto\": true"));
+	CHECK(strstr(s, "\"from\": \"load.o0\", \"to\": \"mma.i0\""));
+	CHECK(strstr(s, "\"full_bar\": 196608, \"empty_bar\": 196640"));
 	CHECK(strstr(s, "\"warpgroup_regs\": [40, 232, 232]"));
 	free(s);
 	t_fini(&t);
@@ -349,7 +351,7 @@ static void test_threads_over(void)
 	inst(&t, "mm", 32, 0, FEAT_WGMMA, NULL);   /* 1 + 8 warpgroups = 1152 threads */
 	CHECK(!place(&t.c, t.g));
 	CHECK(strstr(t_err(&t), "E0404"));
-	CHECK(strstr(t_err(&t), "mm with 7 warpgroups instead of 8"));
+	CHECK(strstr(t_err(&t), "`mm` with 7 warpgroups instead of 8"));
 	t_fini(&t);
 }
 
@@ -507,12 +509,38 @@ static int check_props(T *t, Placement *p)
 	return unit_failures == before;
 }
 
+/* Deepest: with every other ring fixed at its placed depth, one more
+ * stage on any auto ring below the cap does not fit. */
+static void check_deepest(T *t, Placement *p)
+{
+	int n = p->rings.n, *st = malloc(sizeof *st * (n + 1));
+	for (int i = 0; i < n; i++) {
+		GEdge *e = (GEdge *)pring(p, i)->edge;
+		st[i] = e->stages;
+		e->stages = pring(p, i)->stages;
+	}
+	for (int i = 0; i < n; i++) {
+		GEdge *e = (GEdge *)pring(p, i)->edge;
+		if (st[i] || e->stages >= 8)
+			continue;
+		e->stages++;
+		Placement *q = place(&t->c, t->g);
+		if (q)
+			fprintf(stderr, "ring %d: %d stages would also fit\n", i, e->stages);
+		CHECK(!q);
+		e->stages--;
+	}
+	for (int i = 0; i < n; i++)
+		((GEdge *)pring(p, i)->edge)->stages = st[i];
+	free(st);
+}
+
 static char *print_of(Placement *p)
 {
 	char *s; size_t n;
 	FILE *f = open_memstream(&s, &n);
 	placement_print(f, p);
-	placement_json(f, p, 0);
+	placement_write_json(f, p, "");
 	fclose(f);
 	return s;
 }
@@ -532,6 +560,7 @@ static void test_random(void)
 			feasible++;
 			if (!check_props(&t, p))
 				fprintf(stderr, "  (seed %llu, %s)\n", (unsigned long long)seed, an);
+			check_deepest(&t, p);
 			/* determinism: a fresh build of the same graph places the same */
 			t_init(&u, an);
 			random_graph(&u, seed, ninst);
@@ -590,7 +619,7 @@ static void test_speed(void)
 		if (dt < best)
 			best = dt;
 	}
-	if (best >= 10.0)
+	if (best >= 10.0 || getenv("PLACE_VERBOSE"))
 		fprintf(stderr, "10-component placement took %.3f ms\n", best);
 	CHECK(best < 10.0);
 	t_fini(&t);

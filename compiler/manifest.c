@@ -1,0 +1,179 @@
+/* manifest.c: the JSON beside a linked kernel (docs/manifest.md): all the
+ * runtime needs to launch it without plkc, LLVM or the recipe. */
+#include <string.h>
+#include "plk.h"
+
+static void jstr(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(o, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(o, "\\u%04x", ch);
+		else
+			fputc(ch, o);
+	}
+	fputc('"', o);
+}
+
+/* An expression over shape symbols, recipe consts substituted, in the
+ * syntax the runtime evaluates (+ - * / %, ceil_div, min, max). */
+static void jexpr_body(FILE *o, const Graph *g, const Expr *e)
+{
+	switch (e->k) {
+	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
+	case EX_NEG: fputs("-(", o); jexpr_body(o, g, e->a); fputs(")", o); return;
+	case EX_NAME:
+		for (int i = 0; i < g->consts.n; i++)
+			if (!strcmp(((const Const *)g->consts.v[i])->name, e->name)) {
+				fprintf(o, "%lld", (long long)g->constvals[i]);
+				return;
+			}
+		fputs(e->name, o);
+		return;
+	case EX_BIN:
+		fputs("(", o); jexpr_body(o, g, e->a); fprintf(o, " %c ", e->op); jexpr_body(o, g, e->b); fputs(")", o);
+		return;
+	case EX_CALL:
+		fprintf(o, "%s(", e->name);
+		for (int i = 0; i < e->args.n; i++) {
+			fputs(i ? ", " : "", o);
+			jexpr_body(o, g, e->args.v[i]);
+		}
+		fputs(")", o);
+		return;
+	default:
+		fputs("1", o);
+	}
+}
+
+static void jexpr(FILE *o, const Graph *g, const Expr *e)
+{
+	if (!e) {
+		fputs("1", o);
+		return;
+	}
+	if (e->k == EX_NUM) {
+		fprintf(o, "%lld", (long long)e->num);
+		return;
+	}
+	if (e->k == EX_NAME) {   /* a bare symbol or a const */
+		jexpr_body(o, g, e);
+		return;
+	}
+	fputc('"', o);
+	jexpr_body(o, g, e);
+	fputc('"', o);
+}
+
+static const char *kind_name(KParamKind k)
+{
+	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32" };
+	return k <= KP_F32 ? n[k] : "i32";
+}
+
+int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *binary, FILE *o)
+{
+	const Placement *p = ps[0];
+	const Graph *g = p->g;
+	const Kernel *k = g->k;
+	fprintf(o, "{\n  \"plk_manifest\": 1,\n  \"kernel\": ");
+	jstr(o, k->name);
+	fputs(",\n  \"entry\": ", o);
+	jstr(o, k->name);
+	fputs(",\n  \"arch\": [", o);
+	for (int i = 0; i < n; i++) {
+		fputs(i ? ", " : "", o);
+		jstr(o, ps[i]->arch->name);
+	}
+	fputs("],\n", o);
+	if (binary) {
+		fputs("  \"binary\": ", o);
+		jstr(o, binary);
+		fputs(",\n", o);
+	}
+	int cx = g->cluster[0] > 0 ? g->cluster[0] : 1, cy = g->cluster[1] > 0 ? g->cluster[1] : 1;
+	fprintf(o, "  \"block\": [%d, 1, 1],\n  \"cluster\": [%d, %d, 1],\n  \"dynamic_smem\": %u,\n",
+	        p->threads, cx, cy, p->smem_bytes);
+	fprintf(o, "  \"grid\": { \"policy\": \"%s\", \"tiles\": [[", g->persistent ? "persistent" : "tiles");
+	jexpr(o, g, g->tiles[0]);
+	fputs(", 1], [", o);
+	jexpr(o, g, g->tiles[1]);
+	fputs(", 1]]", o);
+	if (g->raster) {
+		fputs(", \"raster\": ", o);
+		jstr(o, g->raster);
+		if (!strcmp(g->raster, "grouped"))
+			fprintf(o, ", \"group\": %lld", (long long)g->raster_group);
+	}
+	fputs(" },\n  \"tensors\": [", o);
+	int nt = 0;
+	for (int i = 0; i < k->params.n; i++) {
+		const KParam *kp = k->params.v[i];
+		if (!kp->ty || kp->ty->k != TY_TENSOR)
+			continue;
+		const DtypeInfo *d = dtype_lookup(kp->ty->dtype);
+		fprintf(o, "%s\n    { \"name\": ", nt++ ? "," : "");
+		jstr(o, kp->name);
+		fputs(", \"dtype\": ", o);
+		jstr(o, kp->ty->dtype);
+		fprintf(o, ", \"elem_bytes\": %d, \"dims\": [", d ? (d->bits + 7) / 8 : 0);
+		for (int j = 0; j < kp->ty->dims.n; j++) {
+			fputs(j ? ", " : "", o);
+			const Expr *e = kp->ty->dims.v[j];
+			if (e->k == EX_NAME)
+				jstr(o, e->name);
+			else
+				jexpr(o, g, e);
+		}
+		fputs("] }", o);
+	}
+	fputs(nt ? "\n  ],\n  \"params\": [" : "],\n  \"params\": [", o);
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *kp = g->kparams.v[i];
+		fprintf(o, "%s\n    { \"name\": ", i ? "," : "");
+		jstr(o, kp->name);
+		fprintf(o, ", \"kind\": \"%s\"", kind_name(kp->kind));
+		if (kp->tensor) {
+			fputs(", \"tensor\": ", o);
+			jstr(o, kp->tensor);
+		}
+		if (kp->dtype && kp->kind != KP_I32 && kp->kind != KP_I64) {
+			fputs(", \"dtype\": ", o);
+			jstr(o, kp->dtype);
+		}
+		if (kp->kind == KP_TENSORMAP) {
+			fputs(", \"box\": [", o);
+			for (int j = 0; j < kp->rank && j < 4; j++)
+				fprintf(o, "%s%lld", j ? ", " : "", (long long)kp->box[j]);
+			fputs("], \"swizzle\": ", o);
+			jstr(o, kp->swizzle ? kp->swizzle : "none");
+		}
+		if (kp->dim) {
+			fputs(", \"dim\": ", o);
+			jstr(o, kp->dim);
+		}
+		fputs(" }", o);
+	}
+	fputs(g->kparams.n ? "\n  ],\n  \"placement\": " : "],\n  \"placement\": ", o);
+	placement_write_json(o, p, "  ");
+	if (n > 1) {   /* per-arch launch shape; the top level is arch[0]'s */
+		fputs(",\n  \"variants\": [", o);
+		for (int i = 0; i < n; i++) {
+			fprintf(o, "%s\n    { \"arch\": \"%s\", \"block\": [%d, 1, 1], \"dynamic_smem\": %u, \"placement\": ",
+			        i ? "," : "", ps[i]->arch->name, ps[i]->threads, ps[i]->smem_bytes);
+			placement_write_json(o, ps[i], "    ");
+			fputs(" }", o);
+		}
+		fputs("\n  ]", o);
+	}
+	fputs("\n}\n", o);
+	return ferror(o) ? -1 : 0;
+}
+
+int manifest_write(Ctx *c, const Placement *p, FILE *out)
+{
+	return manifest_write_multi(c, &p, 1, NULL, out);
+}

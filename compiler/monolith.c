@@ -1,0 +1,293 @@
+/* monolith.c: the same composition as one CUDA unit (--emit=monolith).
+ *
+ * It defines the plk_* ABI functions as constant inline functions of the
+ * placement (the same tables as the glue: abi_tables), includes every
+ * component source with its constants as macros, and holds the kernel
+ * body the glue builds (prologue, setmaxnreg, roles, tile loop), so one
+ * ordinary nvcc call builds the kernel the linker is measured against.
+ * The shape follows the hand-written reference in tests/gpu. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plk.h"
+
+static void cexpr(FILE *o, const Graph *g, const Expr *e)
+{
+	if (!e) {
+		fputs("1", o);
+		return;
+	}
+	switch (e->k) {
+	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
+	case EX_NEG: fputs("(-", o); cexpr(o, g, e->a); fputs(")", o); return;
+	case EX_NAME:
+		for (int i = 0; i < g->kparams.n; i++)
+			if (!strcmp(((const GKParam *)g->kparams.v[i])->name, e->name)) {
+				fprintf(o, "p%d", i);
+				return;
+			}
+		for (int i = 0; i < g->consts.n; i++)
+			if (!strcmp(((const Const *)g->consts.v[i])->name, e->name)) {
+				fprintf(o, "%lld", (long long)g->constvals[i]);
+				return;
+			}
+		fprintf(o, "%s", e->name);   /* nvcc reports it */
+		return;
+	case EX_BIN:
+		fputs("(", o); cexpr(o, g, e->a); fprintf(o, " %c ", e->op); cexpr(o, g, e->b); fputs(")", o);
+		return;
+	case EX_CALL:
+		if (!strcmp(e->name, "ceil_div") && e->args.n == 2) {
+			fputs("((", o); cexpr(o, g, e->args.v[0]); fputs(") + (", o); cexpr(o, g, e->args.v[1]);
+			fputs(") - 1) / (", o); cexpr(o, g, e->args.v[1]); fputs(")", o);
+			return;
+		}
+		fprintf(o, "%s(", e->name);
+		for (int i = 0; i < e->args.n; i++) {
+			if (i)
+				fputs(", ", o);
+			cexpr(o, g, e->args.v[i]);
+		}
+		fputs(")", o);
+		return;
+	default:
+		fputs("1", o);
+	}
+}
+
+static void abi_def(FILE *o, const AbiFn *f)
+{
+	static const char *const args[3] = { "a0", "a1", "a2" };
+	fprintf(o, "extern \"C\" __device__ __forceinline__ %s%s%s(", f->cret,
+	        f->cret[strlen(f->cret) - 1] == '*' ? "" : " ", f->name);
+	for (int i = 0; i < f->nargs; i++)
+		fprintf(o, "%sint %s", i ? ", " : "", args[i]);
+	fprintf(o, ")\n{\n\tswitch (");
+	for (int k = 0; k < f->nkeys; k++)
+		fprintf(o, "%s%s", k ? " << 10 | " : "", args[k]);
+	fprintf(o, ") {\n");
+	for (int i = 0; i < f->ncases; i++) {
+		const AbiCase *cs = &f->cases[i];
+		long long key = 0;
+		for (int k = 0; k < f->nkeys; k++)
+			key = key << 10 | cs->key[k];
+		fprintf(o, "\tcase %lld: return ", key);
+		if (f->ret == ABI_SMEM)
+			fprintf(o, "pipelink_smem + ");
+		fprintf(o, "%lld", (long long)cs->base);
+		if (f->nargs > f->nkeys && cs->step)
+			fprintf(o, " + %s * %lld", args[f->nkeys], (long long)cs->step);
+		fprintf(o, ";\n");
+	}
+	fprintf(o, "\t}\n\treturn 0;\n}\n");
+}
+
+static const char *ctype_of(const char *dtype)
+{
+	const DtypeInfo *d = dtype_lookup(dtype);
+	return d ? d->ctype : "float";
+}
+
+/* The component's source path as the generated unit includes it. */
+static const char *source_path(Ctx *c, const Component *cp)
+{
+	const char *src = cp->source ? cp->source : "";
+	const char *dir = cp->file ? strrchr(cp->file, '/') : NULL;
+	const char *p = src[0] == '/' || !dir ? src
+	              : arena_printf(c->arena, "%.*s/%s", (int)(dir - cp->file), cp->file, src);
+	char buf[PATH_MAX];
+	return realpath(p, buf) ? arena_strdup(c->arena, buf) : p;
+}
+
+static int same_cvals(const GInst *a, const GInst *b)
+{
+	for (int i = 0; i < a->comp->cparams.n; i++)
+		if (a->cvals[i] != b->cvals[i])
+			return 0;
+	return 1;
+}
+
+static int includes(Ctx *c, FILE *o, const Graph *g)
+{
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		int seen = 0;
+		for (int j = 0; j < i; j++) {
+			const GInst *pr = g->insts.v[j];
+			if (pr->comp != in->comp && strcmp(pr->comp->entry, in->comp->entry))
+				continue;
+			seen = 1;
+			if (pr->comp != in->comp || (in->cvals && pr->cvals && !same_cvals(pr, in))) {
+				Diag *d = diag_new(c, DIAG_ERROR, "E0514", in->decl ? in->decl->sp : span_none,
+				                   "the monolith cannot hold `%s` and `%s` in one unit", pr->name, in->name);
+				diag_note(d, "both define `%s`, with different constants", in->comp->entry);
+				diag_help(d, "the linked kernel is unaffected; only --emit=monolith is");
+				diag_end(c, d);
+				return -1;
+			}
+		}
+		if (seen)
+			continue;
+		const Component *cp = in->comp;
+		fprintf(o, "/* %s = %s(", in->name, cp->name);
+		for (int k = 0; k < cp->cparams.n; k++)
+			fprintf(o, "%s%s = %lld", k ? ", " : "", ((const CParam *)cp->cparams.v[k])->name,
+			        in->cvals ? (long long)in->cvals[k] : 0LL);
+		fprintf(o, ") */\n");
+		for (int k = 0; in->cvals && k < cp->cparams.n; k++)
+			fprintf(o, "#define %s %lld\n", ((const CParam *)cp->cparams.v[k])->name, (long long)in->cvals[k]);
+		fprintf(o, "#include \"%s\"\n", source_path(c, cp));
+		for (int k = 0; in->cvals && k < cp->cparams.n; k++)
+			fprintf(o, "#undef %s\n", ((const CParam *)cp->cparams.v[k])->name);
+	}
+	return 0;
+}
+
+static const GBind *bind_of(const GInst *in, const char *param)
+{
+	for (int i = 0; i < in->binds.n; i++)
+		if (!strcmp(((const GBind *)in->binds.v[i])->param, param))
+			return in->binds.v[i];
+	return NULL;
+}
+
+static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **frags, int nfrags)
+{
+	const Component *cp = in->comp;
+	fprintf(o, "\t\t\t%s(%d", cp->entry, in->id);
+	for (int i = 0; i < cp->params.n; i++) {
+		const Param *pa = cp->params.v[i];
+		const GBind *b = bind_of(in, pa->name);
+		int kp = b ? b->kparam : -1;
+		if (b && kp < 0 && b->expr) {
+			fputs(", ", o);
+			cexpr(o, g, b->expr);
+		} else if (pa->ty && pa->ty->k == TY_TENSORMAP)
+			fprintf(o, ", &p%d", kp);
+		else if (pa->ty && pa->ty->k == TY_PTR)
+			fprintf(o, ", (%s *)p%d", ctype_of(pa->ty->dtype), kp);
+		else
+			fprintf(o, ", p%d", kp);
+	}
+	for (int i = 0; i < in->ports.n; i++) {
+		const GPort *pt = in->ports.v[i];
+		if (pt->k != TY_FRAG) {
+			fprintf(o, ", &pipe_%d_%d", in->id, pt->id);
+			continue;
+		}
+		const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+		for (int f = 0; f < nfrags; f++)
+			if (frags[f] == key)
+				fprintf(o, ", frag%d", f);
+	}
+	fprintf(o, ", tm, tn);\n");
+}
+
+static const char *kparam_ctype(KParamKind k)
+{
+	switch (k) {
+	case KP_PTR: return "void *";
+	case KP_TENSORMAP: return "const __grid_constant__ plk_tmap ";
+	case KP_I64: return "long long ";
+	case KP_F32: return "float ";
+	default: return "int ";
+	}
+}
+
+int monolith_write(Ctx *c, const Placement *p, FILE *o)
+{
+	const Graph *g = p->g;
+	fprintf(o, "/* The monolithic reference of `%s` for %s, generated by plkc %s:\n"
+	           " * the same component sources and placement as the linked kernel, as one unit.\n"
+	           " *   nvcc -arch=%s -cubin -I<plkc stdlib> -o %s.monolith.cubin %s.monolith.cu */\n",
+	        g->k->name, p->arch->name, PLK_VERSION, p->arch->name, g->k->name, g->k->name);
+	fprintf(o, "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include \"plk.cuh\"\n\n");
+	fprintf(o, "extern __shared__ __align__(1024) unsigned char pipelink_smem[];\n");
+	fprintf(o, "struct alignas(64) plk_tmap { unsigned long long opaque[16]; };  /* CUtensorMap */\n\n");
+	AbiFn fns[ABI_NFNS];
+	abi_tables(c, p, fns);
+	for (int i = 0; i < ABI_NFNS; i++)
+		abi_def(o, &fns[i]);
+	fputc('\n', o);
+	if (includes(c, o, g))
+		return -1;
+
+	int nwg = (p->threads + 127) / 128, cap = 0;
+	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);
+	if (glue_wg_regs(c, p, regs, &cap))
+		return -1;
+	fprintf(o, "\nextern \"C\" __global__ void __launch_bounds__(%d, 1)", p->threads);
+	if (p->arch->sm >= 90 && g->cluster[0] * g->cluster[1] > 1)
+		fprintf(o, " __cluster_dims__(%d, %d, 1)", g->cluster[0], g->cluster[1]);
+	fprintf(o, "\n%s(", g->k->name);
+	for (int i = 0; i < g->kparams.n; i++)
+		fprintf(o, "%s%sp%d", i ? ", " : "", kparam_ctype(((const GKParam *)g->kparams.v[i])->kind), i);
+	fprintf(o, ")\n{\n\tif (threadIdx.x == 0) {\n");
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		fprintf(o, "\t\tfor (int s = 0; s < %d; s++) {\n"
+		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, %d);\n"
+		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, %d);\n\t\t}\n",
+		        r->stages, r->full_bar, r->full_count, r->empty_bar, r->empty_count);
+	}
+	if (p->rings.n)
+		fprintf(o, "\t\tplk_fence_mbar_init();\n");
+	fprintf(o, "\t}\n\t__syncthreads();\n");
+	fprintf(o, "\tconst int tiles_m = ");
+	cexpr(o, g, g->tiles[0]);
+	fprintf(o, ", tiles_n = ");
+	cexpr(o, g, g->tiles[1]);
+	fprintf(o, ";\n\tconst int ntiles = tiles_m * tiles_n;\n");
+	fprintf(o, "\tconst int warp = threadIdx.x >> 5;\n");
+	for (int w = 0; w < nwg && cap; w++) {
+		if (!regs[w] || regs[w] == cap)
+			continue;
+		fprintf(o, "\tif ((warp >> 2) == %d)\n\t\tasm volatile(\"setmaxnreg.%s.sync.aligned.u32 %d;\" ::: \"memory\");\n",
+		        w, regs[w] > cap ? "inc" : "dec", regs[w]);
+	}
+	const void **frags = arena_alloc(c->arena, (g->edges.n + 64) * sizeof *frags);
+	int nfrags = 0;
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		fprintf(o, "\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
+		for (int j = 0; r->role && j < r->role->insts.n; j++) {
+			const GInst *in = r->role->insts.v[j];
+			for (int k = 0; k < in->ports.n; k++) {
+				const GPort *pt = in->ports.v[k];
+				if (pt->k != TY_FRAG) {
+					fprintf(o, "\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
+					continue;
+				}
+				const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+				int have = 0;
+				for (int f = 0; f < nfrags; f++)
+					have |= frags[f] == key;
+				if (have || nfrags >= g->edges.n + 64)
+					continue;
+				const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
+				const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
+				int bits = d && d->bits >= 8 ? d->bits : 8;
+				unsigned n = pt->bytes ? pt->bytes * 8 / bits
+				           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
+				fprintf(o, "\t\t%s frag%d[%u];\n", d ? d->ctype : "float", nfrags, n ? n : 1);
+				frags[nfrags++] = key;
+			}
+		}
+		int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
+		fprintf(o, "\t\tfor (int t = %s; t < ntiles; t += %s) {\n\t\t\tint tm, tn;\n",
+		        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x",
+		        !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x");
+		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
+			fprintf(o, "\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
+			        (long long)g->raster_group);
+		else if (g->raster && !strcmp(g->raster, "column"))
+			fprintf(o, "\t\t\ttm = t %% tiles_m, tn = t / tiles_m;\n");
+		else
+			fprintf(o, "\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+		for (int j = 0; r->role && j < r->role->insts.n; j++)
+			entry_call(o, g, r->role->insts.v[j], frags, nfrags);
+		fprintf(o, "\t\t}\n\t}\n");
+	}
+	fprintf(o, "}\n");
+	return 0;
+}

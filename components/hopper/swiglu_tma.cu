@@ -1,0 +1,53 @@
+/*
+ * swiglu_tma: common/swiglu.cu's epilogue (gate and up interleaved in
+ * blocks of 8 accumulator columns; Y gets BN / 2 columns per tile) with the
+ * output written through shared-memory staging and TMA stores, which drain
+ * while the next tile's mainloop runs. CH output columns are staged per
+ * pass. Needs the flush call (tile_m < 0). Contract: swiglu_tma.plk.
+ */
+#include "plk.cuh"
+#include "../common/acc_store.cuh"
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef WARPS
+#define WARPS 8
+#endif
+#ifndef CH
+#define CH 128
+#endif
+
+PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, int tile_n)
+{
+	enum { BUF_STAGING = 0 };
+	enum { BAR_STAGED = 0 };
+	static_assert(BM % (64 * (WARPS / 4)) == 0, "each warpgroup owns whole 64-row blocks");
+	static_assert((BN / 2) % CH == 0 && CH % 64 == 0, "CH: whole 64-column boxes dividing BN / 2");
+	constexpr int MI = BM / (16 * WARPS), NI = BN / 8, NO = NI / 2;
+#if __CUDA_ARCH__ >= 900
+	float v[MI * NO * 4];
+	if (tile_m >= 0) {
+#pragma unroll
+		for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+			for (int no = 0; no < NO; no++)
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					const float g = acc[(mi * NI + 2 * no) * 4 + j];
+					const float u = acc[(mi * NI + 2 * no + 1) * 4 + j];
+					v[(mi * NO + no) * 4 + j] = g / (1.f + __expf(-g)) * u;
+				}
+	}
+	plk_acc_store_tma<MI, NO, WARPS, CH>(v, plk_warp_rank(inst),
+	                                     (char *)plk_smem(inst, BUF_STAGING), y,
+	                                     plk_named_barrier(inst, BAR_STAGED),
+	                                     plk_barrier_threads(inst, BAR_STAGED),
+	                                     tile_m < 0 ? -1 : tile_m * BM, tile_n * (BN / 2));
+#else
+	__trap();	/* contract: arch >= sm_90 */
+#endif
+}

@@ -1,0 +1,114 @@
+#!/bin/bash
+# GPU tests of the runtime, for the GPU host (sm_90+ GPU, gcc, nvcc, python3
+# with torch; compute-sanitizer when present). One command from the
+# repository root:
+#
+#   bash tests/runtime/gpu_all.sh [WORKDIR]        (default build/runtime-gpu)
+#
+# Builds runtime/ (gcc + -lcuda), compiles tests/runtime/gpu_kernels.cu with
+# nvcc (no plkc needed), writes their manifests, then runs plk-run (with
+# --check), the Python tests (tests/runtime/gpu_runtime.py) and, when
+# available, compute-sanitizer memcheck and racecheck on plk-run.
+# Exit 0: all passed; 1: a failure; 77: no GPU here.
+cd "$(dirname "$0")/../.." || exit 1
+W=${1:-build/runtime-gpu}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
+export PATH="$CUDA_HOME/bin:$PATH"
+
+if ! nvidia-smi -L >/dev/null 2>&1; then
+	echo "no GPU (nvidia-smi -L failed)"
+	exit 77
+fi
+nvidia-smi -L
+mkdir -p "$W" && W=$(cd "$W" && pwd)
+fail=0
+step() {
+	echo "== $*"
+	if "$@"; then echo "-- ok"; else echo "-- FAIL (exit $?): $*"; fail=1; fi
+}
+
+echo "== build"
+make -s -C runtime B="$W/rt" CUDA_HOME="$CUDA_HOME" all || { echo "FAIL: runtime build"; exit 1; }
+"$NVCC" -arch=sm_90a -cubin -o "$W/k.cubin" tests/runtime/gpu_kernels.cu || { echo "FAIL: nvcc cubin"; exit 1; }
+"$NVCC" -fatbin -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90a,code=compute_90a \
+	-o "$W/k.fatbin" tests/runtime/gpu_kernels.cu || { echo "FAIL: nvcc fatbin"; exit 1; }
+
+# 80 KiB of dynamic shared memory (the kernel uses 17): over the 48 KiB
+# default, so the attribute must have been set.
+cat >"$W/tma.manifest.json" <<'EOF'
+{
+  "plk_manifest": 1, "kernel": "tma_scale", "entry": "tma_scale", "arch": ["sm_90a"],
+  "binary": "k.cubin", "block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 81920,
+  "grid": { "policy": "persistent", "tiles": [["M", 128], ["K", 64]] },
+  "tensors": [
+    { "name": "A", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] },
+    { "name": "Out", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] }
+  ],
+  "params": [
+    { "name": "a", "kind": "tensormap", "tensor": "A", "dtype": "bf16", "box": [64, 128], "swizzle": "sw128" },
+    { "name": "out", "kind": "ptr", "tensor": "Out" },
+    { "name": "M", "kind": "i32", "dim": "M" },
+    { "name": "K", "kind": "i32", "dim": "K" },
+    { "name": "alpha", "kind": "f32" }
+  ]
+}
+EOF
+cat >"$W/bias.manifest.json" <<'EOF'
+{
+  "plk_manifest": 1, "kernel": "add_bias", "entry": "add_bias", "binary": "k.cubin",
+  "block": [256], "grid": { "policy": "tiles", "tiles": [["n", 256]] },
+  "tensors": [
+    { "name": "X", "dtype": "f32", "dims": ["n"] },
+    { "name": "Y", "dtype": "f32", "dims": ["n"] }
+  ],
+  "params": [
+    { "name": "x", "kind": "ptr", "tensor": "X" },
+    { "name": "y", "kind": "ptr", "tensor": "Y" },
+    { "name": "n", "kind": "i64", "dim": "n" },
+    { "name": "bias", "kind": "f32" }
+  ]
+}
+EOF
+
+RUN="$W/rt/plk-run"
+step "$RUN" "$W/k.cubin" --manifest "$W/tma.manifest.json" --dim M=4096 --dim K=4096 --set alpha=2 --check \
+	--flops "2 * M * K"
+step "$RUN" "$W/k.fatbin" --manifest "$W/tma.manifest.json" --dim M=1000 --dim K=520 --set alpha=2 --check
+step "$RUN" "$W/k.cubin" --manifest "$W/bias.manifest.json" --dim n=1000003 --set bias=1.5 --check
+
+# Errors name the failing check.
+expect_fail() {
+	local want=$1; shift
+	local out
+	out=$("$@" 2>&1)
+	if [ $? -ne 0 ] && printf '%s' "$out" | grep -qF -- "$want"; then return 0; fi
+	echo "expected failure containing '$want', got: $out"
+	return 1
+}
+step expect_fail "row stride of dim 0 is 1000 bytes" \
+	"$RUN" "$W/k.cubin" --manifest "$W/tma.manifest.json" --dim M=64 --dim K=500 --set alpha=1
+step expect_fail "shape symbol K has no value" \
+	"$RUN" "$W/k.cubin" --manifest "$W/tma.manifest.json" --dim M=64 --set alpha=1
+
+step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/runtime/gpu_runtime.py "$W"
+
+if command -v compute-sanitizer >/dev/null; then
+	for tool in memcheck racecheck synccheck; do
+		for m in tma bias; do
+			if [ $m = tma ]; then args=(--dim M=1000 --dim K=520 --set alpha=2); else args=(--dim n=100003 --set bias=1); fi
+			out=$(compute-sanitizer --tool $tool --error-exitcode 3 "$RUN" "$W/k.cubin" \
+				--manifest "$W/$m.manifest.json" "${args[@]}" --iters 1 --warmup 0 --check 2>&1)
+			rc=$?
+			echo "== compute-sanitizer --tool $tool plk-run ($m)"
+			printf '%s\n' "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|check:" | sed 's/^/   /'
+			if [ $rc -eq 0 ]; then echo "-- ok"; else echo "-- FAIL (exit $rc)"; printf '%s\n' "$out" | tail -n 30; fail=1; fi
+		done
+	done
+else
+	echo "== compute-sanitizer not found: skipped"
+fi
+
+echo
+if [ $fail -eq 0 ]; then echo "runtime GPU tests: all passed"; else echo "runtime GPU tests: FAILED"; fi
+exit $fail

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Links the tests/link compositions (two and three components) for sm_80,
+# sm_90a and sm_100a with component objects built by nvcc, checks the
+# linked PTX (build/unit/test_link OBJDIR), builds the same compositions
+# as monoliths with one nvcc call each, and parses their manifests.
+# Skips (77) without nvcc.
+B=${1:-build}
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+NVCC=$CUDA/bin/nvcc
+[ -x "$NVCC" ] || NVCC=$(command -v nvcc) || { echo "skip: no nvcc"; exit 77; }
+for t in test_link test_glue; do
+	[ -x "$B/unit/$t" ] || { echo "$B/unit/$t is not built (make unit)"; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+GEN="-gencode arch=compute_80,code=lto_80 -gencode arch=compute_90a,code=lto_90a -gencode arch=compute_100a,code=lto_100a"
+for c in fill sum sum_acc store; do
+	"$NVCC" -rdc=true -c -Istdlib $GEN "tests/link/$c.cu" -o "$tmp/$c.o" || { echo "FAIL: nvcc $c.cu"; exit 1; }
+done
+export LSAN_OPTIONS="suppressions=$PWD/tests/link/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+"$B/unit/test_link" "$tmp" || { echo "FAIL: test_link"; exit 1; }
+for arch in sm_80 sm_90a sm_100a; do
+	for comp in two three; do
+		"$B/unit/test_glue" $arch $comp monolith >"$tmp/m.cu" || { echo "FAIL: monolith $arch $comp"; exit 1; }
+		"$NVCC" -arch=$arch -cubin -Istdlib -o "$tmp/m.cubin" "$tmp/m.cu" ||
+			{ echo "FAIL: nvcc monolith $arch $comp"; exit 1; }
+		"$B/unit/test_glue" $arch $comp manifest >"$tmp/m.json" || { echo "FAIL: manifest $arch $comp"; exit 1; }
+		if command -v python3 >/dev/null; then
+			python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/m.json" ||
+				{ echo "FAIL: manifest $arch $comp is not JSON"; cat "$tmp/m.json"; exit 1; }
+		fi
+	done
+done
+echo ok

@@ -1,0 +1,42 @@
+#!/bin/bash
+# plkc -c builds a component object that carries its contract;
+# --emit=contract prints the contract back; building again from that text
+# gives an object with the same content hash; damaged and foreign files get
+# their own errors.
+B=${1:-build}
+PLKC=${PLKC:-$PWD/$B/plkc}
+[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
+command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "no nvcc"; exit 77; }
+command -v objcopy >/dev/null 2>&1 || { echo "no objcopy"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "object_cli: $*"; exit 1; }
+
+"$PLKC" -c tests/objects/add.plk -arch sm_90a -o "$tmp/add.o" || fail "plkc -c failed"
+"$PLKC" --emit=contract "$tmp/add.o" >"$tmp/a.plk" || fail "--emit=contract failed"
+grep -q '^component plk_test_add(N = 3, M = 6, K = -1) {$' "$tmp/a.plk" || fail "unexpected contract: $(cat "$tmp/a.plk")"
+objcopy --dump-section .plk.contract="$tmp/sec" "$tmp/add.o" "$tmp/junk.o" || fail "no .plk.contract section"
+grep -q '^arches sm_90a$' "$tmp/sec" || fail "section header lacks the arches: $(head -n 9 "$tmp/sec")"
+
+# Round trip: the printed contract, built again beside the same source,
+# is the same object (same hash), and prints the same contract.
+cp tests/objects/add.cu "$tmp/"
+"$PLKC" -c "$tmp/a.plk" -arch sm_90a -o "$tmp/again.o" || fail "plkc -c of the printed contract failed"
+"$PLKC" --emit=contract "$tmp/again.o" >"$tmp/b.plk" || fail "--emit=contract of the rebuilt object failed"
+diff <(grep -v '^// object' "$tmp/a.plk") <(grep -v '^// object' "$tmp/b.plk") || fail "contract changed on a round trip"
+objcopy --dump-section .plk.contract="$tmp/sec2" "$tmp/again.o" "$tmp/junk.o"
+[ "$(grep '^hash ' "$tmp/sec")" = "$(grep '^hash ' "$tmp/sec2")" ] || fail "content hash changed on a round trip"
+
+# Errors: exit status 1 and the code.
+expect() {   # CODE FILE
+	out=$("$PLKC" --emit=contract "$2" 2>&1)
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "error\[$1\]" <<<"$out" || fail "$2: expected error[$1], exit 1; got exit $rc: $out"
+}
+expect E0204 tests/objects/truncated.elf
+expect E0205 tests/objects/nocontract.elf
+expect E0207 tests/objects/add.plk
+expect E0201 "$tmp/absent.o"
+head -c 3000 "$tmp/add.o" >"$tmp/cut.o"
+expect E0204 "$tmp/cut.o"
+exit 0

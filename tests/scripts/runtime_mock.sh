@@ -1,0 +1,172 @@
+#!/bin/bash
+# The runtime's CUDA side without a GPU: libplkrt, plk-run and plkrt.py run
+# against tests/runtime/mock_cuda.c as libcuda.so.1 (host memory, kernels
+# emulated on the host). Checks launch configuration, tensor-map encoding,
+# the attribute calls, plk-run --check, and every load-time error message.
+B=${1:-build}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -f "$CUDA_HOME/include/cuda.h" ] || { echo "no cuda.h under $CUDA_HOME"; exit 77; }
+out="$PWD/$B/runtime-mock"
+rm -rf "$out" && mkdir -p "$out/mock" "$out/w" || exit 1
+san=()
+if [ -n "$PLK_SANITIZED" ]; then
+	san=(OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	     LDFLAGS="-fsanitize=address,undefined")
+fi
+make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/plk-run" "$out/rt/libplkrt.so" || exit 1
+cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
+	-o "$out/mock/libcuda.so.1" tests/runtime/mock_cuda.c || exit 1
+export LD_LIBRARY_PATH="$out/mock" MOCK_CUDA_LOG="$out/w/log"
+W="$out/w"
+RUN="$out/rt/plk-run"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# has OUTPUT FRAGMENT...: every fragment occurs in OUTPUT
+has() { local o=$1; shift; for f in "$@"; do printf '%s' "$o" | grep -qF -- "$f" || { fail "lacks '$f' in: $o"; return 1; }; done; }
+
+printf 'MOCKCUBIN\ntma_scale 128 128,8,4,4,4\nadd_bias 1024 8,8,8,4\nhalf_bias 1024 8,8,8,4\n' >"$W/k.cubin"
+printf 'NOBIN' >"$W/nobin.cubin"
+tma() {   # tma NAME [jq-free edits as sed expressions]
+	local name=$1; shift
+	sed "$@" >"$W/$name.manifest.json" <<'EOF'
+{
+  "plk_manifest": 1, "kernel": "tma_scale", "entry": "tma_scale", "arch": ["sm_90a"],
+  "binary": "k.cubin", "block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 81920,
+  "grid": { "policy": "persistent", "tiles": [["M", 128], ["K", 64]] },
+  "tensors": [
+    { "name": "A", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] },
+    { "name": "Out", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] }
+  ],
+  "params": [
+    { "name": "a", "kind": "tensormap", "tensor": "A", "dtype": "bf16", "box": [64, 128], "swizzle": "sw128" },
+    { "name": "out", "kind": "ptr", "tensor": "Out" },
+    { "name": "M", "kind": "i32", "dim": "M" },
+    { "name": "K", "kind": "i32", "dim": "K" },
+    { "name": "alpha", "kind": "f32" }
+  ]
+}
+EOF
+}
+bias() {
+	local name=$1; shift
+	sed "$@" >"$W/$name.manifest.json" <<'EOF'
+{
+  "plk_manifest": 1, "kernel": "add_bias", "entry": "add_bias", "binary": "k.cubin",
+  "block": [256], "grid": { "policy": "tiles", "tiles": [["n", 256]] },
+  "tensors": [ { "name": "X", "dtype": "f32", "dims": ["n"] }, { "name": "Y", "dtype": "f32", "dims": ["n"] } ],
+  "params": [
+    { "name": "x", "kind": "ptr", "tensor": "X" }, { "name": "y", "kind": "ptr", "tensor": "Y" },
+    { "name": "n", "kind": "i64", "dim": "n" }, { "name": "bias", "kind": "f32" }
+  ]
+}
+EOF
+}
+tma k -e ''
+bias bias -e ''
+bias half -e 's/"entry": "add_bias"/"entry": "half_bias"/'
+tma cluster -e 's/"cluster": \[1, 1, 1\]/"cluster": [2, 1, 1]/'
+tma tiles -e 's/"persistent"/"tiles"/' -e 's/"cluster": \[1, 1, 1\]/"cluster": [2, 1, 1]/'
+tma noentry -e 's/"entry": "tma_scale"/"entry": "nope"/'
+tma short -e '/"name": "alpha"/d' -e 's/"dim": "K" },/"dim": "K" }/'
+tma wide -e 's/"name": "M", "kind": "i32"/"name": "M", "kind": "i64"/'
+tma bigblock -e 's/"block": \[128, 1, 1\]/"block": [512, 1, 1]/'
+tma bigsmem -e 's/81920/232440/'
+tma nobin -e 's/"k.cubin"/"nobin.cubin"/'
+tma badjson -e 's/"box": \[64, 128\]/"box": [64, 128,]/'
+
+# A good run: the grid, the attribute, the tensor map, the launch, --check.
+o=$("$RUN" "$W/k.cubin" --dim M=1000 --dim K=520 --set alpha=2 --check --flops "2 * M * K" 2>&1) || fail "tma run: $o"
+has "$o" "kernel tma_scale: grid 72x1x1, block 128x1x1, cluster 1x1x1, 81920 B dynamic smem, 72 work items, 132 SMs" \
+	"M=1000 K=520" "check: Out written, all finite" "check: Out fully written and deterministic" "check: ok" \
+	"median 0.5000 ms" "TFLOP/s"
+log=$(cat "$W/log")
+has "$log" "setattr tma_scale $(printf '%d' 8) 81920" \
+	"tmap dtype 9 rank 2 dim 520 1000 stride 1040 box 64 128 swizzle 3 l2 3" \
+	"launch tma_scale grid 72 1 1 block 128 1 1 cluster 1 1 1 smem 81920"
+# The tensor map is encoded once: same pointers and shapes on every launch.
+[ "$(grep -c '^tmap' "$W/log")" = 1 ] || fail "tensor map re-encoded: $(grep -c '^tmap' "$W/log") times"
+: >"$W/log"
+o=$("$RUN" "$W/k.cubin" --dim M=2048 --dim K=2048 --set alpha=1 --iters 3 --warmup 1 2>&1) || fail "big: $o"
+has "$o" "grid 132x1x1" "512 work items" "over 3 runs (1 warm-up)"
+[ "$(grep -c '^launch' "$W/log")" = 4 ] || fail "expected 4 launches: $(cat "$W/log")"
+
+# Clusters: persistent fills the active clusters (the mock says 60 of 2);
+# tiles rounds up to whole clusters.
+: >"$W/log"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/cluster.manifest.json" --dim M=2048 --dim K=2048 --set alpha=1 --iters 1 2>&1) \
+	|| fail "cluster: $o"
+has "$o" "grid 120x1x1, block 128x1x1, cluster 2x1x1"
+has "$(cat "$W/log")" "launch tma_scale grid 120 1 1 block 128 1 1 cluster 2 1 1"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/tiles.manifest.json" --dim M=100 --dim K=64 --set alpha=1 --iters 1 2>&1) \
+	|| fail "tiles: $o"
+has "$o" "grid 2x1x1" "1 work items"
+
+# Plain pointers, an i64 scalar, a tiles grid; --check catches a kernel
+# that leaves half of its output unwritten.
+o=$("$RUN" "$W/k.cubin" --manifest "$W/bias.manifest.json" --dim n=1000 --set bias=0.5 --check 2>&1) || fail "bias: $o"
+has "$o" "grid 4x1x1, block 256x1x1" "check: ok"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/half.manifest.json" --dim n=1000 --set bias=0.5 --check 2>&1) && fail "half passed"
+has "$o" "check: FAIL: Y: 500 of 1000 elements differ after poisoning (first at 500)"
+
+# Errors name the call, the CUDA error and the parameter.
+err() {   # err MANIFEST FRAGMENT...
+	local m=$1; shift
+	local o
+	o=$("$RUN" "$W/k.cubin" --manifest "$W/$m.manifest.json" --dim M=128 --dim K=64 --set alpha=1 2>&1) \
+		&& { fail "$m: no error"; return; }
+	has "$o" "$@"
+}
+err noentry 'cuModuleGetFunction: no kernel "nope" in the binary' "CUDA_ERROR_NOT_FOUND"
+err short "kernel tma_scale takes 5 parameters; the manifest lists 4"
+err wide "parameter 2 (M, i64) is 4 bytes in the binary, 8 in the manifest"
+err bigblock "block of 512 threads, but the binary allows at most 128"
+err bigsmem "232440 bytes of dynamic + 16 static shared memory; the device allows 232448 per block"
+err badjson "badjson.manifest.json): manifest: bad JSON: line 10, column 89: unexpected character ']'"
+o=$("$RUN" "$W/nobin.cubin" --manifest "$W/nobin.manifest.json" --dim M=1 2>&1) && fail "nobin: no error"
+has "$o" "cuModuleLoadData: the device is sm_90, the binary is for sm_90a: CUDA_ERROR_NO_BINARY_FOR_GPU"
+o=$("$RUN" "$W/k.cubin" --dim M=64 --dim K=500 --set alpha=1 2>&1) && fail "K=500: no error"
+has "$o" "parameter a (tensor map of A): row stride of dim 0 is 1000 bytes, not a multiple of 16"
+o=$("$RUN" "$W/k.cubin" --dim M=64 --set alpha=1 2>&1) && fail "no K: no error"
+has "$o" "shape symbol K has no value"
+o=$("$RUN" "$W/k.cubin" --dim M=64 --dim K=64 2>&1) && fail "no alpha: no error"
+has "$o" "parameter alpha (f32) has no value"
+o=$("$RUN" "$W/k.cubin" --dim M=64 --dim K=64 --dim Q=1 --set alpha=1 2>&1) && fail "Q: no error"
+has "$o" "kernel tma_scale has no shape symbol Q"
+
+# The Python module: loading, introspection and load errors (no torch needed).
+if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
+	cat >"$W/t.py" <<'PY'
+import os, sys
+sys.path.insert(0, "runtime/python")
+import plkrt
+W = sys.argv[1]
+k = plkrt.load(os.path.join(W, "k.cubin"))
+assert k.name == "tma_scale", k.name
+assert [t["name"] for t in k.tensors] == ["A", "Out"]
+assert k.tensors[0] == {"name": "A", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"]}, k.tensors[0]
+assert k.symbols == ["M", "K"], k.symbols
+assert [(p["name"], p["kind"], p["free"]) for p in k.params] == [
+    ("a", "tensormap", False), ("out", "ptr", False), ("M", "i32", False), ("K", "i32", False),
+    ("alpha", "f32", True)], k.params
+assert k.sm_count == 132
+assert repr(k) == "<plkrt.Kernel tma_scale(A: bf16[M, K], Out: bf16[M, K])>", repr(k)
+k.close()
+k2 = plkrt.load(None, os.path.join(W, "bias.manifest.json"))   # binary from the manifest
+assert k2.name == "add_bias"
+for m, want in (("short", "takes 5 parameters"), ("noentry", "CUDA_ERROR_NOT_FOUND")):
+    try:
+        plkrt.load(None, os.path.join(W, m + ".manifest.json"))
+    except plkrt.PlkError as e:
+        assert want in str(e), e
+    else:
+        sys.exit(m + ": no error")
+print("python ok")
+PY
+	o=$(PLKRT_LIB="$out/rt/libplkrt.so" python3 "$W/t.py" "$W" 2>&1) || fail "python: $o"
+	has "$o" "python ok"
+	o=$(PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_python.py "$W" 2>&1) || fail "mock python: $o"
+	has "$o" "mock python ok"
+fi
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+exit 0

@@ -1,0 +1,207 @@
+/* test_check.c: the composition graph check_kernel builds, on recipes
+ * parsed from text (no files, no resolve). The diagnostics themselves are
+ * covered by the golden suite tests/check/. */
+#include <stdlib.h>
+#include "unit.h"
+
+static const char *comps =
+	"component load(BM = 128, BN = 256, BK = 64) {\n"
+	"  source \"l.cu\"; entry l\n"
+	"  arch >= sm_90 needs tma\n"
+	"  warps 1; regs 40\n"
+	"  param a: tensormap<bf16, 2>[BK, BM]\n"
+	"  param b: tensormap<bf16, 2>[BK, BN]\n"
+	"  param K: i32\n"
+	"  out ab: { a: tile<bf16, BM x BK, sw128>, b: tile<bf16, BN x BK, sw128> }\n"
+	"}\n"
+	"component mma(BM, BN, BK) {\n"
+	"  source \"m.cu\"; entry m\n"
+	"  arch >= sm_90 needs wgmma, setmaxnreg\n"
+	"  warpgroups 2; regs 232\n"
+	"  param K: i32\n"
+	"  in ab: { a: tile<bf16, BM x BK, sw128>, b: tile<bf16, BN x BK, sw128> }\n"
+	"  out acc: frag<f32, BM x BN, wgmma_acc>\n"
+	"}\n"
+	"component store(BM, BN) {\n"
+	"  source \"s.cu\"; entry s\n"
+	"  arch >= sm_80\n"
+	"  param c: ptr<bf16>\n"
+	"  in acc: frag<f32, BM x BN, wgmma_acc>\n"
+	"  smem staging: BM * BN * 2 bytes, align 1024, live epilogue\n"
+	"  barrier sync\n"
+	"}\n";
+
+static char *errbuf;
+static size_t errlen;
+
+/* Parse comps + kernel text and check its one kernel for arch. */
+static Graph *run(Ctx *c, const char *kernel, const char *arch)
+{
+	const char *text = arena_printf(c->arena, "%s%s", comps, kernel);
+	int src = ctx_add_source(c, "t.plk", text, strlen(text));
+	Module *m = parse_source(c, src);
+	if (!m || c->nerrors || m->kernels.n != 1)
+		return NULL;
+	Program *p = arena_alloc(c->arena, sizeof *p);
+	vec_push(c->arena, &p->modules, m);
+	p->comps = m->comps;
+	p->kernels = m->kernels;
+	return check_kernel(c, p, m->kernels.v[0], arch_lookup(arch));
+}
+
+static Ctx *fresh(Ctx *c)
+{
+	ctx_init(c, open_memstream(&errbuf, &errlen));
+	return c;
+}
+
+static void done(Ctx *c)
+{
+	fclose(c->err);
+	ctx_fini(c);
+	free(errbuf);
+	errbuf = NULL;
+}
+
+static const char *gemm =
+	"kernel gemm(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {\n"
+	"  const BM = 128, BN = 256, BK = 64\n"
+	"  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)\n"
+	"  ld = load(a = A, b = B)\n"
+	"  mm = mma()\n"
+	"  st = store(c = C)\n"
+	"  mm.acc -> st.acc\n"
+	"  ld.ab -> mm.ab [stages = 3]\n"
+	"}\n";
+
+static void test_gemm(void)
+{
+	Ctx c;
+	Graph *g = run(fresh(&c), gemm, "sm_90a");
+	CHECK(g != NULL);
+	if (!g) {
+		fflush(c.err);
+		fprintf(stderr, "%.*s", (int)errlen, errbuf);
+		done(&c);
+		return;
+	}
+	CHECK_EQ_INT(c.nerrors, 0);
+	CHECK_EQ_INT(g->persistent, 1);
+	CHECK_STR(g->raster, "grouped");
+	CHECK_EQ_INT(g->raster_group, 8);
+	CHECK(g->tiles[0] && g->tiles[1]);
+
+	/* instances in dataflow order, whatever the order of the connections */
+	CHECK_EQ_INT(g->insts.n, 3);
+	GInst *ld = g->insts.v[0], *mm = g->insts.v[1], *st = g->insts.v[2];
+	CHECK_STR(ld->name, "ld");
+	CHECK_STR(mm->name, "mm");
+	CHECK_STR(st->name, "st");
+	CHECK_EQ_INT(ld->nwarps, 1);
+	CHECK_EQ_INT(mm->nwarps, 8);         /* warpgroups 2 */
+	CHECK_EQ_INT(st->nwarps, 0);
+	CHECK_EQ_INT(mm->regs, 232);
+	CHECK_EQ_INT(mm->cvals[1], 256);     /* BN from the kernel's const */
+	CHECK(mm->features == (FEAT_WGMMA | FEAT_SETMAXNREG));
+
+	/* roles: a component without warps joins its frag producer's role */
+	CHECK_EQ_INT(g->roles.n, 2);
+	GRole *r0 = g->roles.v[0], *r1 = g->roles.v[1];
+	CHECK_EQ_INT(r0->nwarps, 1);
+	CHECK_EQ_INT(r0->regs, 40);
+	CHECK_EQ_INT(r1->nwarps, 8);
+	CHECK_EQ_INT(r1->insts.n, 2);
+	CHECK(r1->insts.v[1] == st);
+	CHECK_EQ_INT(st->role, 1);
+	CHECK(r1->warpgroup_aligned);
+
+	/* ports and edges */
+	GPort *ab = ld->ports.v[0];
+	CHECK_EQ_INT(ab->k, TY_BUNDLE);
+	CHECK_EQ_INT(ab->fields.n, 2);
+	CHECK_EQ_INT(((GField *)ab->fields.v[0])->bytes, 128 * 64 * 2);
+	CHECK_EQ_INT(((GField *)ab->fields.v[1])->off, 16384);
+	CHECK_EQ_INT(((GField *)ab->fields.v[1])->align, 1024);
+	CHECK_EQ_INT(ab->bytes, 49152);
+	CHECK_EQ_INT(g->edges.n, 2);
+	GEdge *e0 = g->edges.v[0], *e1 = g->edges.v[1];   /* in connection order */
+	CHECK_EQ_INT(e0->kind, EDGE_REGS);
+	CHECK_EQ_INT(e0->slot_bytes, 128 * 256 * 4 / 256);   /* per thread */
+	CHECK_EQ_INT(e1->kind, EDGE_RING);
+	CHECK_EQ_INT(e1->slot_bytes, 49152);
+	CHECK_EQ_INT(e1->stages, 3);
+	CHECK(e1->from == ld && e1->to == mm && ab->edge == e1);
+	GBuf *b = st->bufs.v[0];
+	CHECK_EQ_INT(b->size, 65536);
+	CHECK_EQ_INT(b->align, 1024);
+	CHECK_STR(b->live, "epilogue");
+	CHECK_EQ_INT(((GBar *)st->bars.v[0])->threads, 256);
+
+	/* kernel params: tensors expanded in declaration order, then shape symbols */
+	CHECK_EQ_INT(g->kparams.n, 6);
+	const char *names[] = { "a", "b", "c", "M", "K", "N" };
+	int kinds[] = { KP_TENSORMAP, KP_TENSORMAP, KP_PTR, KP_I32, KP_I32, KP_I32 };
+	for (int i = 0; i < 6 && i < g->kparams.n; i++) {
+		GKParam *q = g->kparams.v[i];
+		CHECK_STR(q->name, names[i]);
+		CHECK_EQ_INT(q->kind, kinds[i]);
+	}
+	GKParam *qa = g->kparams.v[0];
+	CHECK_EQ_INT(qa->box[0], 64);
+	CHECK_EQ_INT(qa->box[1], 128);
+	CHECK_STR(qa->swizzle, "sw128");
+	CHECK_STR(qa->tensor, "A");
+	CHECK_STR(((GKParam *)g->kparams.v[4])->dim, "K");
+	CHECK_EQ_INT(ld->binds.n, 3);
+	CHECK_EQ_INT(((GBind *)ld->binds.v[2])->kparam, 4);   /* K */
+	CHECK_EQ_INT(((GBind *)st->binds.v[0])->kparam, 2);
+
+	char *out;
+	size_t n;
+	FILE *f = open_memstream(&out, &n);
+	graph_print(f, g);
+	graph_dot(f, g);
+	fclose(f);
+	CHECK(strstr(out, "ld.ab -> mm.ab: smem ring, 49152-byte slots, 3 stages"));
+	CHECK(strstr(out, "role 1: 8 warps, regs 232, warpgroup-aligned: mm -> st"));
+	CHECK(strstr(out, "digraph \"gemm\""));
+	free(out);
+	done(&c);
+}
+
+/* code: the error code expected in the output for this kernel on arch */
+static void expect(const char *kernel, const char *arch, const char *code)
+{
+	Ctx c;
+	Graph *g = run(fresh(&c), kernel, arch);
+	fflush(c.err);
+	if (g || !strstr(errbuf, code)) {
+		unit_failures++;
+		fprintf(stderr, "expected %s on %s, got:\n%.*s\n", code, arch, (int)errlen, errbuf);
+	}
+	done(&c);
+}
+
+int main(void)
+{
+	test_gemm();
+	expect(gemm, "sm_80", "E0329");          /* arch too old */
+	expect(gemm, "sm_90", "E0330");          /* no wgmma without the 'a' features */
+	expect(gemm, "sm_100a", "E0330");        /* wgmma is sm_90a only */
+	expect("kernel k(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {\n"
+	       "  ld = load(a = A, b = B); mm = mma(BM = 128, BN = 256, BK = 64); st = store(c = C, BM = 128, BN = 128)\n"
+	       "  ld.ab -> mm.ab; mm.acc -> st.acc }\n", "sm_90a", "E0310");
+	expect("kernel k(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {\n"
+	       "  const BM = 128, BN = 256, BK = 64\n"
+	       "  ld = load(a = A, b = B); mm = mma(); st = store(c = C)\n"
+	       "  ld.ab -> mm.ab; st.acc -> mm.acc }\n", "sm_90a", "E0307");
+	expect("kernel k(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {\n"
+	       "  const BM = 128, BN = 256, BK = 64\n"
+	       "  ld = load(a = A, b = B); mm = mma(); st = store(c = C)\n"
+	       "  ld.ab -> mm.ab }\n", "sm_90a", "E0315");
+	expect("kernel k(A: tensor<bf16>[M, K], B: tensor<f16>[N, K], C: tensor<bf16>[M, N]) {\n"
+	       "  const BM = 128, BN = 256, BK = 64\n"
+	       "  ld = load(a = A, b = B); mm = mma(); st = store(c = C)\n"
+	       "  ld.ab -> mm.ab; mm.acc -> st.acc }\n", "sm_90a", "E0335");
+	UNIT_END();
+}

@@ -1,0 +1,108 @@
+/* test_eval.c: constant expressions, their errors and did-you-mean. */
+#include <stdlib.h>
+#include "unit.h"
+
+static Arena *ar;
+
+static Expr *num(int64_t v) { Expr *e = arena_alloc(ar, sizeof *e); e->k = EX_NUM; e->num = v; e->sp = span_none; return e; }
+static Expr *name(const char *n) { Expr *e = arena_alloc(ar, sizeof *e); e->k = EX_NAME; e->name = n; e->sp = span_none; return e; }
+static Expr *bin(int op, Expr *a, Expr *b) { Expr *e = arena_alloc(ar, sizeof *e); e->k = EX_BIN; e->op = op; e->a = a; e->b = b; e->sp = span_none; return e; }
+static Expr *neg(Expr *a) { Expr *e = arena_alloc(ar, sizeof *e); e->k = EX_NEG; e->a = a; e->sp = span_none; return e; }
+static Expr *call(const char *f, Expr *a, Expr *b)
+{
+	Expr *e = arena_alloc(ar, sizeof *e);
+	e->k = EX_CALL;
+	e->name = f;
+	e->sp = span_none;
+	if (a) vec_push(ar, &e->args, a);
+	if (b) vec_push(ar, &e->args, b);
+	return e;
+}
+
+static char *buf;
+static size_t len;
+
+/* value, or INT64_MIN + 7 on error (the diagnostic is in buf) */
+static int64_t ev(Ctx *c, const Expr *e, const Scope *s)
+{
+	int64_t v = 0;
+	fclose(c->err);
+	free(buf);
+	c->err = open_memstream(&buf, &len);    /* a fresh one: buf holds this call's output only */
+	if (eval_expr(c, e, s, &v))
+		v = INT64_MIN + 7;
+	fflush(c->err);
+	return v;
+}
+
+int main(void)
+{
+	Ctx c;
+	FILE *err = open_memstream(&buf, &len);
+	ctx_init(&c, err);
+	ar = c.arena;
+	const char *nm[] = { "BM", "BN", "BK" };
+	int64_t vals[] = { 128, 256, 64 };
+	Scope inner = { nm, vals, 3, NULL };
+	const char *onm[] = { "STAGES" };
+	int64_t ov[] = { 4 };
+	Scope outer = { onm, ov, 1, &inner };
+
+	CHECK_EQ_INT(ev(&c, bin('*', name("BM"), name("BK")), &inner), 8192);
+	CHECK_EQ_INT(ev(&c, bin('-', num(3), bin('*', num(2), num(5))), NULL), -7);
+	CHECK_EQ_INT(ev(&c, bin('/', num(-7), num(2)), NULL), -3);
+	CHECK_EQ_INT(ev(&c, bin('%', num(7), num(3)), NULL), 1);
+	CHECK_EQ_INT(ev(&c, neg(name("BN")), &inner), -256);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(1000), name("BM")), &inner), 8);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(1024), num(128)), NULL), 8);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(-7), num(2)), NULL), -3);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(7), num(-2)), NULL), -3);
+	CHECK_EQ_INT(ev(&c, call("min", num(3), num(-2)), NULL), -2);
+	CHECK_EQ_INT(ev(&c, call("max", num(3), num(-2)), NULL), 3);
+	CHECK_EQ_INT(ev(&c, bin('*', name("STAGES"), name("BK")), &outer), 256);   /* scope chain */
+	CHECK_EQ_INT(c.nerrors, 0);
+
+	/* errors: each one counted and coded */
+	CHECK_EQ_INT(ev(&c, bin('/', num(1), bin('-', name("BK"), num(64))), &inner), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0321") && strstr(buf, "division by zero"));
+	CHECK_EQ_INT(ev(&c, bin('%', num(1), num(0)), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0321"));
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(1), num(0)), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0321"));
+	CHECK_EQ_INT(ev(&c, bin('*', num(INT64_MAX / 2), num(3)), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0322") && strstr(buf, "overflow"));
+	CHECK_EQ_INT(ev(&c, bin('+', num(INT64_MAX), num(1)), NULL), INT64_MIN + 7);
+	CHECK_EQ_INT(ev(&c, bin('-', num(INT64_MIN), num(1)), NULL), INT64_MIN + 7);
+	CHECK_EQ_INT(ev(&c, bin('/', num(INT64_MIN), num(-1)), NULL), INT64_MIN + 7);
+	CHECK_EQ_INT(ev(&c, neg(num(INT64_MIN)), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0322"));
+	CHECK_EQ_INT(ev(&c, name("BKK"), &outer), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0320") && strstr(buf, "unknown name `BKK`") && strstr(buf, "did you mean `BK`?"));
+	CHECK_EQ_INT(ev(&c, name("whatever"), &outer), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0320") && !strstr(buf, "did you mean"));
+	CHECK_EQ_INT(ev(&c, call("ceildiv", num(1), num(2)), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0324") && strstr(buf, "did you mean `ceil_div`?"));
+	CHECK_EQ_INT(ev(&c, call("min", num(1), NULL), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0324") && strstr(buf, "takes 2 arguments"));
+	Expr au = { .k = EX_AUTO, .sp = span_none };
+	CHECK_EQ_INT(ev(&c, &au, NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0323"));
+	/* errors inside a call or operand propagate without a second report */
+	int before = c.nerrors;
+	CHECK_EQ_INT(ev(&c, call("max", name("nope"), num(1)), NULL), INT64_MIN + 7);
+	CHECK_EQ_INT(c.nerrors, before + 1);
+
+	CHECK_EQ_INT(edit_distance("kitten", "sitting"), 3);
+	CHECK_EQ_INT(edit_distance("", "abc"), 3);
+	CHECK_EQ_INT(edit_distance("wgmma", "wgmma"), 0);
+	const char *cands[] = { "wgmma", "tma", "tcgen05", "setmaxnreg" };
+	CHECK_STR(did_you_mean("wgma", cands, 4), "wgmma");
+	CHECK_STR(did_you_mean("setmaxreg", cands, 4), "setmaxnreg");
+	CHECK(did_you_mean("zzz", cands, 4) == NULL);
+	CHECK(did_you_mean("tma", cands, 4) == NULL);     /* itself is no suggestion */
+
+	fclose(c.err);
+	ctx_fini(&c);
+	free(buf);
+	UNIT_END();
+}

@@ -1,0 +1,255 @@
+/* test_glue: ABI tables, the glue IR, the entry's source, the monolith and
+ * the manifest of the hand-built compositions in tests/link/fixture.h. */
+#include <stdlib.h>
+#include "unit.h"
+#include "../link/fixture.h"
+
+typedef struct Out { char *buf; size_t len; FILE *f; } Out;
+static FILE *out_open(Out *o) { return o->f = open_memstream(&o->buf, &o->len); }
+static const char *out_text(Out *o) { fflush(o->f); return o->buf; }
+static void out_close(Out *o) { fclose(o->f); free(o->buf); }
+
+static int has(const char *s, const char *sub) { return s && strstr(s, sub) != NULL; }
+
+static const AbiCase *find(const AbiFn *fns, const char *name, int k0, int k1, int k2)
+{
+	for (int i = 0; i < ABI_NFNS; i++) {
+		if (strcmp(fns[i].name, name))
+			continue;
+		for (int j = 0; j < fns[i].ncases; j++) {
+			const AbiCase *cs = &fns[i].cases[j];
+			if (cs->key[0] == k0 && cs->key[1] == k1 && cs->key[2] == k2)
+				return cs;
+		}
+	}
+	return NULL;
+}
+
+static void test_tables(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	fx_init(&f, &c, "sm_90a", 1);
+	AbiFn fns[ABI_NFNS];
+	abi_tables(&c, &f.p, fns);
+	const AbiCase *cs;
+	/* both ends of the ring see the same slots and barriers */
+	for (int in = 0; in < 2; in++) {
+		CHECK((cs = find(fns, "plk_ring_slot", in, 0, 0)) && cs->base == 0 && cs->step == 4096);
+		CHECK((cs = find(fns, "plk_ring_full", in, 0, 0)) && cs->base == 16384 && cs->step == 8);
+		CHECK((cs = find(fns, "plk_ring_empty", in, 0, 0)) && cs->base == 16416 && cs->step == 8);
+		CHECK((cs = find(fns, "plk_ring_stages", in, 0, 0)) && cs->base == 4);
+		CHECK((cs = find(fns, "plk_ring_field", in, 0, 0)) && cs->base == 0);
+	}
+	CHECK(!find(fns, "plk_ring_slot", 1, 1, 0));   /* acc is a frag, not a ring */
+	CHECK((cs = find(fns, "plk_smem", 2, 0, 0)) && cs->base == 17408);
+	CHECK((cs = find(fns, "plk_named_barrier", 2, 0, 0)) && cs->base == 1);
+	CHECK((cs = find(fns, "plk_barrier_threads", 2, 0, 0)) && cs->base == 256);
+	CHECK((cs = find(fns, "plk_role_first_warp", 0, 0, 0)) && cs->base == 0);
+	CHECK((cs = find(fns, "plk_role_first_warp", 2, 0, 0)) && cs->base == 4);
+	CHECK((cs = find(fns, "plk_role_warps", 1, 0, 0)) && cs->base == 8);
+	CHECK((cs = find(fns, "plk_role_warps", 0, 0, 0)) && cs->base == 1);
+
+	int regs[3], cap;
+	for (int from_roles = 0; from_roles < 2; from_roles++) {
+		if (from_roles)
+			f.p.nwarpgroups = 0;
+		CHECK_EQ_INT(glue_wg_regs(&c, &f.p, regs, &cap), 0);
+		CHECK_EQ_INT(cap, 168);   /* 65536 / 384, down to a multiple of 8 */
+		CHECK_EQ_INT(regs[0], 40);
+		CHECK_EQ_INT(regs[1], 232);
+		CHECK_EQ_INT(regs[2], 232);
+	}
+	ctx_fini(&c);
+
+	ctx_init(&c, stderr);
+	fx_init(&f, &c, "sm_80", 1);
+	CHECK_EQ_INT(glue_wg_regs(&c, &f.p, regs, &cap), 0);
+	CHECK_EQ_INT(cap, 0);     /* no setmaxnreg before sm_90a */
+	ctx_fini(&c);
+}
+
+static void test_mixed_budgets(void)
+{
+	Ctx c;
+	Out e;
+	ctx_init(&c, out_open(&e));
+	Fix f;
+	fx_init(&f, &c, "sm_90a", 0);
+	((PRole *)f.p.roles.v[0])->nwarps = 5;   /* spills into warpgroup 1 */
+	f.p.nwarpgroups = 0;                     /* derive budgets from the roles */
+	int regs[3], cap;
+	CHECK(glue_wg_regs(&c, &f.p, regs, &cap) != 0);
+	CHECK(has(out_text(&e), "error[E0510]"));
+	ctx_fini(&c);
+	out_close(&e);
+}
+
+static void test_ir(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	Out o;
+	fx_init(&f, &c, "sm_90a", 1);
+	CHECK_EQ_INT(glue_emit_ll(&c, &f.p, out_open(&o)), 0);
+	const char *ll = out_text(&o);
+	CHECK(has(ll, "target triple = \"nvptx64-nvidia-cuda\""));
+	CHECK(has(ll, "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\""));
+	CHECK(has(ll, "!nvvmir.version = !{!0}"));
+	CHECK(has(ll, "!0 = !{i32 2, i32 0}"));
+	CHECK(has(ll, "@pipelink_smem = external addrspace(3) global [0 x i8], align 1024"));
+	CHECK(has(ll, "define i8* @plk_smem(i32 %0, i32 %1)"));
+	CHECK(has(ll, "define i32 @plk_role_warps(i32 %0)"));
+	CHECK(has(ll, "define void @plk_main(i8* %y, i32 %M, i32 %N, i32 %K)"));
+	CHECK(has(ll, "alwaysinline"));
+	CHECK(has(ll, "call void @llvm.nvvm.barrier0()"));
+	CHECK(has(ll, "@plk_glue_mbar_init(i32 ptrtoint"));
+	CHECK(has(ll, "call void @plk_glue_fence_mbar_init()"));
+	CHECK(has(ll, "call void @plk_glue_setmaxnreg_dec_40()"));
+	CHECK(has(ll, "call void @plk_glue_setmaxnreg_inc_232()"));
+	CHECK(has(ll, "call void @link_fill(i32 0, i32 %K, { i32, i32 }* %pipe"));
+	CHECK(has(ll, "call void @link_store(i32 2, i8* %y, i32 %N, float* "));
+	CHECK(has(ll, "alloca [4 x float], align 16"));
+	/* nothing libNVVM's LLVM 7.0.1 reader rejects */
+	CHECK(!has(ll, "willreturn") && !has(ll, "nofree") && !has(ll, "nosync"));
+	CHECK(!has(ll, "call void asm") && !has(ll, "byval") && !has(ll, "elementtype"));
+	out_close(&o);
+	ctx_fini(&c);
+
+	ctx_init(&c, stderr);
+	fx_init(&f, &c, "sm_80", 0);
+	CHECK_EQ_INT(glue_emit_ll(&c, &f.p, out_open(&o)), 0);
+	ll = out_text(&o);
+	CHECK(has(ll, "@plk_glue_mbar_init"));
+	CHECK(!has(ll, "setmaxnreg") && !has(ll, "fence"));
+	CHECK(has(ll, "call void @link_sum(i32 1, i8* %y, i32 %N, i32 %K, { i32, i32 }* %pipe"));
+	void *bc;
+	size_t n;
+	CHECK_EQ_INT(glue_bitcode(&c, &f.p, &bc, &n), 0);
+	CHECK(n > 4 && !memcmp(bc, "BC\xc0\xde", 4));
+	free(bc);
+	out_close(&o);
+	ctx_fini(&c);
+}
+
+static void test_trampoline(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	fx_init(&f, &c, "sm_90a", 0);
+	const char *s = trampoline_source(&c, &f.p);
+	CHECK(has(s, "extern \"C\" __global__ void __launch_bounds__(384, 1)\nlink_two(void *p0, int p1, int p2, int p3)"));
+	CHECK(has(s, "plk_main(p0, p1, p2, p3);"));
+	CHECK(has(s, "setmaxnreg.inc.sync.aligned.u32 232;"));
+	CHECK(has(s, "fence.mbarrier_init.release.cluster;"));
+	/* a tensor map stays a __grid_constant__ in param space; plk_main gets its address */
+	((GKParam *)f.g.kparams.v[0])->kind = KP_TENSORMAP;
+	f.g.cluster[0] = 2, f.g.cluster[1] = 1;
+	s = trampoline_source(&c, &f.p);
+	CHECK(has(s, "struct alignas(64) plk_tmap { unsigned long long opaque[16]; }"));
+	CHECK(has(s, "(const __grid_constant__ plk_tmap p0, int p1"));
+	CHECK(has(s, "plk_main(&p0, p1"));
+	CHECK(has(s, "extern \"C\" __device__ void plk_main(const void *, int "));
+	CHECK(has(s, "__cluster_dims__(2, 1, 1)"));
+	ctx_fini(&c);
+
+	ctx_init(&c, stderr);
+	fx_init(&f, &c, "sm_80", 0);
+	s = trampoline_source(&c, &f.p);
+	CHECK(!has(s, "setmaxnreg") && !has(s, "fence.mbarrier_init"));
+	ctx_fini(&c);
+}
+
+static void test_monolith(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	Out o;
+	fx_init(&f, &c, "sm_90a", 1);
+	CHECK_EQ_INT(monolith_write(&c, &f.p, out_open(&o)), 0);
+	const char *s = out_text(&o);
+	CHECK(has(s, "#include \"plk.cuh\""));
+	CHECK(has(s, "extern \"C\" __device__ __forceinline__ void *plk_smem(int a0, int a1)"));
+	CHECK(has(s, "case 2048: return pipelink_smem + 17408;"));   /* (2 << 10) | 0 */
+	CHECK(has(s, "case 0: return pipelink_smem + 0 + a2 * 4096;"));
+	CHECK(has(s, "tests/link/fill.cu\""));
+	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16384 + 8 * s, 1);"));
+	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16416 + 8 * s, 8);"));
+	CHECK(has(s, "setmaxnreg.inc.sync.aligned.u32 232;"));
+	CHECK(has(s, "setmaxnreg.dec.sync.aligned.u32 40;"));
+	CHECK(has(s, "link_sum_acc(1, p3, &pipe_1_0, frag0, tm, tn);"));
+	CHECK(has(s, "link_store(2, (float *)p0, p2, frag0, tm, tn);"));
+	CHECK(has(s, "plk_raster_grouped(t, tiles_m, tiles_n, 8, &tm, &tn);"));
+	CHECK(has(s, "float frag0[4];"));
+	out_close(&o);
+	ctx_fini(&c);
+}
+
+static void test_manifest(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f, f80;
+	Out o;
+	fx_init(&f, &c, "sm_90a", 1);
+	CHECK_EQ_INT(manifest_write(&c, &f.p, out_open(&o)), 0);
+	const char *s = out_text(&o);
+	CHECK(has(s, "\"plk_manifest\": 1,"));
+	CHECK(has(s, "\"kernel\": \"link_three\","));
+	CHECK(has(s, "\"arch\": [\"sm_90a\"],"));
+	CHECK(has(s, "\"block\": [384, 1, 1],"));
+	CHECK(has(s, "\"dynamic_smem\": 21504,"));
+	CHECK(has(s, "\"grid\": { \"policy\": \"persistent\", \"tiles\": [[\"ceil_div(M, 32)\", 1], "
+	             "[\"ceil_div(N, 32)\", 1]], \"raster\": \"grouped\", \"group\": 8 }"));
+	CHECK(has(s, "{ \"name\": \"Y\", \"dtype\": \"f32\", \"elem_bytes\": 4, \"dims\": [\"M\", \"N\"] }"));
+	CHECK(has(s, "{ \"name\": \"y\", \"kind\": \"ptr\", \"tensor\": \"Y\", \"dtype\": \"f32\" }"));
+	CHECK(has(s, "{ \"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\" }"));
+	CHECK(has(s, "\"placement\": {"));
+	CHECK(has(s, "\"from\": \"load.t\", \"to\": \"acc.t\", \"stages\": 4"));
+	CHECK(has(s, "\"sync\"") && has(s, "\"threads\": 256"));   /* place.c's layout of it */
+	CHECK(!has(s, "variants"));
+	out_close(&o);
+
+	fx_init(&f80, &c, "sm_80", 1);
+	const Placement *ps[2] = { &f.p, &f80.p };
+	CHECK_EQ_INT(manifest_write_multi(&c, ps, 2, "k.fatbin", out_open(&o)), 0);
+	s = out_text(&o);
+	CHECK(has(s, "\"arch\": [\"sm_90a\", \"sm_80\"],"));
+	CHECK(has(s, "\"binary\": \"k.fatbin\","));
+	CHECK(has(s, "\"variants\": ["));
+	CHECK(has(s, "{ \"arch\": \"sm_80\", \"block\": [384, 1, 1], \"dynamic_smem\": 21504, \"placement\": {"));
+	if (getenv("PLK_TEST_VERBOSE"))
+		fputs(s, stderr);
+	out_close(&o);
+	ctx_fini(&c);
+}
+
+/* test_glue ARCH two|three monolith|manifest: print that output of the
+ * fixture (tests/scripts/link_compositions.sh builds and parses them). */
+static int emit(char **argv)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	fx_init(&f, &c, argv[1], !strcmp(argv[2], "three"));
+	int rc = !strcmp(argv[3], "monolith") ? monolith_write(&c, &f.p, stdout) : manifest_write(&c, &f.p, stdout);
+	ctx_fini(&c);
+	return rc != 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4)
+		return emit(argv);
+	test_tables();
+	test_mixed_budgets();
+	test_ir();
+	test_trampoline();
+	test_monolith();
+	test_manifest();
+	UNIT_END();
+}
