@@ -227,17 +227,25 @@ static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
 
 int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 {
-	if (info_log && strstr(info_log, "C7508")) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0507", kspan(p), "ptxas ignored setmaxnreg in `%s` for %s",
-		                   p->g->k->name, p->arch->name);
-		const char *l = strstr(info_log, "C7508");
+	/* C7508: no register cap at entry, so ptxas ignored every setmaxnreg:
+	 * an error. C7507: some code needs more registers than its budget, so
+	 * ptxas kept a higher count there: a warning (the monolith gets it too). */
+	const char *codes[2] = { "C7508", "C7507" };
+	int rc = 0;
+	for (int k = 0; k < 2 && info_log; k++) {
+		const char *l = strstr(info_log, codes[k]);
+		if (!l)
+			continue;
 		const char *e = strchr(l, '\n');
+		Diag *d = diag_new(c, k ? DIAG_WARNING : DIAG_ERROR, k ? NULL : "E0507", kspan(p),
+		                   "ptxas ignored setmaxnreg in `%s` for %s", p->g->k->name, p->arch->name);
 		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
-		diag_help(d, "the kernel needs a register cap at entry (.maxntid and .minnctapersm 1)");
+		diag_help(d, k ? "a warpgroup's code needs more registers than its `regs`; raise it"
+		               : "the kernel needs a register cap at entry (.maxntid and .minnctapersm 1)");
 		diag_end(c, d);
-		return -1;
+		rc |= !k;
 	}
-	return 0;
+	return rc ? -1 : 0;
 }
 
 int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)

@@ -510,6 +510,43 @@ static void test_resolve(void)
 	plk_manifest_free(m);
 }
 
+/* What compiler/manifest.c writes: tile counts as expressions with tile 1,
+ * parenthesised expression dims, integer dims. */
+static void test_writer_forms(void)
+{
+	char err[PLK_ERRLEN];
+	plk_manifest *m = mparse("{\"plk_manifest\": 1, \"kernel\": \"g\", \"entry\": \"g\", \"block\": [384, 1, 1],"
+	                         " \"grid\": { \"policy\": \"persistent\", \"tiles\": [[\"ceil_div(M, 128)\", 1],"
+	                         " [\"ceil_div(N, 256)\", 1]], \"raster\": \"grouped\", \"group\": 8 },"
+	                         " \"tensors\": [{ \"name\": \"W\", \"dtype\": \"bf16\", \"elem_bytes\": 2,"
+	                         " \"dims\": [\"(2 * N)\", \"K\"] }, { \"name\": \"S\", \"dtype\": \"f32\","
+	                         " \"elem_bytes\": 4, \"dims\": [4, \"-(-M)\"] }],"
+	                         " \"params\": [{ \"name\": \"w\", \"kind\": \"ptr\", \"tensor\": \"W\", \"dtype\": \"bf16\" },"
+	                         " { \"name\": \"s\", \"kind\": \"ptr\", \"tensor\": \"S\" },"
+	                         " { \"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\" }],"
+	                         " \"placement\": { \"roles\": [{\"warps\": [0, 4], \"regs\": 40}], \"smem\": [] } }", err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	plk_binding *b = plk_binding_new(m);
+	plk_plan *p = plk_plan_new(m);
+	CHECK_EQ(plk_binding_tensor(m, b, "W", 0x1000, (int64_t[]){ 2 * 14336, 4096 }, 2, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "S", 0x2000, (int64_t[]){ 4, 8192 }, 2, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "M", 8192, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "N", 14336, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	int64_t work;
+	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+	CHECK_EQ(work, 64 * 56);
+	CHECK_EQ(p->pval[2], 8192);
+	CHECK_EQ(p->tdims[1][1], 8192);
+	plk_binding_free(b);
+	plk_plan_free(p);
+	plk_manifest_free(m);
+}
+
 /* ----------------------------------------------------------------- grid */
 
 static void test_grid(void)
@@ -545,6 +582,50 @@ static void test_grid(void)
 	m->policy = GRID_TILES;
 	CHECK_EQ(plk_grid(m, 5000, 132, g, err), 0);
 	CHECK_EQ(g[0], 5000);                         /* tiles: one block per work item */
+	plk_manifest_free(m);
+}
+
+/* ------------------------------------------------------------- variants */
+
+static void test_variants(void)
+{
+	char err[PLK_ERRLEN];
+	const char *j = "{\"plk_manifest\": 1, \"entry\": \"k\", \"arch\": [\"sm_90a\", \"sm_80\", \"sm_100a\"],"
+	                " \"block\": [384], \"dynamic_smem\": 200000, \"params\": [],"
+	                " \"variants\": [{\"arch\": \"sm_90a\", \"block\": [384, 1, 1], \"dynamic_smem\": 200000, "
+	                "\"placement\": {\"x\": [1]}},"
+	                " {\"arch\": \"sm_80\", \"block\": [256, 1, 1], \"dynamic_smem\": 99000},"
+	                " {\"arch\": \"sm_100a\", \"block\": [512], \"cluster\": [2, 1, 1]}]}";
+	static const struct { int major, minor, want, block, cluster; uint32_t smem; } cases[] = {
+		{ 9, 0, 0, 384, 1, 200000 },
+		{ 8, 0, 1, 256, 1, 99000 },
+		{ 8, 6, 1, 256, 1, 99000 },      /* a plain sm_80 cubin runs on sm_86 */
+		{ 10, 0, 2, 512, 2, 200000 },    /* no dynamic_smem: the top level's */
+		{ 12, 0, -1, 384, 1, 200000 },   /* none: the top level stays */
+		{ 7, 5, -1, 384, 1, 200000 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		plk_manifest *m = mparse(j, err);
+		CHECK(m != NULL);
+		if (!m) {
+			fprintf(stderr, "%s\n", err);
+			return;
+		}
+		CHECK_EQ(m->nvariants, 3);
+		CHECK_EQ(plk_manifest_select(m, cases[i].major, cases[i].minor), cases[i].want);
+		CHECK_EQ(m->block[0], cases[i].block);
+		CHECK_EQ(m->cluster[0], cases[i].cluster);
+		CHECK_EQ(m->dynamic_smem, cases[i].smem);
+		plk_manifest_free(m);
+	}
+	plk_manifest *m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [],"
+	                         " \"variants\": [{\"block\": [1]}]}", err);
+	CHECK(m == NULL);
+	CHECK_HAS(err, "variants[0]: missing \"arch\"");
+	plk_manifest_free(m);
+	m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"variants\": {}}", err);
+	CHECK(m == NULL);
+	CHECK_HAS(err, "\"variants\" must be an array");
 	plk_manifest_free(m);
 }
 
@@ -640,7 +721,9 @@ int main(void)
 	test_expr();
 	test_manifest();
 	test_resolve();
+	test_writer_forms();
 	test_grid();
+	test_variants();
 	test_tmap();
 	test_robust();
 	if (failures)

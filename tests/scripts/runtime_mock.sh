@@ -108,6 +108,15 @@ has "$o" "grid 4x1x1, block 256x1x1" "check: ok"
 o=$("$RUN" "$W/k.cubin" --manifest "$W/half.manifest.json" --dim n=1000 --set bias=0.5 --check 2>&1) && fail "half passed"
 has "$o" "check: FAIL: Y: 500 of 1000 elements differ after poisoning (first at 500)"
 
+# No "binary": the manifest's stem + .cubin. Variants: the device's arch
+# (the mock is sm_90) picks block and shared memory.
+mkdir -p "$W/sub" && cp "$W/k.cubin" "$W/sub/v.cubin"
+sed -e 's/"binary": "k.cubin", //' -e 's/"arch": \["sm_90a"\],/"arch": ["sm_80", "sm_90a"], "binary_was": 1,/' \
+	-e 's/^}$/, "variants": [{"arch": "sm_80", "block": [64], "dynamic_smem": 1000}, {"arch": "sm_90a", "block": [96, 1, 1], "dynamic_smem": 50000}] }/' \
+	"$W/k.manifest.json" >"$W/sub/v.manifest.json"
+o=$(cd "$W/sub" && "$RUN" --manifest v.manifest.json --dim M=128 --dim K=64 --set alpha=1 --iters 1 2>&1) || fail "variants: $o"
+has "$o" "block 96x1x1, cluster 1x1x1, 50000 B dynamic smem"
+
 # Errors name the call, the CUDA error and the parameter.
 err() {   # err MANIFEST FRAGMENT...
 	local m=$1; shift
