@@ -75,6 +75,8 @@ static void type_print(FILE *o, const Type *t)
 	case TY_TENSORMAP:
 		fprintf(o, "tensormap<%s, ", t->dtype);
 		expr_print(o, t->rank);
+		if (t->layout)
+			fprintf(o, ", %s", t->layout);
 		fputc('>', o);
 		if (t->dims.n)
 			exprs(o, &t->dims, "[", "]");

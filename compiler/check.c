@@ -850,7 +850,11 @@ static int bind_params(Chk *k, Vec *bounds)
 					b->want.box[i] = v;
 				}
 				if (!boxok) { bad = 1; continue; }
-				b->want.swizzle = tmap_swizzle(gi, p->name, b->want.box, (int)rank);
+				if (t->layout) {    /* declared: `tensormap<bf16, 2, sw128>` */
+					if (!need_layout(k, t->layout, t->layout_sp, 0)) { bad = 1; continue; }
+					b->want.swizzle = t->layout;
+				} else
+					b->want.swizzle = tmap_swizzle(gi, p->name, b->want.box, (int)rank);
 			} else if (t->k == TY_PTR) {
 				if (!kp || (kp->ty->k != TY_TENSOR && kp->ty->k != TY_PTR)) {
 					wrong_kind(k, at, p, gi, kname, ksp, kp ? kind_str(kp->ty) : "a shape symbol (i32)",

@@ -114,6 +114,8 @@ static void print_type(FILE *out, const Type *t)
 	case TY_TENSORMAP:
 		fprintf(out, "tensormap<%s, ", t->dtype);
 		print_expr(out, t->rank, P_ADD);
+		if (t->layout)
+			fprintf(out, ", %s", t->layout);
 		fputc('>', out);
 		if (t->dims.n) {
 			fputc('[', out);

@@ -495,6 +495,19 @@ static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tile
 	}
 }
 
+/* Whether warpgroups a and b hold the same roles. */
+int glue_roles_same(const Placement *p, int a, int b)
+{
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		int ina = r->first_warp < 4 * a + 4 && r->first_warp + r->nwarps > 4 * a;
+		int inb = r->first_warp < 4 * b + 4 && r->first_warp + r->nwarps > 4 * b;
+		if (ina != inb)
+			return 0;
+	}
+	return 1;
+}
+
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries } */
 static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m,
                       LLVMValueRef tiles_n, LLVMBasicBlockRef done)
@@ -511,10 +524,11 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	g->preheader = pre;
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
+	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.flush");
 	LLVMBuildBr(b, head);
 	LLVMPositionBuilderAtEnd(b, head);
 	LLVMValueRef t = LLVMBuildPhi(b, g->i32, "tile");
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, ntiles, ""), body, done);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, ntiles, ""), body, flush);
 	LLVMPositionBuilderAtEnd(b, body);
 	LLVMValueRef tm, tn;
 	raster(g, t, tiles_m, tiles_n, &tm, &tn);
@@ -532,6 +546,12 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMValueRef inv[2] = { t0, next };
 	LLVMBasicBlockRef inb[2] = { pre, latch };
 	LLVMAddIncoming(t, inv, inb, 2);
+	/* After the last tile every entry once more with (-1, -1): components
+	 * with asynchronous work in flight (TMA stores) wait for it there. */
+	LLVMPositionBuilderAtEnd(b, flush);
+	for (int i = 0; r->role && i < r->role->insts.n; i++)
+		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, ci32(g, -1), ci32(g, -1));
+	LLVMBuildBr(b, done);
 }
 
 static void build_main(G *g)
@@ -581,43 +601,58 @@ static void build_main(G *g)
 	LLVMPositionBuilderAtEnd(b, sync);
 	call0(g, "llvm.nvvm.barrier0", g->v);
 
-	/* setmaxnreg: every warp of a warpgroup executes the same one. */
+	/* Dispatch. ptxas honours setmaxnreg only when each budget's code is
+	 * a branch of its own that never merges with another budget's code
+	 * (else C7507: it keeps the registers every path needs). So: one
+	 * branch per run of warpgroups with the same budget and roles; in it
+	 * the setmaxnreg, then one branch per role; every branch ends at
+	 * `done`, which only returns. */
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *wregs = arena_alloc(g->c->arena, (nwg + 1) * sizeof *wregs);
 	if (glue_wg_regs(g->c, p, wregs, &cap))
 		g->err = 1;
-	LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
-	for (int w = 0; w < nwg && cap; w++) {
-		if (!wregs[w] || wregs[w] == cap)
-			continue;
-		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "setmaxnreg");
-		LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
-		LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, wg, ci32(g, w), ""), yes, no);
-		LLVMPositionBuilderAtEnd(b, yes);
-		char name[64];
-		snprintf(name, sizeof name, "plk_glue_setmaxnreg_%s_%d", wregs[w] > cap ? "inc" : "dec", wregs[w]);
-		helper_call(g, name, NULL, 0);
-		LLVMBuildBr(b, no);
-		LLVMPositionBuilderAtEnd(b, no);
-	}
-
-	/* Warp-role dispatch: one branch per role. */
 	int nports = 1;
 	for (int i = 0; i < gr->insts.n; i++)
 		nports += ((const GInst *)gr->insts.v[i])->ports.n;
 	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);
 	int nfr = 0;
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "role");
-		LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
-		LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, warp, ci32(g, r->first_warp), ""),
-		                                ci32(g, r->nwarps), "");
-		LLVMBuildCondBr(b, in, yes, no);
-		LLVMPositionBuilderAtEnd(b, yes);
-		role_body(g, r, fr, &nfr, tiles_m, tiles_n, done);
-		LLVMPositionBuilderAtEnd(b, no);
-	}
+	LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
+	int w0 = 0, w1;
+	do {
+		/* the run [w0, w1): same budget, same roles (when budgets exist) */
+		w1 = cap ? w0 + 1 : nwg;
+		while (cap && w1 < nwg && wregs[w1] == wregs[w0] && glue_roles_same(p, w0, w1))
+			w1++;
+		LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->cx, g->fn, "warpgroups");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+		LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, wg, ci32(g, w0), ""),
+		                                ci32(g, w1 - w0), "");
+		LLVMBuildCondBr(b, in, run, next);
+		LLVMPositionBuilderAtEnd(b, run);
+		if (cap && wregs[w0] && wregs[w0] != cap) {
+			char name[64];
+			snprintf(name, sizeof name, "plk_glue_setmaxnreg_%s_%d", wregs[w0] > cap ? "inc" : "dec",
+			         wregs[w0]);
+			helper_call(g, name, NULL, 0);
+		}
+		for (int i = 0; i < p->roles.n; i++) {
+			const PRole *r = p->roles.v[i];
+			if (r->first_warp >= 4 * w1 || r->first_warp + r->nwarps <= 4 * w0)
+				continue;   /* not in this run */
+			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "role");
+			LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+			LLVMValueRef rin = LLVMBuildICmp(b, LLVMIntULT,
+			                                 LLVMBuildSub(b, warp, ci32(g, r->first_warp), ""),
+			                                 ci32(g, r->nwarps), "");
+			LLVMBuildCondBr(b, rin, yes, no);
+			LLVMPositionBuilderAtEnd(b, yes);
+			role_body(g, r, fr, &nfr, tiles_m, tiles_n, done);
+			LLVMPositionBuilderAtEnd(b, no);
+		}
+		LLVMBuildBr(b, done);   /* warps of the run without a role */
+		LLVMPositionBuilderAtEnd(b, next);
+		w0 = w1;
+	} while (w0 < nwg);
 	LLVMBuildBr(b, done);
 	LLVMPositionBuilderAtEnd(b, done);
 	LLVMBuildRetVoid(b);

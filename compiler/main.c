@@ -236,10 +236,33 @@ static void close_out(FILE *f)
 		fclose(f);
 }
 
-/* Build one kernel for one arch, up to the requested stage. */
-static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel *k,
-                        const ArchInfo *arch, int last_arch)
+/* OUT with its extension replaced: k.cubin -> k.manifest.json. */
+static const char *manifest_path(Ctx *c, const char *out)
 {
+	const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
+	return arena_printf(c->arena, "%.*s.manifest.json", (int)stem, out);
+}
+
+static int write_file(Ctx *c, const char *path, const void *data, size_t n)
+{
+	FILE *f = open_out(c, path);
+	if (!f)
+		return 1;
+	int bad = fwrite(data, 1, n, f) != n;
+	if (f != stdout && fclose(f))
+		bad = 1;
+	if (bad)
+		error_at(c, "E0603", span_none, "cannot write `%s`", path);
+	return bad;
+}
+
+/* Check and place one kernel for one arch; print the stage --emit asks
+ * for when it ends before linking. *pl is NULL when nothing is left to do. */
+static int place_kernel(Ctx *c, const Options *o, const Program *p, const Kernel *k,
+                        const ArchInfo *arch, Placement **pl)
+{
+	*pl = NULL;
 	arch = upgrade_arch(c, p, k, arch);
 	Graph *g = check_kernel(c, p, k, arch);
 	if (!g || c->nerrors)
@@ -248,53 +271,75 @@ static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 		(o->emit == EMIT_GRAPH ? graph_print : graph_dot)(stdout, g);
 		return 0;
 	}
-	Placement *pl = place(c, g);
-	if (!pl || c->nerrors)
+	Placement *x = place(c, g);
+	if (!x || c->nerrors)
 		return 1;
 	if (o->emit == EMIT_PLACEMENT) {
-		placement_print(stdout, pl);
+		placement_print(stdout, x);
 		return 0;
 	}
 	if (o->check_only)
 		return 0;
 	if (o->emit == EMIT_GLUE_LL)
-		return glue_emit_ll(c, pl, stdout) || c->nerrors;
+		return glue_emit_ll(c, x, stdout) || c->nerrors;
 	if (o->emit == EMIT_MONOLITH) {
 		FILE *f = open_out(c, o->out);
-		int rc = !f || monolith_write(c, pl, f);
+		int rc = !f || monolith_write(c, x, f);
 		close_out(f);
 		return rc || c->nerrors;
 	}
-	if (o->emit == EMIT_MANIFEST)
-		return manifest_write(c, pl, stdout) || c->nerrors;
-	LinkResult r = { 0 };
-	if (link_kernel(c, pl, o->emit == EMIT_PTX, &r) || c->nerrors)
-		return 1;
-	if (o->emit == EMIT_PTX) {
-		fputs(r.ptx ? r.ptx : "", stdout);
-		return 0;
+	*pl = x;
+	return 0;
+}
+
+/* One kernel, every requested arch: a cubin for one arch, a fatbin for
+ * several, and the manifest beside it. */
+static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel *k,
+                        const ArchInfo **arches, int narches)
+{
+	Placement *ps[8];
+	LinkResult rs[8];
+	const ArchInfo *as[8];
+	int n = 0, rc = 0;
+	memset(rs, 0, sizeof rs);
+	for (int a = 0; a < narches && !rc; a++) {
+		rc = place_kernel(c, o, p, k, arches[a], &ps[n]);
+		if (rc || !ps[n])
+			continue;
+		if (o->emit == EMIT_MANIFEST) {
+			n++;
+			continue;
+		}
+		as[n] = ps[n]->arch;
+		rc = link_kernel(c, ps[n], o->emit == EMIT_PTX, &rs[n]) || c->nerrors;
+		n++;
+		if (!rc && o->emit == EMIT_PTX)
+			fputs(rs[n - 1].ptx ? rs[n - 1].ptx : "", stdout);
 	}
-	const char *out = o->out ? o->out : arena_printf(c->arena, "%s.cubin", k->name);
-	if (o->narches > 1)  /* one cubin per arch; link.c bundles them */
-		out = arena_printf(c->arena, "%s.%s.cubin", out, arch->name);
-	FILE *f = open_out(c, out);
-	if (!f)
-		return 1;
-	int bad = fwrite(r.cubin, 1, r.cubin_size, f) != r.cubin_size;
-	close_out(f);
-	if (bad) {
-		error_at(c, "E0603", span_none, "cannot write `%s`", out);
-		return 1;
+	if (!rc && n > 0 && o->emit == EMIT_MANIFEST)
+		rc = manifest_write_multi(c, (const Placement *const *)ps, n, NULL, stdout) || c->nerrors;
+	else if (!rc && n > 0 && o->emit != EMIT_PTX) {
+		const char *out = o->out ? o->out
+			: arena_printf(c->arena, "%s.%s", k->name, n > 1 ? "fatbin" : "cubin");
+		if (n == 1)
+			rc = write_file(c, out, rs[0].cubin, rs[0].cubin_size);
+		else {
+			void *fb = NULL;
+			size_t size = 0;
+			rc = link_fatbin(c, as, rs, n, &fb, &size) || write_file(c, out, fb, size);
+			free(fb);
+		}
+		if (!rc && strcmp(out, "-")) {
+			const char *slash = strrchr(out, '/');
+			FILE *m = open_out(c, manifest_path(c, out));
+			rc = !m || manifest_write_multi(c, (const Placement *const *)ps, n,
+				slash ? slash + 1 : out, m);
+			close_out(m);
+		}
 	}
-	if (last_arch) {
-		FILE *m = open_out(c, arena_printf(c->arena, "%s.manifest.json",
-			o->out ? o->out : k->name));
-		int rc = !m || manifest_write(c, pl, m);
-		close_out(m);
-		if (rc)
-			return 1;
-	}
-	return c->nerrors != 0;
+	for (int i = 0; i < n; i++)
+		link_result_free(&rs[i]);
+	return rc || c->nerrors;
 }
 
 static int run(Ctx *c, const Options *o)
@@ -352,8 +397,7 @@ static int run(Ctx *c, const Options *o)
 		if (o->kernel && strcmp(o->kernel, k->name))
 			continue;
 		built++;
-		for (int a = 0; a < narches; a++)
-			rc |= build_kernel(c, o, p, k, arches[a], a == narches - 1);
+		rc |= build_kernel(c, o, p, k, arches, narches);
 	}
 	if (o->kernel && !built) {
 		error_at(c, "E0605", span_none, "no kernel named `%s` in `%s`", o->kernel, o->input);

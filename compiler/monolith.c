@@ -151,10 +151,11 @@ static const GBind *bind_of(const GInst *in, const char *param)
 	return NULL;
 }
 
-static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **frags, int nfrags)
+static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **frags, int nfrags,
+                       const char *indent)
 {
 	const Component *cp = in->comp;
-	fprintf(o, "\t\t\t%s(%d", cp->entry, in->id);
+	fprintf(o, "%s%s(%d", indent, cp->entry, in->id);
 	for (int i = 0; i < cp->params.n; i++) {
 		const Param *pa = cp->params.v[i];
 		const GBind *b = bind_of(in, pa->name);
@@ -192,6 +193,52 @@ static const char *kparam_ctype(KParamKind k)
 	case KP_F32: return "float ";
 	default: return "int ";
 	}
+}
+
+/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
+static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frags, int *nfrags)
+{
+	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
+	for (int j = 0; r->role && j < r->role->insts.n; j++) {
+		const GInst *in = r->role->insts.v[j];
+		for (int k = 0; k < in->ports.n; k++) {
+			const GPort *pt = in->ports.v[k];
+			if (pt->k != TY_FRAG) {
+				fprintf(o, "\t\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
+				continue;
+			}
+			const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+			int have = 0;
+			for (int f = 0; f < *nfrags; f++)
+				have |= frags[f] == key;
+			if (have || *nfrags >= g->edges.n + 64)
+				continue;
+			const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
+			const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
+			int bits = d && d->bits >= 8 ? d->bits : 8;
+			unsigned n = pt->bytes ? pt->bytes * 8 / bits
+			           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
+			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", *nfrags, n ? n : 1);
+			frags[(*nfrags)++] = key;
+		}
+	}
+	int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
+	fprintf(o, "\t\t\tint tm, tn;\n\t\t\tfor (int t = %s; t < ntiles; t += %s) {\n",
+	        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x",
+	        !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x");
+	if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
+		fprintf(o, "\t\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
+		        (long long)g->raster_group);
+	else if (g->raster && !strcmp(g->raster, "column"))
+		fprintf(o, "\t\t\t\ttm = t %% tiles_m, tn = t / tiles_m;\n");
+	else
+		fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+	for (int j = 0; r->role && j < r->role->insts.n; j++)
+		entry_call(o, g, r->role->insts.v[j], frags, *nfrags, "\t\t\t\t");
+	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1;   /* the flush call */\n");
+	for (int j = 0; r->role && j < r->role->insts.n; j++)
+		entry_call(o, g, r->role->insts.v[j], frags, *nfrags, "\t\t\t");
+	fprintf(o, "\t\t}\n");
 }
 
 int monolith_write(Ctx *c, const Placement *p, FILE *o)
@@ -239,55 +286,28 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	cexpr(o, g, g->tiles[1]);
 	fprintf(o, ";\n\tconst int ntiles = tiles_m * tiles_n;\n");
 	fprintf(o, "\tconst int warp = threadIdx.x >> 5;\n");
-	for (int w = 0; w < nwg && cap; w++) {
-		if (!regs[w] || regs[w] == cap)
-			continue;
-		fprintf(o, "\tif ((warp >> 2) == %d)\n\t\tasm volatile(\"setmaxnreg.%s.sync.aligned.u32 %d;\" ::: \"memory\");\n",
-		        w, regs[w] > cap ? "inc" : "dec", regs[w]);
-	}
+	/* The glue's dispatch (glue.c): one branch per run of warpgroups with
+	 * the same budget and roles, setmaxnreg first, then one branch per
+	 * role; no branch falls into another. */
 	const void **frags = arena_alloc(c->arena, (g->edges.n + 64) * sizeof *frags);
-	int nfrags = 0;
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		fprintf(o, "\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
-		for (int j = 0; r->role && j < r->role->insts.n; j++) {
-			const GInst *in = r->role->insts.v[j];
-			for (int k = 0; k < in->ports.n; k++) {
-				const GPort *pt = in->ports.v[k];
-				if (pt->k != TY_FRAG) {
-					fprintf(o, "\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
-					continue;
-				}
-				const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
-				int have = 0;
-				for (int f = 0; f < nfrags; f++)
-					have |= frags[f] == key;
-				if (have || nfrags >= g->edges.n + 64)
-					continue;
-				const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
-				const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
-				int bits = d && d->bits >= 8 ? d->bits : 8;
-				unsigned n = pt->bytes ? pt->bytes * 8 / bits
-				           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
-				fprintf(o, "\t\t%s frag%d[%u];\n", d ? d->ctype : "float", nfrags, n ? n : 1);
-				frags[nfrags++] = key;
-			}
+	int nfrags = 0, w0 = 0, w1;
+	do {
+		w1 = cap ? w0 + 1 : nwg;
+		while (cap && w1 < nwg && regs[w1] == regs[w0] && glue_roles_same(p, w0, w1))
+			w1++;
+		fprintf(o, "\tif ((unsigned)((warp >> 2) - %d) < %du) {\n", w0, w1 - w0);
+		if (cap && regs[w0] && regs[w0] != cap)
+			fprintf(o, "\t\tasm volatile(\"setmaxnreg.%s.sync.aligned.u32 %d;\" ::: \"memory\");\n",
+			        regs[w0] > cap ? "inc" : "dec", regs[w0]);
+		for (int i = 0; i < p->roles.n; i++) {
+			const PRole *r = p->roles.v[i];
+			if (r->first_warp >= 4 * w1 || r->first_warp + r->nwarps <= 4 * w0)
+				continue;
+			role_text(o, g, r, frags, &nfrags);
 		}
-		int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
-		fprintf(o, "\t\tfor (int t = %s; t < ntiles; t += %s) {\n\t\t\tint tm, tn;\n",
-		        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x",
-		        !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x");
-		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
-			fprintf(o, "\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
-			        (long long)g->raster_group);
-		else if (g->raster && !strcmp(g->raster, "column"))
-			fprintf(o, "\t\t\ttm = t %% tiles_m, tn = t / tiles_m;\n");
-		else
-			fprintf(o, "\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
-		for (int j = 0; r->role && j < r->role->insts.n; j++)
-			entry_call(o, g, r->role->insts.v[j], frags, nfrags);
-		fprintf(o, "\t\t}\n\t}\n");
-	}
+		fprintf(o, "\t\treturn;\n\t}\n");
+		w0 = w1;
+	} while (w0 < nwg);
 	fprintf(o, "}\n");
 	return 0;
 }

@@ -550,6 +550,8 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
 /* setmaxnreg per warpgroup: regs[w] (0: none) for w < threads/128, and the
  * register cap ptxas gives at entry; 0 when the arch or roles need none. */
 int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
+/* Whether warpgroups a and b hold the same roles (one dispatch branch). */
+int glue_roles_same(const Placement *p, int a, int b);
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */

@@ -400,7 +400,7 @@ arg
 	;
 
 /* ptype = IDENT | "ptr" "<" IDENT ">" | "tensor" "<" IDENT ">" "[" expr { "," expr } "]"
- *       | "tensormap" "<" IDENT "," expr ">" [ "[" expr { "," expr } "]" ] . */
+ *       | "tensormap" "<" IDENT "," expr [ "," IDENT ] ">" [ "[" expr { "," expr } "]" ] . */
 ptype
 	: IDENT {
 		$$ = mk_type(lx, TY_SCALAR, @$); $$->dtype = $1; $$->dtype_sp = @1;
@@ -417,6 +417,14 @@ ptype
 	| "tensormap" '<' IDENT ',' expr '>' '[' exprs ']' {
 		$$ = mk_type(lx, TY_TENSORMAP, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->rank = $5;
 		$$->dims = $8;
+	}
+	| "tensormap" '<' IDENT ',' expr ',' IDENT '>' {
+		$$ = mk_type(lx, TY_TENSORMAP, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->rank = $5;
+		$$->layout = $7; $$->layout_sp = @7;
+	}
+	| "tensormap" '<' IDENT ',' expr ',' IDENT '>' '[' exprs ']' {
+		$$ = mk_type(lx, TY_TENSORMAP, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->rank = $5;
+		$$->layout = $7; $$->layout_sp = @7; $$->dims = $10;
 	}
 	;
 

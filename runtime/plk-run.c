@@ -317,6 +317,7 @@ static int run(plk_kernel *k, const Opts *o)
 	if (bind_sets(k, o))
 		return 1;
 	int nt = plk_num_tensors(k), rc = 1;
+	CUresult r = CUDA_SUCCESS;
 	T *ts = calloc((size_t)nt + 1, sizeof *ts);
 	CUevent *ev = calloc((size_t)o->iters * 2, sizeof *ev);
 	double *ms = calloc((size_t)o->iters, sizeof *ms);
@@ -344,8 +345,7 @@ static int run(plk_kernel *k, const Opts *o)
 			goto out;
 		}
 		fill(t->init, t->n, t->dtype, t->eb, &seed);
-		CUresult r = cuMemAlloc(&t->d, t->bytes);
-		if (r != CUDA_SUCCESS) {
+		if ((r = cuMemAlloc(&t->d, t->bytes)) != CUDA_SUCCESS) {
 			char what[160];
 			snprintf(what, sizeof what, "cuMemAlloc(tensor %s, %zu bytes)", t->name, t->bytes);
 			die_cu(r, what);
@@ -384,7 +384,6 @@ static int run(plk_kernel *k, const Opts *o)
 			fprintf(stderr, "plk-run: %s\n", plk_error(k));
 			goto out;
 		}
-	CUresult r = CUDA_SUCCESS;
 	for (int i = 0; i < o->iters * 2 && r == CUDA_SUCCESS; i++)
 		r = cuEventCreate(&ev[i], CU_EVENT_DEFAULT);
 	if (r != CUDA_SUCCESS) {
@@ -429,11 +428,11 @@ static int run(plk_kernel *k, const Opts *o)
 	rc = 0;
 out:
 	for (int i = 0; ev && i < o->iters * 2; i++)
-		if (ev[i])
-			cuEventDestroy(ev[i]);
+		if (ev[i] && (r = cuEventDestroy(ev[i])) != CUDA_SUCCESS)
+			rc = die_cu(r, "cuEventDestroy");
 	for (int i = 0; ts && i < nt; i++) {
-		if (ts[i].d)
-			cuMemFree(ts[i].d);
+		if (ts[i].d && (r = cuMemFree(ts[i].d)) != CUDA_SUCCESS)
+			rc = die_cu(r, "cuMemFree");
 		free(ts[i].init);
 		free(ts[i].out);
 	}
@@ -463,6 +462,6 @@ int main(int argc, char **argv)
 	}
 	rc = run(k, &o);
 	plk_unload(k);
-	cuDevicePrimaryCtxRelease(dev);
-	return rc;
+	CUresult r = cuDevicePrimaryCtxRelease(dev);
+	return r != CUDA_SUCCESS ? die_cu(r, "cuDevicePrimaryCtxRelease") : rc;
 }

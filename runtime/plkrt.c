@@ -88,15 +88,32 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 	return buf;
 }
 
-/* gemm.cubin -> gemm.manifest.json */
+static int exists(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+/* gemm.cubin -> gemm.manifest.json, else gemm.cubin.manifest.json (what
+ * `plkc -o gemm.cubin` writes) when only that one exists. */
 static char *manifest_beside(const char *bin)
 {
 	const char *slash = strrchr(bin, '/'), *dot = strrchr(bin, '.');
-	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - bin) : strlen(bin);
-	char *s = malloc(stem + sizeof ".manifest.json");
-	if (s) {
-		memcpy(s, bin, stem);
-		strcpy(s + stem, ".manifest.json");
+	size_t n = strlen(bin), stem = dot && (!slash || dot > slash) ? (size_t)(dot - bin) : n;
+	char *s = malloc(n + sizeof ".manifest.json");
+	if (!s)
+		return NULL;
+	memcpy(s, bin, stem);
+	strcpy(s + stem, ".manifest.json");
+	if (!exists(s)) {
+		memcpy(s, bin, n);
+		strcpy(s + n, ".manifest.json");
+		if (!exists(s)) {   /* report the documented name */
+			memcpy(s, bin, stem);
+			strcpy(s + stem, ".manifest.json");
+		}
 	}
 	return s;
 }
@@ -113,7 +130,8 @@ static char *binary_beside(const char *manifest, const char *binary)
 	return s;
 }
 
-/* gemm.manifest.json -> gemm.cubin, else gemm.fatbin, when one exists. */
+/* gemm.manifest.json -> gemm.cubin, else gemm.fatbin; gemm.cubin.manifest.json
+ * -> gemm.cubin: the first that exists. */
 static char *binary_for_manifest(const char *manifest)
 {
 	size_t n = strlen(manifest), suf = strlen(".manifest.json");
@@ -121,15 +139,14 @@ static char *binary_for_manifest(const char *manifest)
 	char *s = malloc(stem + sizeof ".fatbin");
 	if (!s)
 		return NULL;
-	static const char *const ext[] = { ".cubin", ".fatbin" };
-	for (int i = 0; i < 2; i++) {
+	static const char *const ext[] = { "", ".cubin", ".fatbin" };
+	for (int i = 0; i < 3; i++) {
 		memcpy(s, manifest, stem);
 		strcpy(s + stem, ext[i]);
-		FILE *f = fopen(s, "rb");
-		if (f) {
-			fclose(f);
+		const char *dot = strrchr(s, '.');
+		int binext = dot && (!strcmp(dot, ".cubin") || !strcmp(dot, ".fatbin") || !strcmp(dot, ".ptx"));
+		if ((i || binext) && exists(s))
 			return s;
-		}
 	}
 	free(s);
 	return NULL;
@@ -362,10 +379,12 @@ void plk_unload(plk_kernel *k)
 {
 	if (!k)
 		return;
+	/* Teardown has no caller to tell: a failure here (a context already
+	 * destroyed at process exit) leaves nothing to undo. */
 	if (k->mod)
-		cuModuleUnload(k->mod);   /* teardown: nothing useful to do on failure */
+		(void)cuModuleUnload(k->mod);
 	if (k->own_ctx)
-		cuDevicePrimaryCtxRelease(k->dev);
+		(void)cuDevicePrimaryCtxRelease(k->dev);
 	plk_manifest_free(k->m);
 	plk_binding_free(k->b);
 	plk_plan_free(k->p);

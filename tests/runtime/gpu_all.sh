@@ -8,7 +8,9 @@
 # Builds runtime/ (gcc + -lcuda), compiles tests/runtime/gpu_kernels.cu with
 # nvcc (no plkc needed), writes their manifests, then runs plk-run (with
 # --check), the Python tests (tests/runtime/gpu_runtime.py) and, when
-# available, compute-sanitizer memcheck and racecheck on plk-run.
+# available, compute-sanitizer memcheck, racecheck and synccheck on plk-run.
+# PLK_KERNELS=DIR also runs plk-run --check on every plkc-linked
+# DIR/*.cubin (with its manifest), all shape symbols 4096.
 # Exit 0: all passed; 1: a failure; 77: no GPU here.
 cd "$(dirname "$0")/../.." || exit 1
 W=${1:-build/runtime-gpu}
@@ -92,6 +94,26 @@ step expect_fail "shape symbol K has no value" \
 	"$RUN" "$W/k.cubin" --manifest "$W/tma.manifest.json" --dim M=64 --set alpha=1
 
 step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/runtime/gpu_runtime.py "$W"
+
+# Kernels linked by plkc (on the build host), when PLK_KERNELS names their
+# directory: plk-run --check on each with every shape symbol = 4096.
+if [ -n "${PLK_KERNELS:-}" ]; then
+	for bin in "$PLK_KERNELS"/*.cubin "$PLK_KERNELS"/*.fatbin; do
+		[ -e "$bin" ] || continue
+		man="${bin%.*}.manifest.json"
+		[ -e "$man" ] || man="$bin.manifest.json"
+		dims=$(python3 -c 'import json, re, sys
+m = json.load(open(sys.argv[1]))
+ex = [d for t in m.get("tensors", []) for d in t["dims"]] + [p["dim"] for p in m["params"] if "dim" in p]
+syms = []
+for e in ex:
+    for s in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(e)):
+        if s not in ("ceil_div", "min", "max") and s not in syms:
+            syms.append(s)
+print(" ".join("--dim %s=4096" % s for s in syms))' "$man")
+		step "$RUN" "$bin" --manifest "$man" $dims --check
+	done
+fi
 
 if command -v compute-sanitizer >/dev/null; then
 	for tool in memcheck racecheck synccheck; do

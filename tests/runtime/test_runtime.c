@@ -715,8 +715,68 @@ static void test_robust(void)
 	}
 }
 
-int main(void)
+/* test_runtime --manifest FILE [SYM=VALUE ...]: reads a manifest plkc
+ * wrote, binds every tensor to an aligned dummy address and the given
+ * symbols (unknown ones are skipped), resolves it for a 132-SM device and
+ * prints the launch. Exit 1 with the message when anything fails. */
+static int check_file(int argc, char **argv)
 {
+	char err[PLK_ERRLEN];
+	FILE *f = fopen(argv[2], "rb");
+	static char buf[1 << 20];
+	size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+	if (f)
+		fclose(f);
+	if (!n) {
+		fprintf(stderr, "cannot read %s\n", argv[2]);
+		return 1;
+	}
+	plk_manifest *m = plk_manifest_parse(buf, n, err);
+	if (!m) {
+		fprintf(stderr, "%s: %s\n", argv[2], err);
+		return 1;
+	}
+	plk_binding *b = plk_binding_new(m);
+	plk_plan *p = plk_plan_new(m);
+	int rc = 1;
+	for (int i = 3; i < argc; i++) {
+		char name[64];
+		long long v;
+		if (sscanf(argv[i], "%63[^=]=%lld", name, &v) == 2 && plk_manifest_sym(m, name) >= 0)
+			plk_binding_dim(m, b, name, v, err);
+	}
+	for (int t = 0; t < m->ntensors; t++)
+		plk_binding_tensor(m, b, m->tensors[t].name, 0x100000ULL * (t + 1), NULL, 0, err);
+	for (int i = 0; i < m->nparams; i++)   /* free scalars: any value */
+		if (m->params[i].tensor < 0 && !m->params[i].dim)
+			m->params[i].kind == PK_F32 ? plk_binding_float(m, b, m->params[i].name, 1, err)
+			                            : m->params[i].kind == PK_PTR ? plk_binding_ptr(m, b, m->params[i].name, 0x1000, err)
+			                                                          : plk_binding_int(m, b, m->params[i].name, 1, err);
+	int64_t work;
+	unsigned g[3];
+	if (plk_resolve(m, b, p, err) || plk_work_items(m, p->sym, &work, err) || plk_grid(m, work, 132, g, err)) {
+		fprintf(stderr, "%s: %s\n", argv[2], err);
+		goto out;
+	}
+	printf("%s: %d params, %d tensors, %lld work items, grid %ux%ux%u, block %ux%ux%u, smem %u\n", m->kernel,
+	       m->nparams, m->ntensors, (long long)work, g[0], g[1], g[2], m->block[0], m->block[1], m->block[2],
+	       m->dynamic_smem);
+	for (int i = 0; i < m->nparams; i++)
+		if (m->params[i].kind == PK_TENSORMAP)
+			printf("  %s: tensor map, box %u x %u, %s\n", m->params[i].name, p->tmap[i].box[0], p->tmap[i].box[1],
+			       p->tmap[i].swizzle == CU_TENSOR_MAP_SWIZZLE_128B ? "sw128" : "other swizzle");
+	rc = 0;
+out:
+	plk_binding_free(b);
+	plk_plan_free(p);
+	plk_manifest_free(m);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--manifest"))
+		return check_file(argc, argv);
 	test_json();
 	test_expr();
 	test_manifest();

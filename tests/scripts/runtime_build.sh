@@ -4,6 +4,7 @@
 # stub here; the library exports only the plk_ API and needs nothing but
 # libcuda and libc. With the stub as libcuda.so.1, errors carry CUDA's name.
 B=${1:-build}
+export PYTHONDONTWRITEBYTECODE=1
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 [ -f "$CUDA_HOME/include/cuda.h" ] || { echo "no cuda.h under $CUDA_HOME"; exit 77; }
 out="$PWD/$B/runtime-build"

@@ -4,6 +4,7 @@
 # emulated on the host). Checks launch configuration, tensor-map encoding,
 # the attribute calls, plk-run --check, and every load-time error message.
 B=${1:-build}
+export PYTHONDONTWRITEBYTECODE=1
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 [ -f "$CUDA_HOME/include/cuda.h" ] || { echo "no cuda.h under $CUDA_HOME"; exit 77; }
 out="$PWD/$B/runtime-mock"
@@ -116,6 +117,15 @@ sed -e 's/"binary": "k.cubin", //' -e 's/"arch": \["sm_90a"\],/"arch": ["sm_80",
 	"$W/k.manifest.json" >"$W/sub/v.manifest.json"
 o=$(cd "$W/sub" && "$RUN" --manifest v.manifest.json --dim M=128 --dim K=64 --set alpha=1 --iters 1 2>&1) || fail "variants: $o"
 has "$o" "block 96x1x1, cluster 1x1x1, 50000 B dynamic smem"
+
+# plkc -o x.cubin writes x.cubin.manifest.json: found from either side.
+cp "$W/k.cubin" "$W/sub/x.cubin" && cp "$W/k.manifest.json" "$W/sub/x.cubin.manifest.json"
+sed -i 's/"binary": "k.cubin", //' "$W/sub/x.cubin.manifest.json"
+o=$("$RUN" "$W/sub/x.cubin" --dim M=128 --dim K=64 --set alpha=1 --iters 1 2>&1) || fail "x.cubin: $o"
+o=$("$RUN" --manifest "$W/sub/x.cubin.manifest.json" --dim M=128 --dim K=64 --set alpha=1 --iters 1 2>&1) \
+	|| fail "x.cubin.manifest.json: $o"
+o=$("$RUN" "$W/sub/none.cubin" --dim M=1 2>&1) && fail "none.cubin: no error"
+has "$o" "cannot open $W/sub/none.manifest.json"
 
 # Errors name the call, the CUDA error and the parameter.
 err() {   # err MANIFEST FRAGMENT...
