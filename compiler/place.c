@@ -567,8 +567,9 @@ static int place_smem(Solve *S)
 		r->stages = e->stages > 0 ? e->stages : 1;
 		r->auto_stages = e->stages <= 0;
 		ring_slot(S, r);
-		r->full_count = inst_warps(g, e->from);
-		r->empty_count = inst_warps(g, e->to);
+		/* arrivals in threads: every thread of each side arrives (plk.cuh) */
+		r->full_count = 32 * inst_warps(g, e->from);
+		r->empty_count = 32 * inst_warps(g, e->to);
 		vec_push(c->arena, &p->rings, r);
 	}
 	S->nitems = p->bufs.n + p->rings.n;

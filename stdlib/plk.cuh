@@ -106,9 +106,11 @@ __device__ __forceinline__ void plk_mbar_wait(void *bar, unsigned parity)
  * Stage s of a ring has a full and an empty barrier. Producer and consumer
  * each keep a plk_pipe starting at {0, 0}; the producer waits on empty with
  * the opposite parity, so a fresh ring's empty barriers pass at once.
- * Arrivals are made by lane 0 of each calling warp (the glue initialises
- * full with one arrival per producer warp, empty with one per consumer
- * warp), so every lane of a warp calls these helpers together. */
+ * Arrival counts are in threads: the glue initialises full with the
+ * producer's threads and empty with the consumer's, and every thread of a
+ * role calls these helpers together. Each thread arrives for itself, so
+ * its own writes (or reads) of the slot are ordered before the phase
+ * flips, by the mbarrier's release/acquire alone. */
 struct plk_pipe {
 	int stage;
 	unsigned phase;
@@ -130,24 +132,23 @@ __device__ __forceinline__ int plk_produce_acquire(int inst, int port, plk_pipe 
 
 __device__ __forceinline__ void plk_produce_commit(int inst, int port, plk_pipe *p)
 {
-	__syncwarp();	/* the warp's writes precede lane 0's release */
-	if (plk_lane() == 0)
-		plk_mbar_arrive(plk_ring_full(inst, port, p->stage));
+	plk_mbar_arrive(plk_ring_full(inst, port, p->stage));
 	plk_pipe_advance(inst, port, p);
 }
 
-/* One arrival that also announces `bytes` of async-proxy transactions
+/* Lane 0's arrival also announces `bytes` of async-proxy transactions
  * (TMA) still to land in the stage; the phase completes when they have. */
 __device__ __forceinline__ void plk_produce_expect_tx(int inst, int port, plk_pipe *p,
                                                       unsigned bytes)
 {
 #if __CUDA_ARCH__ >= 900
-	if (plk_lane() == 0) {
+	void *full = plk_ring_full(inst, port, p->stage);
+	if (plk_lane() == 0)
 		asm volatile("{\n.reg .b64 st;\n"
 		             "mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}"
-		             ::"r"(plk_smem_u32(plk_ring_full(inst, port, p->stage))),
-		               "r"(bytes) : "memory");
-	}
+		             ::"r"(plk_smem_u32(full)), "r"(bytes) : "memory");
+	else
+		plk_mbar_arrive(full);
 	plk_pipe_advance(inst, port, p);
 #else
 	(void)bytes;
@@ -161,18 +162,28 @@ __device__ __forceinline__ int plk_consume_wait(int inst, int port, plk_pipe *p)
 	return p->stage;
 }
 
-/* Releases one given stage without moving the cursor: consumers that keep
- * one stage's async reads (wgmma) in flight release a stage behind. */
+/* Releases one given stage without moving the cursor, for consumers whose
+ * reads of the slot were made by the async proxy (wgmma) and have
+ * completed (wgmma.wait_group): no thread's own access is left to order,
+ * so lane 0 arrives for its warp's 32 threads (sm_90: one arrival
+ * instruction per warp instead of 32). Consumers that read the slot with
+ * ordinary loads use plk_consume_release. */
 __device__ __forceinline__ void plk_consume_release_stage(int inst, int port, int stage)
 {
+	void *empty = plk_ring_empty(inst, port, stage);
+#if __CUDA_ARCH__ >= 900
 	__syncwarp();
 	if (plk_lane() == 0)
-		plk_mbar_arrive(plk_ring_empty(inst, port, stage));
+		asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0], 32;\n}"
+		             ::"r"(plk_smem_u32(empty)) : "memory");
+#else
+	plk_mbar_arrive(empty);
+#endif
 }
 
 __device__ __forceinline__ void plk_consume_release(int inst, int port, plk_pipe *p)
 {
-	plk_consume_release_stage(inst, port, p->stage);
+	plk_mbar_arrive(plk_ring_empty(inst, port, p->stage));
 	plk_pipe_advance(inst, port, p);
 }
 

@@ -168,8 +168,8 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 		if (plk_smem_u32(plk_dsmem) & 1023)
 			__trap();	/* sw128 tiles need a 1024-aligned base */
 		for (int s = 0; s < CFG_STAGES; s++) {
-			plk_mbar_init(plk_ring_full(0, 0, s), 1);		/* one producer warp */
-			plk_mbar_init(plk_ring_empty(0, 0, s), CONSUMER_WARPS);	/* one per consumer warp */
+			plk_mbar_init(plk_ring_full(0, 0, s), 32);		/* the producer warp's threads */
+			plk_mbar_init(plk_ring_empty(0, 0, s), 32 * CONSUMER_WARPS);	/* the consumers' threads */
 		}
 		plk_fence_mbar_init();
 	}

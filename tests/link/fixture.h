@@ -182,7 +182,7 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 		fx_param(c, sum, i1, "K", TY_SCALAR, "i32", 3);
 		GPort *t1 = fx_port(c, i1, "t", PORT_IN, TY_TILE, "f32", 32, 32, 4096);
 		fx_role_add(f, r1, i1);
-		fx_ring(f, i0, t0, i1, t1, 4, 0, 4096, 16384, 1, 8);
+		fx_ring(f, i0, t0, i1, t1, 4, 0, 4096, 16384, 32, 256);  /* threads */
 		f->p.smem_bytes = 16384 + 64;
 		return;
 	}
@@ -201,7 +201,7 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 	a1->edge = a2->edge = fe;
 	fx_role_add(f, r1, i1);
 	fx_role_add(f, r1, i2);
-	fx_ring(f, i0, t0, i1, t1, 4, 0, 4096, 16384, 1, 8);
+	fx_ring(f, i0, t0, i1, t1, 4, 0, 4096, 16384, 32, 256);  /* threads */
 	vec_push(c->arena, &f->g.edges, fe);
 	/* store's buffer `stage` (32 x 32 f32) and barrier `sync` (256 threads) */
 	GBuf *b = arena_alloc(c->arena, sizeof *b);

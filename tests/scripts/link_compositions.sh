@@ -22,7 +22,7 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/link/lsan.supp${LSAN_OPTIONS:+:$LSA
 for arch in sm_80 sm_90a sm_100a; do
 	for comp in two three; do
 		"$B/unit/test_glue" $arch $comp monolith >"$tmp/m.cu" || { echo "FAIL: monolith $arch $comp"; exit 1; }
-		"$NVCC" -arch=$arch -cubin -Istdlib -o "$tmp/m.cubin" "$tmp/m.cu" ||
+		"$NVCC" -arch=$arch -cubin -I. -Istdlib -o "$tmp/m.cubin" "$tmp/m.cu" ||
 			{ echo "FAIL: nvcc monolith $arch $comp"; exit 1; }
 		"$B/unit/test_glue" $arch $comp manifest >"$tmp/m.json" || { echo "FAIL: manifest $arch $comp"; exit 1; }
 		if command -v python3 >/dev/null; then

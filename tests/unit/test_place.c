@@ -183,8 +183,8 @@ static void test_gemm(void)
 	CHECK_EQ_INT(r->off, 0);
 	CHECK_EQ_INT(r->full_bar, 196608);
 	CHECK_EQ_INT(r->empty_bar, 196608 + 32);
-	CHECK_EQ_INT(r->full_count, 1);
-	CHECK_EQ_INT(r->empty_count, 8);
+	CHECK_EQ_INT(r->full_count, 32);
+	CHECK_EQ_INT(r->empty_count, 256);
 	CHECK_EQ_INT(p->smem_bytes, 196608 + 64);
 
 	char *s; size_t n;
