@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "plk.h"
 
@@ -40,6 +41,19 @@ Span span_join(Span a, Span b)
 		r.ecol = b.ecol;
 	}
 	return r;
+}
+
+double plk_clock(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void ctx_time(Ctx *c, const char *what, double t0)
+{
+	if (c->timing)
+		fprintf(c->err, "time: %-24s %9.2f ms\n", what, (plk_clock() - t0) * 1e3);
 }
 
 void ctx_init(Ctx *c, FILE *err)

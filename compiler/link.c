@@ -35,7 +35,10 @@ static int nvvm_compile(Ctx *c, const Placement *p, const void *bc, size_t n, vo
 	if ((r = nvvmAddModuleToProgram(prog, bc, n, "plk_glue")) != NVVM_SUCCESS)
 		goto fail;
 	what = "compile";
-	if ((r = nvvmCompileProgram(prog, 2, opts)) != NVVM_SUCCESS)
+	double t0 = plk_clock();
+	r = nvvmCompileProgram(prog, 2, opts);
+	ctx_time(c, "libNVVM (glue)", t0);
+	if (r != NVVM_SUCCESS)
 		goto fail;
 	what = "result";
 	if ((r = nvvmGetCompiledResultSize(prog, irn)) != NVVM_SUCCESS)
@@ -124,7 +127,10 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 			goto fail;
 	}
 	what = "link";
-	if ((r = nvJitLinkComplete(h)) != NVJITLINK_SUCCESS)
+	double t0 = plk_clock();
+	r = nvJitLinkComplete(h);
+	ctx_time(c, "nvJitLink (LTO + ptxas)", t0);
+	if (r != NVJITLINK_SUCCESS)
 		goto fail;
 	what = "output";
 	if (ptx) {

@@ -47,6 +47,7 @@ static const char usage[] =
 	"  --emit=KIND          ast | graph | dot | placement | glue-ll | ptx | cubin | monolith |\n"
 	"                       manifest | contract: print that stage's result on stdout\n"
 	"  --kernel NAME        the kernel to build when the file declares several\n"
+	"  --time               print the time of each stage on stderr\n"
 	"  --diagnostics-format=human|short\n"
 	"                       short: one `file:line:col: error[E0XXX]: message` line each\n"
 	"  --explain E0XXX      explain an error code, with an example\n";
@@ -138,6 +139,8 @@ static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 			o->compile_only = 1;
 		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
 			c->verbose = 1;
+		else if (!strcmp(a, "--time"))
+			c->timing = 1;
 		else if (!strncmp(a, "--diagnostics-format=", 21)) {
 			const char *v = a + 21;
 			if (!strcmp(v, "short"))
@@ -264,14 +267,18 @@ static int place_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 {
 	*pl = NULL;
 	arch = upgrade_arch(c, p, k, arch);
+	double t0 = plk_clock();
 	Graph *g = check_kernel(c, p, k, arch);
+	ctx_time(c, "check", t0);
 	if (!g || c->nerrors)
 		return 1;
 	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
 		(o->emit == EMIT_GRAPH ? graph_print : graph_dot)(stdout, g);
 		return 0;
 	}
+	t0 = plk_clock();
 	Placement *x = place(c, g);
+	ctx_time(c, "place", t0);
 	if (!x || c->nerrors)
 		return 1;
 	if (o->emit == EMIT_PLACEMENT) {
@@ -311,7 +318,9 @@ static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 			continue;
 		}
 		as[n] = ps[n]->arch;
+		double t0 = plk_clock();
 		rc = link_kernel(c, ps[n], o->emit == EMIT_PTX, &rs[n]) || c->nerrors;
+		ctx_time(c, arena_printf(c->arena, "link %s (total)", as[n]->name), t0);
 		n++;
 		if (!rc && o->emit == EMIT_PTX)
 			fputs(rs[n - 1].ptx ? rs[n - 1].ptx : "", stdout);
@@ -360,7 +369,9 @@ static int run(Ctx *c, const Options *o)
 	int narches;
 	if (lookup_arches(c, o, arches, &narches))
 		return 1;
+	double t0 = plk_clock();
 	Program *p = resolve(c, o->input);
+	ctx_time(c, "parse + resolve", t0);
 	if (!p || c->nerrors)
 		return 1;
 	for (int a = 0; a < narches; a++)   /* objects named by `use object` */
@@ -440,7 +451,9 @@ int main(int argc, char **argv)
 	if (!rc && !o.input)
 		rc = bad_usage("%s", "no input file");
 	if (!rc) {
+		double t0 = plk_clock();
 		rc = run(&c, &o) ? 1 : 0;
+		ctx_time(&c, "plkc (all)", t0);
 		if (c.nerrors && c.format == DIAGFMT_HUMAN)
 			fprintf(stderr, "error: could not compile `%s` due to %d previous error%s\n", o.input,
 				c.nerrors, c.nerrors == 1 ? "" : "s");

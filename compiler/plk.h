@@ -92,12 +92,18 @@ typedef struct Ctx {
 	const char *stdlib_dir;
 	const char *cache_dir;   /* component object cache */
 	int verbose;
+	int timing;              /* --time: stage times on stderr */
 } Ctx;
 
 void ctx_init(Ctx *c, FILE *err);
 void ctx_fini(Ctx *c);
 int  ctx_add_source(Ctx *c, const char *path, const char *text, size_t len);
 int  ctx_load_file(Ctx *c, const char *path, Span from); /* -1 on error (reported) */
+
+/* --time: seconds since an arbitrary start; ctx_time prints
+ * "time: WHAT N ms" since t0 when c->timing is set. */
+double plk_clock(void);
+void ctx_time(Ctx *c, const char *what, double t0);
 
 Diag *diag_new(Ctx *c, DiagLevel lv, const char *code, Span sp, const char *fmt, ...);
 void  diag_label(Diag *d, Span sp, const char *fmt, ...);   /* secondary */

@@ -112,7 +112,10 @@ int trampoline_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 	const char *arch = arena_printf(c->arena, "-arch=compute_%s", p->arch->name + 3);
 	const char *opts[] = { arch, "-dlto", "-std=c++17" };
 	int rc = -1;
-	if ((r = nvrtcCompileProgram(prog, 3, opts)) != NVRTC_SUCCESS)
+	double t0 = plk_clock();
+	r = nvrtcCompileProgram(prog, 3, opts);
+	ctx_time(c, "NVRTC (entry)", t0);
+	if (r != NVRTC_SUCCESS)
 		nvrtc_error(c, p, prog, r, "compile");
 	else if ((r = nvrtcGetLTOIRSize(prog, n)) != NVRTC_SUCCESS)
 		nvrtc_error(c, p, prog, r, "LTO-IR size");

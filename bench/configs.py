@@ -1,0 +1,34 @@
+"""The benchmark's configurations: shapes x tile shapes x epilogues.
+
+Each links a recipe of examples/ (with `edit` replacements applied) for
+`arch`, and runs at every `shapes` entry (M, N, K). `kind` picks the
+reference and the baseline in bench/linked_bench.py:
+  gemm       C = A B^T                      baseline: cuBLAS
+  bias_gelu  C = gelu_tanh(A B^T + bias)    baseline: cuBLAS + torch.compile'd epilogue
+  swiglu     Y = silu(A Wg^T) * (A Wu^T)    baseline: cuBLAS + torch.compile'd activation
+             (W interleaves gate and up rows in blocks of 8: docs/components.md)
+"""
+
+GEMM_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (8192, 28672, 4096), (16384, 14336, 4096)]
+SWIGLU_SHAPES = [(8192, 14336, 4096), (4096, 8192, 4096)]
+BN128 = [("const BM = 128, BN = 256, BK = 64", "const BM = 128, BN = 128, BK = 64")]
+
+CONFIGS = [
+    dict(name="gemm_128x256", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES),
+    dict(name="gemm_128x128", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES[:2], edit=BN128),
+    dict(name="swiglu_tma_128x256", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES),
+    dict(name="swiglu_tma_128x128", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES[1:],
+         edit=BN128 + [("const WG = 2, WARPS = 4 * WG", "const WG = 2, WARPS = 4 * WG, CH = 64")]),
+    dict(name="swiglu_regs_128x256", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES[1:],
+         edit=[('use "../components/hopper/swiglu_tma.plk"', 'use "../components/common/swiglu.plk"'),
+               ("act  = swiglu_tma(y = Y)", "act  = swiglu(y = Y)")]),
+    dict(name="bias_gelu_128x256", recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
+         kind="bias_gelu", shapes=GEMM_SHAPES[:2]),
+    dict(name="sm80_swiglu_128x128", recipe="examples/gemm_swiglu_sm80.plk", arch="sm_90",
+         kind="swiglu", shapes=SWIGLU_SHAPES[1:]),
+]

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The GPU session, on the H200 from the repository root, after the build
+# host ran:
+#   python3 bench/prepare.py                                   (-> .carry/bench)
+#   PLK_GPU_OUT=$PWD/.carry/linktest tests/scripts/link_compositions.sh build
+# It builds the runtime, then:
+#   1. the tests/link compositions (two and three components), linked and
+#      monolithic, against their host reference; compute-sanitizer
+#      memcheck, racecheck and synccheck on the linked ones;
+#   2. the runtime's own GPU tests;
+#   3. compute-sanitizer memcheck and racecheck on one linked kernel of each
+#      example composition (plk-run --check, small shapes);
+#   4. the SASS of the linked GEMM: HGMMA present;
+#   5. bench/linked_bench.py: correctness and linked vs monolithic vs baseline.
+# Logs go to $OUT (or build/gpu-out). Prints a summary last.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+O=${OUT:-build/gpu-out}
+mkdir -p "$O"
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+CS=$CUDA/bin/compute-sanitizer
+export PATH="$CUDA/bin:$PATH"
+summary=()
+step() {   # step NAME CMD...: runs CMD, log in $O/NAME.log
+	local name=$1
+	shift
+	local t0=$SECONDS
+	"$@" >"$O/$name.log" 2>&1
+	local rc=$?
+	summary+=("$(printf '%-28s %s (%ds)' "$name" "$([ $rc -eq 0 ] && echo ok || echo "FAIL rc=$rc")" $((SECONDS - t0)))")
+	tail -n 3 "$O/$name.log"
+	return $rc
+}
+
+nvidia-smi -L
+make -s -C runtime all >"$O/runtime-build.log" 2>&1 || { cat "$O/runtime-build.log"; exit 1; }
+RUN=build/runtime/plk-run
+
+step link-compositions bash tests/link/gpu_run.sh .carry/linktest
+step runtime-gpu bash tests/runtime/gpu_all.sh build/runtime-gpu
+
+B=.carry/bench
+sanitize() {   # sanitize CONFIG DIMS...
+	local cfg=$1
+	shift
+	local dims=()
+	for d in "$@"; do dims+=(--dim "$d"); done
+	for tool in memcheck racecheck; do
+		"$CS" --tool $tool --error-exitcode 9 "$RUN" "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
+			"${dims[@]}" --iters 1 --warmup 0 --check || return 1
+	done
+}
+step sanitize-gemm sanitize gemm_128x256 M=256 N=512 K=256
+step sanitize-swiglu-tma sanitize swiglu_tma_128x256 M=256 N=256 K=256
+step sanitize-bias-gelu sanitize bias_gelu_128x256 M=256 N=512 K=256
+step sanitize-sm80-swiglu sanitize sm80_swiglu_128x128 M=256 N=128 K=256
+
+sass() {
+	cuobjdump -sass "$B/gemm_128x256.cubin" >"$O/gemm_128x256.sass" || return 1
+	local n
+	n=$(grep -c HGMMA "$O/gemm_128x256.sass")
+	echo "HGMMA instructions in the linked GEMM: $n"
+	grep -m1 -o 'HGMMA\.[^ ]*' "$O/gemm_128x256.sass"
+	[ "$n" -gt 0 ]
+}
+step sass-hgmma sass
+
+step linked-bench env PYTHONUNBUFFERED=1 python3 bench/linked_bench.py --dir $B --out "$O/linked_vs_monolith.md"
+cat "$O/linked_vs_monolith.md" 2>/dev/null
+echo
+printf '%s\n' "${summary[@]}"

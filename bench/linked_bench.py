@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""GPU half of the benchmark: linked vs monolithic vs the baseline, side by
+side in one process (bench/README.md).
+
+For every configuration and shape in DIR/configs.json (bench/prepare.py):
+fresh random bf16 inputs; the linked kernel (plkc's cubin) and the
+monolithic one (the same sources as one nvcc unit) are both launched
+through libplkrt with the same manifest, each on a NaN-poisoned output and
+checked against an fp32 torch reference (relative Frobenius error < 1e-2);
+then the three are timed interleaved launch by launch (CUDA events, median
+of N timed launches each after warm-up).
+
+    python3 bench/linked_bench.py --dir .carry/bench [--iters 200] [--out results.md]
+"""
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime", "python"))
+import plkrt  # noqa: E402
+
+TOL = 1e-2
+torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def rel_err(out, ref):
+    out = out.float()
+    if not torch.isfinite(out).all():
+        return float("inf")
+    return ((out - ref).norm() / ref.norm()).item()
+
+
+def bench(fns, iters, warm=20):
+    """Median ms of each function, launches interleaved one by one so that
+    every kernel sees the same clocks and the same L2 history."""
+    for f in fns:
+        for _ in range(warm):
+            f()
+    torch.cuda.synchronize()
+    ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+           for _ in range(iters)] for _ in fns]
+    for i in range(iters):
+        for j, f in enumerate(fns):
+            s, e = ev[j][i]
+            s.record()
+            f()
+            e.record()
+    torch.cuda.synchronize()
+    return [statistics.median(s.elapsed_time(e) for s, e in evj) for evj in ev]
+
+
+# compiled once: each new shape may still recompile (not timed)
+_gelu = torch.compile(lambda x, bb: F.gelu(x + bb, approximate="tanh"))
+_act = torch.compile(lambda x, n: F.silu(x[:, :n]) * x[:, n:])
+
+
+def problem(kind, M, N, K, gen):
+    """Inputs, the reference, the output, and the baseline's callable."""
+    bf = dict(device="cuda", dtype=torch.bfloat16)
+    a = torch.randn(M, K, generator=gen, **bf)
+    if kind in ("gemm", "bias_gelu"):
+        b = (torch.randn(N, K, generator=gen, **bf) * K ** -0.5).to(torch.bfloat16)
+        c = torch.empty(M, N, **bf)
+        h = torch.empty(M, N, **bf)
+        ref = a.float() @ b.float().t()
+        if kind == "gemm":
+            base = lambda: torch.matmul(a, b.t(), out=h)
+            return dict(A=a, B=b, C=c), c, ref, base, 2.0 * M * N * K
+        bias = torch.randn(N, generator=gen, **bf)
+        ref = F.gelu(ref + bias.float(), approximate="tanh")
+        base = lambda: _gelu(torch.matmul(a, b.t(), out=h), bias)
+        return dict(A=a, B=b, bias=bias, C=c), c, ref, base, 2.0 * M * N * K
+    wg = (torch.randn(N, K, generator=gen, **bf) * K ** -0.5).to(torch.bfloat16)
+    wu = (torch.randn(N, K, generator=gen, **bf) * K ** -0.5).to(torch.bfloat16)
+    w_il = torch.stack([wg.view(N // 8, 8, K), wu.view(N // 8, 8, K)], 1).reshape(2 * N, K).contiguous()
+    w_cat = torch.cat([wg, wu], 0)
+    af = a.float()
+    ref = F.silu(af @ wg.float().t()) * (af @ wu.float().t())
+    y = torch.empty(M, N, **bf)
+    h = torch.empty(M, 2 * N, **bf)
+    base = lambda: _act(torch.matmul(a, w_cat.t(), out=h), N)
+    return dict(A=a, W=w_il, Y=y), y, ref, base, 2.0 * M * 2 * N * K
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=".carry/bench")
+    ap.add_argument("--iters", type=int, default=200)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    cfgs = json.load(open(os.path.join(args.dir, "configs.json")))
+    dev = torch.cuda.get_device_name(0)
+    stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    print("device: %s, torch %s, %s" % (dev, torch.__version__, stamp), flush=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(int(datetime.datetime.now().timestamp()))
+    rows, diffs, fails = [], [], 0
+    for cfg in cfgs:
+        man = os.path.join(args.dir, cfg["manifest"])
+        linked = plkrt.load(os.path.join(args.dir, cfg["cubin"]), man)
+        mono = plkrt.load(os.path.join(args.dir, cfg["mono"]), man)
+        for (M, N, K) in cfg["shapes"]:
+            bind, out, ref, base, flops = problem(cfg["kind"], M, N, K, gen)
+            dims = {} if cfg["kind"] != "swiglu" else {"N": N}
+            errs = []
+            for k in (linked, mono):
+                out.fill_(float("nan"))
+                k(**bind, **dims)
+                torch.cuda.synchronize()
+                errs.append(rel_err(out, ref))
+            bo = base()
+            torch.cuda.synchronize()
+            eb = rel_err(bo, ref)
+            ok = all(e < TOL for e in errs)
+            fails += not ok
+            t_l, t_m, t_b = bench([lambda: linked(**bind, **dims), lambda: mono(**bind, **dims), base],
+                                  args.iters)
+            d = (t_l - t_m) / t_m * 100
+            diffs.append(abs(d))
+            tfl = flops / (t_l * 1e-3) / 1e12
+            row = "| %s | %dx%dx%d | %.2e / %.2e %s | %.4f | %.4f | %+.2f%% | %.0f | %.4f | %.3f |" % (
+                cfg["name"], M, N, K, errs[0], errs[1], "ok" if ok else "FAIL", t_l, t_m, d, tfl,
+                t_b, t_b / t_l)
+            print(row, " (baseline err %.1e)" % eb, flush=True)
+            rows.append(row)
+            del bind, out, ref
+            torch.cuda.empty_cache()
+        linked.close()
+        mono.close()
+    head = ["| config | M x N x K | rel err linked / monolith | linked ms | monolith ms | linked vs mono "
+            "| linked TFLOP/s | baseline ms | baseline / linked |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    summary = ("linked vs monolithic over %d configurations: median |diff| %.2f%%, max %.2f%%"
+               % (len(diffs), statistics.median(diffs), max(diffs)))
+    text = "device: %s, torch %s, %s, %d timed launches each (median)\n\n%s\n\n%s\n" % (
+        dev, torch.__version__, stamp, args.iters, "\n".join(head + rows), summary)
+    print()
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    print("FAILURES: %d" % fails if fails else "all correct")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Build-host half of the linked-vs-monolithic benchmark (bench/README.md).
+
+For each configuration of bench/configs.py: write the recipe variant, link
+it with plkc (cubin + manifest), write its monolith with
+`plkc --emit=monolith` and build that with one ordinary nvcc call. Also
+times each recipe's link (plkc wall time and nvJitLink's share, from
+`plkc --time`) beside the nvcc time of its monolith. Everything goes to
+OUT (default .carry/bench), which the GPU run reads.
+
+    python3 bench/prepare.py [--out DIR] [--plkc build/plkc] [--repeat 3]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from configs import CONFIGS  # noqa: E402
+
+NVCC = os.environ.get("NVCC", "nvcc")
+
+
+def run(cmd, **kw):
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        sys.exit("FAILED: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    return r, dt
+
+
+def variant(cfg, out):
+    """The recipe with the configuration's edits, beside the original so
+    that its relative `use` paths still resolve."""
+    src = open(cfg["recipe"]).read()
+    for old, new in cfg.get("edit", []):
+        if old not in src:
+            sys.exit("%s: `%s` not in %s" % (cfg["name"], old, cfg["recipe"]))
+        src = src.replace(old, new)
+    path = os.path.join(os.path.dirname(cfg["recipe"]), ".bench_%s.plk" % cfg["name"])
+    with open(path, "w") as f:
+        f.write(src)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=".carry/bench")
+    ap.add_argument("--plkc", default="build/plkc")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    meta = []
+    for cfg in CONFIGS:
+        name, arch = cfg["name"], cfg["arch"]
+        recipe = variant(cfg, args.out)
+        try:
+            cubin = os.path.join(args.out, name + ".cubin")
+            run([args.plkc, recipe, "-arch", arch, "-o", cubin])   # warms the object cache
+            links, jit = [], []
+            for _ in range(args.repeat):
+                r, dt = run([args.plkc, recipe, "-arch", arch, "-o", cubin, "--time"])
+                links.append(dt)
+                m = re.search(r"time: nvJitLink \(LTO \+ ptxas\)\s+([0-9.]+) ms", r.stderr)
+                jit.append(float(m.group(1)) / 1e3 if m else float("nan"))
+            mono_cu = os.path.join(args.out, name + ".mono.cu")
+            run([args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu])
+            mono = os.path.join(args.out, name + ".mono.cubin")
+            sm = arch[3:]
+            nv = []
+            for _ in range(args.repeat):
+                _, dt = run([NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-cubin",
+                             "-I.", "-Istdlib", "-o", mono, mono_cu])
+                nv.append(dt)
+        finally:
+            os.remove(recipe)
+        man = os.path.join(args.out, name + ".manifest.json")
+        meta.append(dict(cfg, cubin=os.path.basename(cubin), mono=os.path.basename(mono),
+                         manifest=os.path.basename(man),
+                         plkc_s=statistics.median(links), nvjitlink_s=statistics.median(jit),
+                         nvcc_s=statistics.median(nv)))
+        print("%-22s plkc %.2f s (nvJitLink %.2f s)   monolith nvcc %.2f s" % (
+            name, meta[-1]["plkc_s"], meta[-1]["nvjitlink_s"], meta[-1]["nvcc_s"]), flush=True)
+    with open(os.path.join(args.out, "configs.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
