@@ -46,7 +46,7 @@ sanitize() {   # sanitize CONFIG DIMS...
 	local dims=()
 	for d in "$@"; do dims+=(--dim "$d"); done
 	for tool in memcheck racecheck; do
-		"$CS" --tool $tool --error-exitcode 9 "$RUN" "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
+		"$CS" --tool $tool --report-api-errors no --error-exitcode 9 "$RUN" "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
 			"${dims[@]}" --iters 1 --warmup 0 --check || return 1
 	done
 }

@@ -64,8 +64,14 @@ static void abi_def(FILE *o, const AbiFn *f)
 	for (int i = 0; i < f->nargs; i++)
 		fprintf(o, "%sint %s", i ? ", " : "", args[i]);
 	fprintf(o, ")\n{\n\tswitch (");
-	for (int k = 0; k < f->nkeys; k++)
-		fprintf(o, "%s%s", k ? " << 10 | " : "", args[k]);
+	/* the key the glue switches on: 10 bits per id, the first highest */
+	for (int k = 0; k < f->nkeys; k++) {
+		int shift = 10 * (f->nkeys - 1 - k);
+		if (shift)
+			fprintf(o, "%s%s << %d", k ? " | " : "", args[k], shift);
+		else
+			fprintf(o, "%s%s", k ? " | " : "", args[k]);
+	}
 	fprintf(o, ") {\n");
 	for (int i = 0; i < f->ncases; i++) {
 		const AbiCase *cs = &f->cases[i];

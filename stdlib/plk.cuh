@@ -17,9 +17,11 @@
 
 /* Entries are external symbols (the glue calls them across the LTO link)
  * and must still inline into the caller so that frag pointers become
- * registers. __forceinline__ alone lets nvcc drop an uncalled definition;
- * with `used` it stays in the object as a weak always-inline function. */
-#define PLK_ENTRY extern "C" __device__ __forceinline__ __attribute__((used))
+ * registers. Not `inline`: an inline definition nobody calls in its own
+ * unit may be dropped before the link. always_inline without `inline`
+ * keeps one strong definition in the object, which LTO inlines into the
+ * glue and then deletes (no dead `.weak .func` copy in the linked PTX). */
+#define PLK_ENTRY extern "C" __device__ __attribute__((always_inline))
 
 /* ---- Functions the glue defines (docs/abi.md, "Functions the glue defines") ---- */
 extern "C" {

@@ -4,6 +4,8 @@
 
 PLK_ENTRY void link_fill(int inst, int K, plk_pipe *t, int tile_m, int tile_n)
 {
+	if (tile_m < 0)
+		return;   /* the flush call: nothing in flight */
 	enum { PORT_T = 0 };
 	for (int k = 0; k < K; k += 32) {
 		const int s = plk_produce_acquire(inst, PORT_T, t);

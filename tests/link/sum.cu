@@ -5,6 +5,8 @@
 
 PLK_ENTRY void link_sum(int inst, float *y, int N, int K, plk_pipe *t, int tile_m, int tile_n)
 {
+	if (tile_m < 0)
+		return;   /* the flush call: nothing in flight */
 	enum { PORT_T = 0 };
 	const int w = plk_warp_rank(inst), W = plk_role_warps(inst), lane = plk_lane();
 	float acc = 0.f;

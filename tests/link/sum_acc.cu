@@ -5,6 +5,8 @@
 
 PLK_ENTRY void link_sum_acc(int inst, int K, plk_pipe *t, float *acc, int tile_m, int tile_n)
 {
+	if (tile_m < 0)
+		return;   /* the flush call: nothing in flight */
 	enum { PORT_T = 0, PORT_ACC = 1 };
 	const int i = plk_warp_rank(inst) * 32 + plk_lane();
 #pragma unroll

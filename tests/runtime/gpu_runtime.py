@@ -138,7 +138,7 @@ def argument_errors():
     expect_error("tensor A is torch.float16; the kernel takes bf16", K_TMA, A=a.half(), Out=out, alpha=1.0)
     expect_error("is not contiguous", K_TMA, A=a.t(), Out=out, alpha=1.0)
     expect_error("it must be on a CUDA device", K_TMA, A=a.cpu(), Out=out, alpha=1.0)
-    expect_error("has shape (256,); the kernel takes [M, K]", K_TMA, A=a[0], Out=out, alpha=1.0)
+    expect_error("has shape (128,); the kernel takes [M, K]", K_TMA, A=a[0], Out=out, alpha=1.0)
     expect_error("tensor Out: dim 1 (K) is 64, but tensor A has K = 128", K_TMA, A=a, Out=out[:, :64].contiguous(),
                  alpha=1.0)
     expect_error("dim 0 (M) is 256, but M = 100 was given", K_TMA, A=a, Out=out, alpha=1.0, M=100)
