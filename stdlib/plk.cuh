@@ -16,12 +16,12 @@
 #include <stdint.h>
 
 /* Entries are external symbols (the glue calls them across the LTO link)
- * and must still inline into the caller so that frag pointers become
- * registers. Not `inline`: an inline definition nobody calls in its own
- * unit may be dropped before the link. always_inline without `inline`
- * keeps one strong definition in the object, which LTO inlines into the
- * glue and then deletes (no dead `.weak .func` copy in the linked PTX). */
-#define PLK_ENTRY extern "C" __device__ __attribute__((always_inline))
+ * and must inline into the caller so that frag pointers become registers:
+ * __forceinline__ makes LTO inline them whatever their size (nvcc ignores
+ * always_inline on a function that is not `inline`). An inline function
+ * nobody calls in its own unit would be dropped before the link; `used`
+ * keeps it, at the price of a dead `.weak .func` copy in the linked PTX. */
+#define PLK_ENTRY extern "C" __device__ __forceinline__ __attribute__((used))
 
 /* ---- Functions the glue defines (docs/abi.md, "Functions the glue defines") ---- */
 extern "C" {
