@@ -70,7 +70,7 @@ static void type_print(FILE *o, const Type *t)
 {
 	switch (t->k) {
 	case TY_SCALAR: fputs(t->dtype, o); break;
-	case TY_PTR: fprintf(o, "ptr<%s>", t->dtype); break;
+	case TY_PTR: fprintf(o, "ptr<%s%s>", t->readonly ? "const " : "", t->dtype); break;
 	case TY_TENSOR: fprintf(o, "tensor<%s>", t->dtype); exprs(o, &t->dims, "[", "]"); break;
 	case TY_TENSORMAP:
 		fprintf(o, "tensormap<%s, ", t->dtype);

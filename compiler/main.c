@@ -13,12 +13,12 @@
 
 typedef enum {
 	EMIT_DEFAULT, EMIT_AST, EMIT_GRAPH, EMIT_DOT, EMIT_PLACEMENT, EMIT_GLUE_LL,
-	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST
+	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST, EMIT_HEADER
 } Emit;
 
 static const char *const emit_names[] = {
 	"", "ast", "graph", "dot", "placement", "glue-ll", "ptx", "cubin", "monolith", "contract",
-	"manifest",
+	"manifest", "header",
 };
 
 typedef struct Options {
@@ -45,7 +45,8 @@ static const char usage[] =
 	"  -c                   compile a component declaration into an object carrying its contract\n"
 	"  --check              check contracts and placement, write nothing\n"
 	"  --emit=KIND          ast | graph | dot | placement | glue-ll | ptx | cubin | monolith |\n"
-	"                       manifest | contract: print that stage's result on stdout\n"
+	"                       manifest | contract | header: print that stage's result on stdout\n"
+	"                       (header: a component's ids and entry prototype, COMPONENT.plk.h)\n"
 	"  --kernel NAME        the kernel to build when the file declares several\n"
 	"  --time               print the time of each stage on stderr\n"
 	"  --diagnostics-format=human|short\n"
@@ -378,7 +379,7 @@ static int run(Ctx *c, const Options *o)
 		program_check_arch(c, p, arches[a]);
 	if (c->nerrors)
 		return 1;
-	if (o->compile_only) {
+	if (o->compile_only || o->emit == EMIT_HEADER) {
 		if (p->comps.n == 0) {
 			error_at(c, "E0604", span_none, "`%s` declares no component to compile", o->input);
 			return 1;
@@ -391,8 +392,22 @@ static int run(Ctx *c, const Options *o)
 		}
 		if (!comp)
 			comp = p->comps.v[0];
+		if (o->emit == EMIT_HEADER) {
+			contract_header(stdout, comp);
+			return 0;
+		}
 		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
-		return object_build(c, comp, NULL, arches, narches, out) || c->nerrors;
+		if (object_build(c, comp, NULL, arches, narches, out) || c->nerrors)
+			return 1;
+		/* beside the object: its ids and entry prototype (docs/abi.md) */
+		const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+		int stem = dot && (!slash || dot > slash) ? (int)(dot - out) : (int)strlen(out);
+		FILE *h = open_out(c, arena_printf(c->arena, "%.*s.plk.h", stem, out));
+		if (!h)
+			return 1;
+		contract_header(h, comp);
+		close_out(h);
+		return c->nerrors != 0;
 	}
 	if (p->kernels.n == 0) {
 		if (o->check_only)

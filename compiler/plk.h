@@ -151,6 +151,7 @@ typedef struct Type {
 	const char *dtype;   /* not for TY_BUNDLE */
 	Span dtype_sp;
 	Expr *rank;          /* TY_TENSORMAP */
+	int readonly;        /* TY_PTR: ptr<const T>, the kernel only reads it */
 	Expr *rows, *cols;   /* TY_TILE, TY_FRAG */
 	const char *layout;  /* swizzle (tile) or fragment layout (frag); NULL: default */
 	Span layout_sp;
@@ -508,6 +509,8 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
+/* <component>.plk.h: ids and the entry's prototype, for the source */
+void contract_header(FILE *out, const Component *comp);
 
 /* eval.c: integer expressions over named constants */
 typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;

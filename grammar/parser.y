@@ -399,7 +399,7 @@ arg
 	: IDENT '=' expr { $$ = NEW(Arg); $$->name = $1; $$->sp = @$; $$->val = $3; }
 	;
 
-/* ptype = IDENT | "ptr" "<" IDENT ">" | "tensor" "<" IDENT ">" "[" expr { "," expr } "]"
+/* ptype = IDENT | "ptr" "<" [ "const" ] IDENT ">" | "tensor" "<" IDENT ">" "[" expr { "," expr } "]"
  *       | "tensormap" "<" IDENT "," expr [ "," IDENT ] ">" [ "[" expr { "," expr } "]" ] . */
 ptype
 	: IDENT {
@@ -407,6 +407,9 @@ ptype
 	}
 	| "ptr" '<' IDENT '>' {
 		$$ = mk_type(lx, TY_PTR, @$); $$->dtype = $3; $$->dtype_sp = @3;
+	}
+	| "ptr" '<' "const" IDENT '>' {
+		$$ = mk_type(lx, TY_PTR, @$); $$->dtype = $4; $$->dtype_sp = @4; $$->readonly = 1;
 	}
 	| "tensor" '<' IDENT '>' '[' exprs ']' {
 		$$ = mk_type(lx, TY_TENSOR, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->dims = $6;

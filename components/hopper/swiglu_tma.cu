@@ -7,6 +7,7 @@
  */
 #include "plk.cuh"
 #include "../common/acc_store.cuh"
+#include "../common/act.cuh"
 
 #ifndef BM
 #define BM 128
@@ -19,6 +20,9 @@
 #endif
 #ifndef CH
 #define CH 128
+#endif
+#ifndef SILU_EXP
+#define SILU_EXP 0
 #endif
 
 PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, int tile_n)
@@ -39,7 +43,7 @@ PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, i
 				for (int j = 0; j < 4; j++) {
 					const float g = acc[(mi * NI + 2 * no) * 4 + j];
 					const float u = acc[(mi * NI + 2 * no + 1) * 4 + j];
-					v[(mi * NO + no) * 4 + j] = g / (1.f + __expf(-g)) * u;
+					v[(mi * NO + no) * 4 + j] = SILU_EXP ? g / (1.f + __expf(-g)) * u : plk_silu_mul(g, u);
 				}
 	}
 	plk_acc_store_tma<MI, NO, WARPS, CH>(v, plk_warp_rank(inst),

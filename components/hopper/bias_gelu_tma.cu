@@ -1,0 +1,66 @@
+/*
+ * bias_gelu_tma: epilogue C = bf16(gelu_tanh(acc + bias[col])) for a
+ * BM x BN wgmma_acc fragment, written like store_bf16_tma (shared-memory
+ * staging, TMA stores left draining under the next tile's mainloop).
+ * The bias slice of the tile is loaded once per tile into registers, one
+ * bf16 pair per 8-column block (the same pair serves every row a thread
+ * holds), all loads issued before the first use so that their latency is
+ * paid once. Needs N % 8 == 0 and the flush call (tile_m < 0).
+ * Contract: bias_gelu_tma.plk.
+ */
+#include "plk.cuh"
+#include "../common/acc_store.cuh"
+#include "../common/act.cuh"
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef WARPS
+#define WARPS 8
+#endif
+#ifndef CH
+#define CH 128
+#endif
+
+PLK_ENTRY void plk_bias_gelu_tma(int inst, const void *c, const __nv_bfloat16 *bias, int N,
+                                 float *acc, int tile_m, int tile_n)
+{
+	enum { BUF_STAGING = 0 };
+	enum { BAR_STAGED = 0 };
+	static_assert(BM % (64 * (WARPS / 4)) == 0, "each warpgroup owns whole 64-row blocks");
+	static_assert(BN % CH == 0 && CH % 64 == 0, "CH: whole 64-column boxes dividing BN");
+	constexpr int MI = BM / (16 * WARPS), NI = BN / 8;
+#if __CUDA_ARCH__ >= 900
+	if (tile_m >= 0) {
+		/* Pair ni: columns c0 + 8 ni + 2 (lane % 4) + {0, 1}. Past N the
+		 * value is clipped by the TMA store, so 0 is enough there. */
+		const int c0 = tile_n * BN + 2 * (plk_lane() & 3);
+		uint32_t b2[NI];
+#pragma unroll
+		for (int ni = 0; ni < NI; ni++)
+			b2[ni] = c0 + 8 * ni < N ? __ldg((const unsigned int *)(bias + c0 + 8 * ni)) : 0u;
+#pragma unroll
+		for (int ni = 0; ni < NI; ni++) {
+			const __nv_bfloat162 b = *(const __nv_bfloat162 *)&b2[ni];
+			const float bb[2] = {__low2float(b), __high2float(b)};
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+				for (int j = 0; j < 4; j++) {
+					float *e = &acc[(mi * NI + ni) * 4 + j];
+					*e = plk_gelu_tanh(*e + bb[j & 1]);
+				}
+		}
+	}
+	plk_acc_store_tma<MI, NI, WARPS, CH>(acc, plk_warp_rank(inst),
+	                                     (char *)plk_smem(inst, BUF_STAGING), c,
+	                                     plk_named_barrier(inst, BAR_STAGED),
+	                                     plk_barrier_threads(inst, BAR_STAGED),
+	                                     tile_m < 0 ? -1 : tile_m * BM, tile_n * BN);
+#else
+	__trap();	/* contract: arch >= sm_90 */
+#endif
+}

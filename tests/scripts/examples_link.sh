@@ -1,0 +1,57 @@
+#!/bin/bash
+# Links every example for sm_80, sm_90a and sm_100a and checks the linked
+# PTX: the kernel is there with its launch bounds, and nothing of the
+# component ABI survives as a call. A Hopper-only recipe must be refused
+# for the other arches with the arch error, not linked. Also links one
+# example for three arches at once into a fatbin with its manifest.
+B=${1:-build}
+command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# example arch expected (ok, or the error code)
+while read -r ex arch want; do
+	"$PLKC" "examples/$ex.plk" -arch "$arch" --emit=ptx >"$tmp/k.ptx" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" != ok ]; then
+		if [ $rc -ne 1 ] || ! grep -q "error\[$want\]" "$tmp/err"; then
+			echo "$ex $arch: expected error[$want], got exit $rc:"; head -n 12 "$tmp/err"; fail=1
+		fi
+		continue
+	fi
+	kernel=$(sed -n 's/^kernel \([a-z0-9_]*\)(.*/\1/p' "examples/$ex.plk")
+	why=""
+	[ $rc -eq 0 ] || why="exit $rc"
+	grep -q "^\.visible \.entry $kernel(" "$tmp/k.ptx" || why="$why; no .entry $kernel"
+	grep -q "^\.maxntid" "$tmp/k.ptx" || why="$why; no .maxntid"
+	grep -qE "call(\.uni)?[^;]*plk_" "$tmp/k.ptx" && why="$why; a plk_ call survived"
+	grep -q "mbarrier.init" "$tmp/k.ptx" || why="$why; no mbarrier.init"
+	if [ -n "$why" ]; then echo "$ex $arch:$why"; head -n 12 "$tmp/err"; fail=1; fi
+done <<'LIST'
+gemm sm_80 E0329
+gemm sm_90a ok
+gemm sm_100a E0330
+gemm_bias_gelu sm_80 E0329
+gemm_bias_gelu sm_90a ok
+gemm_bias_gelu sm_100a E0330
+gemm_swiglu sm_80 E0329
+gemm_swiglu sm_90a ok
+gemm_swiglu sm_100a E0330
+gemm_swiglu_sm80 sm_80 ok
+gemm_swiglu_sm80 sm_90a ok
+gemm_swiglu_sm80 sm_100a ok
+LIST
+# one recipe, three arches: a fatbin and one manifest with a variant each
+if "$PLKC" examples/gemm_swiglu_sm80.plk -arch sm_80 -arch sm_90a -arch sm_100a -o "$tmp/k.fatbin" 2>"$tmp/err"; then
+	[ -s "$tmp/k.fatbin" ] || { echo "fatbin: empty"; fail=1; }
+	python3 - "$tmp/k.manifest.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))
+arches = sorted(v["arch"] for v in m.get("variants", []))
+if arches != ["sm_100a", "sm_80", "sm_90a"]:
+    sys.exit("fatbin manifest variants: %s" % arches)
+PY
+else
+	echo "fatbin link failed:"; head -n 12 "$tmp/err"; fail=1
+fi
+exit $fail
