@@ -349,8 +349,8 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The .cuh and .h files of dir: headers under stdlib/ are part of every
- * component's source. */
+/* The .cuh and .h files of dir (not the generated .plk.h): headers under
+ * stdlib/ are part of every component's source. */
 static void hash_headers(Ctx *c, Sha *s, const char *dir)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -360,6 +360,8 @@ static void hash_headers(Ctx *c, Sha *s, const char *dir)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
+		if (n > 6 && !strcmp(e->d_name + n - 6, ".plk.h"))
+			continue;   /* generated from a contract, which the hash covers */
 		if ((n > 4 && !strcmp(e->d_name + n - 4, ".cuh")) || (n > 2 && !strcmp(e->d_name + n - 2, ".h")))
 			vec_push(c->arena, &names, arena_strdup(c->arena, e->d_name));
 	}

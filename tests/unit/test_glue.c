@@ -177,8 +177,8 @@ static void test_monolith(void)
 	CHECK(has(s, "case 2048: return pipelink_smem + 17408;"));   /* (2 << 10) | 0 */
 	CHECK(has(s, "case 0: return pipelink_smem + 0 + a2 * 4096;"));
 	CHECK(has(s, "tests/link/fill.cu\""));
-	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16384 + 8 * s, 1);"));
-	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16416 + 8 * s, 8);"));
+	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16384 + 8 * s, 32);"));
+	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16416 + 8 * s, 256);"));
 	CHECK(has(s, "setmaxnreg.inc.sync.aligned.u32 232;"));
 	CHECK(has(s, "setmaxnreg.dec.sync.aligned.u32 40;"));
 	CHECK(has(s, "link_sum_acc(1, p3, &pipe_1_0, frag0, tm, tn);"));
