@@ -1,0 +1,176 @@
+/* graph.c: the checked composition graph as text (--emit=graph) and as
+ * Graphviz (--emit=dot). */
+#include <string.h>
+#include "plk.h"
+
+static const char *kp_kind(KParamKind k)
+{
+	static const char *const s[] = { "ptr", "tensormap", "i32", "i64", "f32" };
+	return s[k];
+}
+
+static void print_field(FILE *out, const GField *f, int frag)
+{
+	fprintf(out, "%s<%s, %lld x %lld, %s>", frag ? "frag" : "tile", f->dtype,
+	        (long long)f->rows, (long long)f->cols, f->layout);
+}
+
+void graph_print(FILE *out, const Graph *g)
+{
+	fprintf(out, "kernel %s for %s\n", g->k->name, g->arch->name);
+	if (g->consts.n) {
+		fprintf(out, "  const");
+		for (int i = 0; i < g->consts.n; i++)
+			fprintf(out, "%s %s = %lld", i ? "," : "", ((Const *)g->consts.v[i])->name,
+			        (long long)g->constvals[i]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  grid %s", g->persistent ? "persistent" : "one block per tile");
+	if (g->tiles[0]) {
+		fprintf(out, ", tiles(");
+		expr_print(out, g->tiles[0]);
+		fprintf(out, ", ");
+		expr_print(out, g->tiles[1]);
+		fprintf(out, ")");
+	}
+	if (g->raster) {
+		fprintf(out, ", raster %s", g->raster);
+		if (g->raster_group)
+			fprintf(out, "(%lld)", (long long)g->raster_group);
+	}
+	if (g->cluster[0] * g->cluster[1] > 1)
+		fprintf(out, ", cluster(%d, %d)", g->cluster[0], g->cluster[1]);
+	fprintf(out, "\n  params\n");
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *q = g->kparams.v[i];
+		fprintf(out, "    %d %s: %s", i, q->name, kp_kind(q->kind));
+		if (q->kind == KP_TENSORMAP) {
+			fprintf(out, "<%s, %d> box [", q->dtype, q->rank);
+			for (int j = 0; j < q->rank && j < 4; j++)
+				fprintf(out, "%s%lld", j ? ", " : "", (long long)q->box[j]);
+			fprintf(out, "] %s", q->swizzle);
+		} else if (q->kind == KP_PTR) {
+			fprintf(out, "<%s>", q->dtype);
+		}
+		if (q->tensor)
+			fprintf(out, " of tensor %s", q->tensor);
+		if (q->dim)
+			fprintf(out, " (shape symbol)");
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  roles\n");
+	for (int i = 0; i < g->roles.n; i++) {
+		const GRole *r = g->roles.v[i];
+		fprintf(out, "    role %d: %d warp%s", r->id, r->nwarps, r->nwarps == 1 ? "" : "s");
+		if (r->regs)
+			fprintf(out, ", regs %d", r->regs);
+		if (r->warpgroup_aligned)
+			fprintf(out, ", warpgroup-aligned");
+		fprintf(out, ":");
+		for (int j = 0; j < r->insts.n; j++)
+			fprintf(out, "%s %s", j ? " ->" : "", ((GInst *)r->insts.v[j])->name);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  instances\n");
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		const Component *cp = gi->comp;
+		fprintf(out, "    %s = %s: role %d", gi->name, cp->name, gi->role);
+		if (gi->nwarps)
+			fprintf(out, ", warps %d", gi->nwarps);
+		else
+			fprintf(out, ", on its producer's warps");
+		if (gi->regs)
+			fprintf(out, ", regs %d", gi->regs);
+		for (unsigned b = 1, f = 0; b; b <<= 1)
+			if (gi->features & b)
+				fprintf(out, "%s%s", f++ ? ", " : ", needs ", feature_name(b));
+		fprintf(out, "\n");
+		if (cp->cparams.n) {
+			fprintf(out, "      const");
+			for (int j = 0; j < cp->cparams.n; j++)
+				fprintf(out, "%s %s = %lld", j ? "," : "", ((CParam *)cp->cparams.v[j])->name,
+				        (long long)gi->cvals[j]);
+			fprintf(out, "\n");
+		}
+		for (int j = 0; j < gi->binds.n; j++) {
+			const GBind *b = gi->binds.v[j];
+			if (b->expr) {
+				fprintf(out, "      param %s = ", b->param);
+				expr_print(out, b->expr);
+				fprintf(out, " (computed)\n");
+			} else {
+				fprintf(out, "      param %s = #%d %s\n", b->param, b->kparam,
+				        ((GKParam *)g->kparams.v[b->kparam])->name);
+			}
+		}
+		for (int j = 0; j < gi->ports.n; j++) {
+			const GPort *p = gi->ports.v[j];
+			fprintf(out, "      %s %s: ", p->dir == PORT_IN ? "in " : "out", p->name);
+			if (p->k == TY_BUNDLE) {
+				fprintf(out, "{ ");
+				for (int q = 0; q < p->fields.n; q++) {
+					const GField *f = p->fields.v[q];
+					fprintf(out, "%s%s: ", q ? ", " : "", f->name);
+					print_field(out, f, 0);
+					fprintf(out, " @%u", f->off);
+				}
+				fprintf(out, " }, %u bytes\n", p->bytes);
+			} else {
+				print_field(out, p->fields.v[0], p->k == TY_FRAG);
+				fprintf(out, p->k == TY_FRAG ? ", %u bytes per thread\n" : ", %u bytes\n", p->bytes);
+			}
+		}
+		for (int j = 0; j < gi->bufs.n; j++) {
+			const GBuf *b = gi->bufs.v[j];
+			fprintf(out, "      smem %s: %u bytes, align %u, live %s\n", b->name, b->size, b->align, b->live);
+		}
+		for (int j = 0; j < gi->bars.n; j++) {
+			const GBar *b = gi->bars.v[j];
+			fprintf(out, "      barrier %s: %d threads\n", b->name, b->threads);
+		}
+	}
+	fprintf(out, "  edges\n");
+	for (int i = 0; i < g->edges.n; i++) {
+		const GEdge *e = g->edges.v[i];
+		fprintf(out, "    e%d %s.%s -> %s.%s: ", e->id, e->from->name, e->fp->name, e->to->name, e->tp->name);
+		if (e->kind == EDGE_REGS)
+			fprintf(out, "registers, %u bytes per thread\n", e->slot_bytes);
+		else if (e->stages)
+			fprintf(out, "smem ring, %u-byte slots, %d stages\n", e->slot_bytes, e->stages);
+		else
+			fprintf(out, "smem ring, %u-byte slots, stages auto\n", e->slot_bytes);
+	}
+}
+
+void graph_dot(FILE *out, const Graph *g)
+{
+	fprintf(out, "digraph \"%s\" {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n", g->k->name);
+	for (int i = 0; i < g->roles.n; i++) {
+		const GRole *r = g->roles.v[i];
+		fprintf(out, "  subgraph cluster_role%d {\n    label=\"role %d: %d warp%s", r->id, r->id,
+		        r->nwarps, r->nwarps == 1 ? "" : "s");
+		if (r->regs)
+			fprintf(out, ", regs %d", r->regs);
+		fprintf(out, "\";\n");
+		for (int j = 0; j < r->insts.n; j++) {
+			const GInst *gi = r->insts.v[j];
+			fprintf(out, "    \"%s\" [label=\"%s\\n%s\"];\n", gi->name, gi->name, gi->comp->name);
+		}
+		fprintf(out, "  }\n");
+	}
+	for (int i = 0; i < g->edges.n; i++) {
+		const GEdge *e = g->edges.v[i];
+		const GField *f = e->fp->fields.v[0];
+		char stages[16];
+		snprintf(stages, sizeof stages, e->stages ? "%d" : "auto", e->stages);
+		if (e->kind == EDGE_REGS)
+			fprintf(out, "  \"%s\" -> \"%s\" [label=\"%s -> %s\\nfrag %s %lldx%lld %s\", style=dashed];\n",
+			        e->from->name, e->to->name, e->fp->name, e->tp->name, f->dtype,
+			        (long long)f->rows, (long long)f->cols, f->layout);
+		else
+			fprintf(out, "  \"%s\" -> \"%s\" [label=\"%s -> %s\\n%u B x %s stages\"];\n",
+			        e->from->name, e->to->name, e->fp->name, e->tp->name, e->slot_bytes, stages);
+	}
+	fprintf(out, "}\n");
+}
