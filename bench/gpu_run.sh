@@ -21,12 +21,14 @@ CUDA=${CUDA_HOME:-/usr/local/cuda}
 CS=$CUDA/bin/compute-sanitizer
 export PATH="$CUDA/bin:$PATH"
 summary=()
+failed=0
 step() {   # step NAME CMD...: runs CMD, log in $O/NAME.log
 	local name=$1
 	shift
 	local t0=$SECONDS
 	"$@" >"$O/$name.log" 2>&1
 	local rc=$?
+	[ $rc -eq 0 ] || failed=1
 	summary+=("$(printf '%-28s %s (%ds)' "$name" "$([ $rc -eq 0 ] && echo ok || echo "FAIL rc=$rc")" $((SECONDS - t0)))")
 	tail -n 3 "$O/$name.log"
 	return $rc
@@ -69,3 +71,4 @@ step linked-bench env PYTHONUNBUFFERED=1 python3 bench/linked_bench.py --dir $B 
 cat "$O/linked_vs_monolith.md" 2>/dev/null
 echo
 printf '%s\n' "${summary[@]}"
+exit $failed

@@ -1,0 +1,17 @@
+#!/bin/bash
+# The GPU tests: correctness of every linked kernel against a reference
+# (poisoned outputs, fresh random inputs), compute-sanitizer, and the
+# benchmark (bench/gpu_run.sh; bench/README.md). They need an sm_90 GPU; on
+# a machine without one they are skipped, saying which and where their last
+# results are.
+B=${1:-build}
+if ! nvidia-smi -L >/dev/null 2>&1; then
+	echo "no GPU here: skipped bench/gpu_run.sh (tests/link/gpu_run.sh, tests/runtime/gpu_all.sh," \
+	     "compute-sanitizer, bench/linked_bench.py); last results: tests/link/gpu_output.txt," \
+	     "tests/runtime/gpu_output.txt, bench/results/"
+	exit 77
+fi
+case $B in *san*) echo "GPU tests run once, with the plain build"; exit 77 ;; esac
+python3 bench/prepare.py --plkc "$B/plkc" --repeat 1 || exit 1
+PLK_GPU_OUT=$PWD/.carry/linktest bash tests/scripts/link_compositions.sh "$B" || exit 1
+OUT="$B/gpu-out" bash bench/gpu_run.sh
