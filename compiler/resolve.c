@@ -57,11 +57,39 @@ static const char *dir_of(Ctx *c, const char *path)
 	return arena_strndup(c->arena, path, sl == path ? 1 : (size_t)(sl - path));
 }
 
+/* dir/name with `x/..` and `.` folded away, so that diagnostics show
+ * `components/hopper/x.plk`, not `examples/../components/hopper/x.plk`.
+ * A leading `..` stays: it may leave the working directory. */
 static const char *join(Ctx *c, const char *dir, const char *name)
 {
 	if (!dir || name[0] == '/')
 		return name;
-	return arena_printf(c->arena, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	char *full = arena_printf(c->arena, "%s/%s", dir, name);
+	char *out = arena_alloc(c->arena, strlen(full) + 2), *o = out;
+	int abs = full[0] == '/', depth = 0;   /* components that `..` may pop */
+	for (char *seg = full; *seg;) {
+		char *end = strchr(seg, '/');
+		size_t n = end ? (size_t)(end - seg) : strlen(seg);
+		if (n == 0 || (n == 1 && seg[0] == '.')) {
+			/* skip */
+		} else if (n == 2 && seg[0] == '.' && seg[1] == '.' && depth > 0) {
+			while (o > out && *--o != '/')
+				;
+			if (o == out && !abs)
+				*o = 0;
+			depth--;
+		} else {
+			if (o > out || abs)
+				*o++ = '/';
+			memcpy(o, seg, n);
+			o += n;
+			if (!(n == 2 && seg[0] == '.' && seg[1] == '.'))
+				depth++;
+		}
+		*o = 0;
+		seg += n + (end != NULL);
+	}
+	return out[0] ? out : ".";
 }
 
 /* The file a `use` names: beside the including file, then in each -I

@@ -3,7 +3,8 @@
  * blocks of 8 accumulator columns; Y gets BN / 2 columns per tile) with the
  * output written through shared-memory staging and TMA stores, which drain
  * while the next tile's mainloop runs. CH output columns are staged per
- * pass. Needs the flush call (tile_m < 0). Contract: swiglu_tma.plk.
+ * pass. The activation is act.cuh's one-MUFU silu. Needs the flush call
+ * (tile_m < 0). Contract: swiglu_tma.plk.
  */
 #include "plk.cuh"
 #include "../common/acc_store.cuh"
@@ -20,9 +21,6 @@
 #endif
 #ifndef CH
 #define CH 128
-#endif
-#ifndef SILU_EXP
-#define SILU_EXP 0
 #endif
 
 PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, int tile_n)
@@ -43,7 +41,7 @@ PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, i
 				for (int j = 0; j < 4; j++) {
 					const float g = acc[(mi * NI + 2 * no) * 4 + j];
 					const float u = acc[(mi * NI + 2 * no + 1) * 4 + j];
-					v[(mi * NO + no) * 4 + j] = SILU_EXP ? g / (1.f + __expf(-g)) * u : plk_silu_mul(g, u);
+					v[(mi * NO + no) * 4 + j] = plk_silu_mul(g, u);
 				}
 	}
 	plk_acc_store_tma<MI, NO, WARPS, CH>(v, plk_warp_rank(inst),
