@@ -405,8 +405,12 @@ void diag_end(Ctx *c, Diag *d)
 			const Label *l = &d->secondary[i];
 			if (l->sp.src == p->src || l->sp.src < 0 || l->sp.src >= c->nsrcs)
 				continue;
+			gutter(o, &st, w, "");
+			fputc('\n', o);
 			fprintf(o, "%*s%s:::%s %s:%d:%d\n", w, "", st.blue, st.off, c->srcs[l->sp.src]->path,
 				l->sp.line, l->sp.col);
+			gutter(o, &st, w, "");
+			fputc('\n', o);
 			print_label(c, &st, w, l, 0, 0);
 		}
 	}
