@@ -161,6 +161,10 @@ static void component(FILE *o, const Component *c)
 		const Port *p = c->ports.v[i];
 		fprintf(o, "    %s %s: ", p->dir == PORT_IN ? "in" : "out", p->name);
 		type_print(o, p->ty);
+		if (p->per) {
+			fputs(" per ", o);
+			expr_print(o, p->per);
+		}
 		span(o, p->sp);
 		fputc('\n', o);
 	}

@@ -1592,6 +1592,111 @@ static void form_roles(Chk *k, GInst **topo)
 	}
 }
 
+/* ---------------------------------------------------- counts per work item
+ * `out ab: ... per ceil_div(K, BK)` says how many slots a port moves per
+ * work item. Both sides of a ring must agree for every input, or one of
+ * them waits forever. The counts depend on run-time sizes, so they are
+ * compared at a few probe values of every shape symbol and scalar: an
+ * identity of the two expressions passes every probe; a typical mistake
+ * (another BK, K rounded another way) fails at least one. */
+
+enum { NPROBES = 4 };
+
+/* The probe value of kernel name `name` in round r: distinct per name,
+ * not multiples of the usual tile sizes (rounding differences show). */
+static int64_t probe(const char *name, int r)
+{
+	static const int64_t base[NPROBES] = { 4096, 1000, 8197, 130 };
+	uint32_t h = 2166136261u;
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return base[r] + (int64_t)(h % 61) * 8 + r;
+}
+
+/* The value of one side's count in round r: the component's cparams, and
+ * its params at the probe values of what they are bound to. */
+static int count_at(Chk *k, const GInst *gi, const Expr *per, int r, int64_t *out)
+{
+	const Graph *g = k->g;
+	const Component *cp = gi->comp;
+	int n = cp->cparams.n + gi->binds.n + g->kparams.n;
+	const char **names = arena_alloc(A(k), (n + 1) * sizeof *names);
+	int64_t *vals = arena_alloc(A(k), (n + 1) * sizeof *vals);
+	int m = 0;
+	/* kernel names first (the scope of bound expressions) */
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *kp = g->kparams.v[i];
+		if (kp->kind == KP_I32 || kp->kind == KP_I64) {
+			names[m] = kp->dim ? kp->dim : kp->name;
+			vals[m] = probe(names[m], r);
+			m++;
+		}
+	}
+	Scope ks = { names, vals, m, &k->kscope };
+	const char **cn = arena_alloc(A(k), (n + 1) * sizeof *cn);
+	int64_t *cv = arena_alloc(A(k), (n + 1) * sizeof *cv);
+	int q = 0;
+	for (int i = 0; i < cp->cparams.n; i++) {
+		cn[q] = ((const CParam *)cp->cparams.v[i])->name;
+		cv[q++] = gi->cvals[i];
+	}
+	for (int i = 0; i < gi->binds.n; i++) {
+		const GBind *b = gi->binds.v[i];
+		int64_t v;
+		if (b->expr) {
+			if (eval_expr(k->c, b->expr, &ks, &v))
+				return -1;
+		} else if (b->kparam >= 0 && b->kparam < g->kparams.n) {
+			const GKParam *kp = g->kparams.v[b->kparam];
+			if (kp->kind != KP_I32 && kp->kind != KP_I64)
+				continue;   /* a pointer or tensor map: not a number */
+			v = probe(kp->dim ? kp->dim : kp->name, r);
+		} else
+			continue;
+		cn[q] = b->param;
+		cv[q++] = v;
+	}
+	Scope cs = { cn, cv, q, NULL };
+	return eval_expr(k->c, per, &cs, out);
+}
+
+static void check_counts(Chk *k)
+{
+	for (int i = 0; i < k->g->edges.n; i++) {
+		const GEdge *e = k->g->edges.v[i];
+		const Port *a = e->fp->decl, *b = e->tp->decl;
+		if (e->kind != EDGE_RING || !a || !b || !a->per || !b->per)
+			continue;
+		for (int r = 0; r < NPROBES; r++) {
+			int64_t va, vb;
+			if (count_at(k, e->from, a->per, r, &va) || count_at(k, e->to, b->per, r, &vb))
+				return;
+			if (va == vb)
+				continue;
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0349", e->sp,
+			                   "`%s.%s` and `%s.%s` move different numbers of tiles per work item",
+			                   e->from->name, e->fp->name, e->to->name, e->tp->name);
+			d->primary.msg = "the consumer would wait for a tile that never comes, or the producer for a free slot";
+			diag_label(d, a->per->sp, "%lld per work item", (long long)va);
+			diag_label(d, b->per->sp, "%lld per work item", (long long)vb);
+			char at[256] = "";
+			size_t len = 0;
+			for (int j = 0; j < k->g->kparams.n && len < sizeof at - 40; j++) {
+				const GKParam *kp = k->g->kparams.v[j];
+				if (kp->kind == KP_I32 || kp->kind == KP_I64) {
+					const char *nm = kp->dim ? kp->dim : kp->name;
+					len += (size_t)snprintf(at + len, sizeof at - len, "%s%s = %lld", len ? ", " : "",
+					                        nm, (long long)probe(nm, r));
+				}
+			}
+			diag_note(d, "with %s", at[0] ? at : "these constants");
+			diag_help(d, "both sides must step through the same extent with the same tile (e.g. `per ceil_div(K, BK)` with one BK)");
+			diag_end(k->c, d);
+			return;
+		}
+	}
+}
+
 /* ------------------------------------------------------------ resources */
 
 static void check_resources(Chk *k)
@@ -1842,6 +1947,8 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 	}
 	if (c->nerrors == errs0)
 		order_kparams(k, &bounds);
+	if (c->nerrors == errs0)
+		check_counts(k);
 	if (c->nerrors == errs0)
 		check_resources(k);
 	return c->nerrors == errs0 ? g : NULL;

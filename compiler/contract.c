@@ -201,6 +201,10 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 		const Port *p = comp->ports.v[i];
 		fprintf(out, "  %s %s: ", p->dir == PORT_IN ? "in" : "out", p->name);
 		print_type(out, p->ty);
+		if (p->per) {
+			fputs(" per ", out);
+			print_expr(out, p->per, P_ADD);
+		}
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->smem.n; i++) {

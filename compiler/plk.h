@@ -174,11 +174,12 @@ typedef struct CParam {     /* compile-time constant: name [= default] */
 
 typedef enum { PORT_IN, PORT_OUT } PortDir;
 
-typedef struct Port {       /* in/out NAME: TYPE */
+typedef struct Port {       /* in/out NAME: TYPE [per COUNT] */
 	PortDir dir;
 	const char *name;
 	Span sp;
 	Type *ty;
+	Expr *per;              /* tiles (slots) per work item; NULL: unsaid */
 } Port;
 
 typedef struct Param {      /* param NAME: TYPE  (a kernel parameter) */

@@ -292,6 +292,7 @@ loop:
 	"tensor"     { SPAN(); return KW_TENSOR; }
 	"tensormap"  { SPAN(); return KW_TENSORMAP; }
 	"ptr"        { SPAN(); return KW_PTR; }
+	"per"        { SPAN(); return KW_PER; }
 
 	"sm_" [0-9]+ "a"? {
 		SPAN();

@@ -111,7 +111,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_IN "in" KW_OUT "out" KW_SMEM "smem" KW_BYTES "bytes" KW_ALIGN "align"
 %token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
-%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PTR "ptr"
+%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">="
@@ -205,7 +205,7 @@ citems
 
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
- *       | ( "in" | "out" ) IDENT ":" porttype
+ *       | ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ] | ";" . */
 citem
 	: "source" STRING    { Component *c = lx->comp; c->source = $2; c->source_sp = @2; }
@@ -226,6 +226,11 @@ citem
 	| dir IDENT ':' porttype {
 		Port *p = NEW(Port);
 		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4;
+		vec_push(A, &lx->comp->ports, p);
+	}
+	| dir IDENT ':' porttype "per" expr {
+		Port *p = NEW(Port);
+		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4; p->per = $6;
 		vec_push(A, &lx->comp->ports, p);
 	}
 	| "smem" IDENT ':' expr "bytes" {
