@@ -11,6 +11,7 @@
  */
 #include "plk.cuh"
 #include "acc_store.cuh"
+#include "act.cuh"	/* the silu shared with swiglu_tma */
 
 #ifndef BM
 #define BM 128
@@ -39,7 +40,7 @@ PLK_ENTRY void plk_swiglu(int inst, __nv_bfloat16 *y, int M, int N, float *acc, 
 			for (int j = 0; j < 4; j++) {
 				const float g = acc[(mi * NI + 2 * no) * 4 + j];
 				const float u = acc[(mi * NI + 2 * no + 1) * 4 + j];
-				v[(mi * NO + no) * 4 + j] = g / (1.f + __expf(-g)) * u;
+				v[(mi * NO + no) * 4 + j] = plk_silu_mul(g, u);
 			}
 	const int r0 = tile_m * BM, c0 = tile_n * (BN / 2);
 	plk_acc_store_bf16<MI, NO, WARPS>(v, plk_warp_rank(inst), y + (size_t)r0 * N + c0,
