@@ -50,7 +50,7 @@ def bench(fns, iters, warm=20, seed=1):
     torch.cuda.synchronize()
     ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
            for _ in range(iters)] for _ in fns]
-    order = list(range(n))
+    order = list(range(len(fns)))
     for i in range(iters):
         rng.shuffle(order)
         for j in order:
