@@ -63,7 +63,8 @@ unit: $(UNIT)
 
 example: all
 	$(B)/plkc examples/gemm_swiglu.plk -arch sm_90a --emit=placement
-	$(B)/plkc examples/gemm_swiglu.plk -arch sm_90a -o $(B)/gemm_swiglu.cubin
+	$(B)/plkc examples/gemm_swiglu.plk -arch sm_90a -o $(B)/gemm_swiglu.cubin --time
+	@ls -l $(B)/gemm_swiglu.cubin $(B)/gemm_swiglu.manifest.json
 
 # The whole suite; then again built with ASan + UBSan.
 SAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
