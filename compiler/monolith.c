@@ -198,17 +198,6 @@ static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **fr
 	fprintf(o, ", tm, tn);\n");
 }
 
-static const char *kparam_ctype(KParamKind k)
-{
-	switch (k) {
-	case KP_PTR: return "void *";
-	case KP_TENSORMAP: return "const __grid_constant__ plk_tmap ";
-	case KP_I64: return "long long ";
-	case KP_F32: return "float ";
-	default: return "int ";
-	}
-}
-
 /* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
 static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frags, int *nfrags)
 {
@@ -283,7 +272,7 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 		fprintf(o, " __cluster_dims__(%d, %d, 1)", g->cluster[0], g->cluster[1]);
 	fprintf(o, "\n%s(", g->k->name);
 	for (int i = 0; i < g->kparams.n; i++)
-		fprintf(o, "%s%sp%d", i ? ", " : "", kparam_ctype(((const GKParam *)g->kparams.v[i])->kind), i);
+		fprintf(o, "%s%sp%d", i ? ", " : "", trampoline_param_ctype(((const GKParam *)g->kparams.v[i])->kind), i);
 	fprintf(o, ")\n{\n\tif (threadIdx.x == 0) {\n");
 	for (int i = 0; i < p->rings.n; i++) {
 		const PRing *r = p->rings.v[i];

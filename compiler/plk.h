@@ -565,6 +565,7 @@ int glue_roles_same(const Placement *p, int a, int b);
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
+const char *trampoline_param_ctype(KParamKind k);   /* "int ", "void *", ... */
 int trampoline_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);  /* malloc'd */
 /* link.c: link_kernel with the component objects given by `object`
  * (object_for when NULL). Frees with link_result_free. */

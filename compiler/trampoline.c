@@ -12,7 +12,8 @@
 #include <nvrtc.h>
 #include "plk.h"
 
-static const char *ctype(KParamKind k)
+/* A kernel parameter's C type in the entry (and the monolith's kernel). */
+const char *trampoline_param_ctype(KParamKind k)
 {
 	switch (k) {
 	case KP_PTR: return "void *";
@@ -60,7 +61,7 @@ const char *trampoline_source(Ctx *c, const Placement *p)
 	fprintf(o, "extern \"C\" __device__ void plk_main(");
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *k = g->kparams.v[i];
-		fprintf(o, "%s%s", i ? ", " : "", k->kind == KP_TENSORMAP ? "const void *" : ctype(k->kind));
+		fprintf(o, "%s%s", i ? ", " : "", k->kind == KP_TENSORMAP ? "const void *" : trampoline_param_ctype(k->kind));
 	}
 	fprintf(o, "%s);\n", g->kparams.n ? "" : "void");
 	fprintf(o, "extern \"C\" __global__ void __launch_bounds__(%d, 1)", p->threads);
@@ -69,7 +70,7 @@ const char *trampoline_source(Ctx *c, const Placement *p)
 	fprintf(o, "\n%s(", g->k->name);
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *k = g->kparams.v[i];
-		fprintf(o, "%s%sp%d", i ? ", " : "", ctype(k->kind), i);
+		fprintf(o, "%s%sp%d", i ? ", " : "", trampoline_param_ctype(k->kind), i);
 	}
 	fprintf(o, ")\n{\n\tplk_main(");
 	for (int i = 0; i < g->kparams.n; i++) {
