@@ -70,7 +70,7 @@ example: all
 SAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test: all unit
 	@$(MAKE) --no-print-directory B=build/san OPT="$(SAN)" build/san/plkc sanunit
-	@ASAN_OPTIONS=detect_leaks=1 tests/run.sh $(B) build/san
+	@ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp tests/run.sh $(B) build/san
 
 sanunit: $(UNIT)
 

@@ -18,7 +18,7 @@ GEN="-gencode arch=compute_80,code=lto_80 -gencode arch=compute_90a,code=lto_90a
 for c in fill sum sum_acc store; do
 	"$NVCC" -rdc=true -c -Istdlib $GEN "tests/link/$c.cu" -o "$tmp/$c.o" || { echo "FAIL: nvcc $c.cu"; exit 1; }
 done
-export LSAN_OPTIONS="suppressions=$PWD/tests/link/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 [ -n "$PLK_GPU_OUT" ] && mkdir -p "$PLK_GPU_OUT" && export PLK_TEST_OUT="$PLK_GPU_OUT"
 "$B/unit/test_link" "$tmp" || { echo "FAIL: test_link"; exit 1; }
 for arch in sm_80 sm_90a sm_100a; do
