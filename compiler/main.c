@@ -40,7 +40,7 @@ static const char usage[] =
 	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a).\n"
 	"                       sm_90/sm_100 pick the `a` feature set when a component needs it.\n"
 	"  -o OUT               output file (cubin, fatbin for several arches, or object with -c);\n"
-	"                       a kernel's manifest is written beside it as OUT.manifest.json\n"
+	"                       the manifest goes beside it: k.cubin -> k.manifest.json\n"
 	"  -I DIR               also look for `use`d files in DIR\n"
 	"  -c                   compile a component declaration into an object carrying its contract\n"
 	"  --check              check contracts and placement, write nothing\n"
