@@ -29,6 +29,13 @@ CONFIGS = [
                ("act  = swiglu_tma(y = Y)", "act  = swiglu(y = Y)")]),
     dict(name="bias_gelu_128x256", recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
          kind="bias_gelu", shapes=GEMM_SHAPES[:2]),
+    # B multicast across 2 x 1 clusters (tma_load_ab MCAST = 2)
+    dict(name="gemm_mcast_128x256", recipe="examples/gemm_mcast.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES),
+    dict(name="swiglu_mcast_128x256", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES[:1],
+         edit=[("const WG = 2, WARPS = 4 * WG", "const WG = 2, WARPS = 4 * WG, MCAST = 2"),
+               ("raster grouped(8)", "raster grouped(8), cluster(2, 1)")]),
     dict(name="sm80_swiglu_128x128", recipe="examples/gemm_swiglu_sm80.plk", arch="sm_90",
          kind="swiglu", shapes=SWIGLU_SHAPES[1:]),
 ]

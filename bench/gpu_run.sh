@@ -9,7 +9,8 @@
 #      memcheck, racecheck and synccheck on the linked ones;
 #   2. the runtime's own GPU tests;
 #   3. compute-sanitizer memcheck and racecheck on one linked kernel of each
-#      example composition (plk-run --check, small shapes);
+#      example composition (plk-run --check, small shapes; the cluster
+#      multicast ones under a timeout, where a deadlock would show);
 #   4. the SASS of the linked GEMM: HGMMA present;
 #   5. bench/linked_bench.py: correctness and linked vs monolithic vs baseline.
 # Logs go to $OUT (or build/gpu-out). Prints a summary last.
@@ -42,13 +43,13 @@ step link-compositions bash tests/link/gpu_run.sh .carry/linktest
 step runtime-gpu bash tests/runtime/gpu_all.sh build/runtime-gpu
 
 B=.carry/bench
-sanitize() {   # sanitize CONFIG DIMS...
+sanitize() {   # [TO=SECONDS] sanitize CONFIG DIMS...
 	local cfg=$1
 	shift
 	local dims=()
 	for d in "$@"; do dims+=(--dim "$d"); done
 	for tool in memcheck racecheck; do
-		"$CS" --tool $tool --report-api-errors no --error-exitcode 9 "$RUN" "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
+		${TO:+timeout $TO} "$CS" --tool $tool --report-api-errors no --error-exitcode 9 "$RUN" "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
 			"${dims[@]}" --iters 1 --warmup 0 --check || return 1
 	done
 }
@@ -56,6 +57,10 @@ step sanitize-gemm sanitize gemm_128x256 M=256 N=512 K=256
 step sanitize-swiglu-tma sanitize swiglu_tma_128x256 M=256 N=256 K=256
 step sanitize-bias-gelu sanitize bias_gelu_128x256 M=256 N=512 K=256
 step sanitize-sm80-swiglu sanitize sm80_swiglu_128x128 M=256 N=128 K=256
+# B multicast across a CTA pair; M = 384: three tile rows, so the last pair's
+# second CTA computes a tile past M. A deadlock shows as the timeout.
+TO=120 step sanitize-gemm-mcast sanitize gemm_mcast_128x256 M=384 N=512 K=256
+TO=120 step sanitize-swiglu-mcast sanitize swiglu_mcast_128x256 M=256 N=256 K=256
 
 sass() {
 	cuobjdump -sass "$B/gemm_128x256.cubin" >"$O/gemm_128x256.sass" || return 1

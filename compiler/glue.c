@@ -508,15 +508,40 @@ int glue_roles_same(const Placement *p, int a, int b)
 	return 1;
 }
 
-/* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries } */
+int glue_clustered(const Placement *p)
+{
+	return p->arch->sm >= 90 && p->g->cluster[0] * p->g->cluster[1] > 1;
+}
+
+int glue_paired(const Placement *p)
+{
+	return glue_clustered(p) && p->g->cluster[0] == 2 && p->g->cluster[1] == 1;
+}
+
+/* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
+ * Paired (2 x 1 clusters, which the runtime launches whole): work item t
+ * is a pair of tile rows; t = cluster id, stepping by the number of
+ * clusters, so both CTAs of a cluster take the same items in the same
+ * order and leave the loop together. The CTA of rank r takes tile row
+ * 2m + r; with an odd number of tile rows the last pair's second tile is
+ * past M, loaded as zeros and clipped by the epilogue, so that the
+ * partner still meets every barrier. */
 static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m,
                       LLVMValueRef tiles_n, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
+	int pair = glue_paired(g->p);
+	LLVMValueRef rank = NULL;
+	if (pair)
+		tiles_m = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m");
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1;
 	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
+	if (pair) {
+		rank = LLVMBuildAnd(b, t0, ci32(g, 1), "rank");
+		t0 = LLVMBuildLShr(b, t0, ci32(g, 1), "cluster");
+	}
 	if (twod)
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
 		                                      call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
@@ -532,10 +557,15 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMPositionBuilderAtEnd(b, body);
 	LLVMValueRef tm, tn;
 	raster(g, t, tiles_m, tiles_n, &tm, &tn);
+	if (pair)
+		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
 	for (int i = 0; r->role && i < r->role->insts.n; i++)
 		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, tm, tn);
 	LLVMValueRef next;
-	if (g->p->g->persistent)
+	if (g->p->g->persistent && pair)
+		next = LLVMBuildAdd(b, t, LLVMBuildLShr(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
+		                                        ci32(g, 1), ""), "");
+	else if (g->p->g->persistent)
 		next = LLVMBuildAdd(b, t, twod ? LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
 		                                              call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "")
 		                               : call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), "");
@@ -598,8 +628,13 @@ static void build_main(G *g)
 		helper_call(g, "plk_glue_fence_mbar_init", NULL, 0);
 	LLVMBuildBr(b, sync);
 
+	/* With a cluster, the partners' barriers must be initialised before
+	 * any remote arrival or multicast reaches them: a cluster barrier. */
 	LLVMPositionBuilderAtEnd(b, sync);
-	call0(g, "llvm.nvvm.barrier0", g->v);
+	if (glue_clustered(p))
+		helper_call(g, "plk_glue_cluster_sync", NULL, 0);
+	else
+		call0(g, "llvm.nvvm.barrier0", g->v);
 
 	/* Dispatch. ptxas honours setmaxnreg only when each budget's code is
 	 * a branch of its own that never merges with another budget's code
@@ -628,6 +663,16 @@ static void build_main(G *g)
 		LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, wg, ci32(g, w0), ""),
 		                                ci32(g, w1 - w0), "");
 		LLVMBuildCondBr(b, in, run, next);
+		/* With a cluster no CTA may exit while a partner can still write
+		 * its shared memory or arrive on its barriers: every thread of
+		 * the run meets the cluster barrier before returning. */
+		LLVMBasicBlockRef leave = done;
+		if (glue_clustered(p)) {
+			leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
+			LLVMPositionBuilderAtEnd(b, leave);
+			helper_call(g, "plk_glue_cluster_sync", NULL, 0);
+			LLVMBuildBr(b, done);
+		}
 		LLVMPositionBuilderAtEnd(b, run);
 		if (cap && wregs[w0] && wregs[w0] != cap) {
 			char name[64];
@@ -646,10 +691,10 @@ static void build_main(G *g)
 			                                 ci32(g, r->nwarps), "");
 			LLVMBuildCondBr(b, rin, yes, no);
 			LLVMPositionBuilderAtEnd(b, yes);
-			role_body(g, r, fr, &nfr, tiles_m, tiles_n, done);
+			role_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
 			LLVMPositionBuilderAtEnd(b, no);
 		}
-		LLVMBuildBr(b, done);   /* warps of the run without a role */
+		LLVMBuildBr(b, leave);   /* warps of the run without a role */
 		LLVMPositionBuilderAtEnd(b, next);
 		w0 = w1;
 	} while (w0 < nwg);

@@ -199,7 +199,8 @@ static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **fr
 }
 
 /* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
-static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frags, int *nfrags)
+static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frags, int *nfrags,
+                      int pair)
 {
 	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
@@ -226,16 +227,29 @@ static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frag
 		}
 	}
 	int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
-	fprintf(o, "\t\t\tint tm, tn;\n\t\t\tfor (int t = %s; t < ntiles; t += %s) {\n",
-	        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x",
-	        !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x");
-	if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
-		fprintf(o, "\t\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
-		        (long long)g->raster_group);
-	else if (g->raster && !strcmp(g->raster, "column"))
-		fprintf(o, "\t\t\t\ttm = t %% tiles_m, tn = t / tiles_m;\n");
-	else
-		fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+	if (pair) {   /* the glue's tile pairs (glue.c, role_body) */
+		fprintf(o, "\t\t\tint tm, tn;\n\t\t\tfor (int t = blockIdx.x >> 1; t < npairs; t += %s) {\n",
+		        g->persistent ? "gridDim.x >> 1" : "npairs");
+		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
+			fprintf(o, "\t\t\t\tplk_raster_grouped(t, pairs_m, tiles_n, %lld, &tm, &tn);\n",
+			        (long long)g->raster_group);
+		else if (g->raster && !strcmp(g->raster, "column"))
+			fprintf(o, "\t\t\t\ttm = t %% pairs_m, tn = t / pairs_m;\n");
+		else
+			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+		fprintf(o, "\t\t\t\ttm = 2 * tm + (blockIdx.x & 1);\n");
+	} else {
+		fprintf(o, "\t\t\tint tm, tn;\n\t\t\tfor (int t = %s; t < ntiles; t += %s) {\n",
+		        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x",
+		        !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x");
+		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
+			fprintf(o, "\t\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
+			        (long long)g->raster_group);
+		else if (g->raster && !strcmp(g->raster, "column"))
+			fprintf(o, "\t\t\t\ttm = t %% tiles_m, tn = t / tiles_m;\n");
+		else
+			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+	}
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, g, r->role->insts.v[j], frags, *nfrags, "\t\t\t\t");
 	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1;   /* the flush call */\n");
@@ -283,12 +297,15 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	}
 	if (p->rings.n)
 		fprintf(o, "\t\tplk_fence_mbar_init();\n");
-	fprintf(o, "\t}\n\t__syncthreads();\n");
+	/* the glue's entry barrier: cluster-wide with a cluster */
+	fprintf(o, "\t}\n\t%s;\n", glue_clustered(p) ? "plk_cluster_sync()" : "__syncthreads()");
 	fprintf(o, "\tconst int tiles_m = ");
 	cexpr(o, g, g->tiles[0]);
 	fprintf(o, ", tiles_n = ");
 	cexpr(o, g, g->tiles[1]);
 	fprintf(o, ";\n\tconst int ntiles = tiles_m * tiles_n;\n");
+	if (glue_paired(p))
+		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, npairs = pairs_m * tiles_n;\n");
 	fprintf(o, "\tconst int warp = threadIdx.x >> 5;\n");
 	/* The glue's dispatch (glue.c): one branch per run of warpgroups with
 	 * the same budget and roles, setmaxnreg first, then one branch per
@@ -307,8 +324,10 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 			const PRole *r = p->roles.v[i];
 			if (r->first_warp >= 4 * w1 || r->first_warp + r->nwarps <= 4 * w0)
 				continue;
-			role_text(o, g, r, frags, &nfrags);
+			role_text(o, g, r, frags, &nfrags, glue_paired(p));
 		}
+		if (glue_clustered(p))   /* the glue's exit barrier */
+			fprintf(o, "\t\tplk_cluster_sync();\n");
 		fprintf(o, "\t\treturn;\n\t}\n");
 		w0 = w1;
 	} while (w0 < nwg);

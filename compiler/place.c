@@ -82,6 +82,16 @@ static const GRole *role_of(const Graph *g, const GInst *i)
 	return i->role >= 0 && i->role < g->roles.n ? g->roles.v[i->role] : NULL;
 }
 
+/* The CTAs a producer's writes reach: its cparam MCAST (cluster
+ * multicast), else 1. */
+static int inst_mcast(const GInst *in)
+{
+	for (int k = 0; in->cvals && k < in->comp->cparams.n; k++)
+		if (!strcmp(((const CParam *)in->comp->cparams.v[k])->name, "MCAST") && in->cvals[k] > 1)
+			return (int)in->cvals[k];
+	return 1;
+}
+
 static int inst_warps(const Graph *g, const GInst *i)
 {
 	const GRole *r = role_of(g, i);
@@ -567,9 +577,11 @@ static int place_smem(Solve *S)
 		r->stages = e->stages > 0 ? e->stages : 1;
 		r->auto_stages = e->stages <= 0;
 		ring_slot(S, r);
-		/* arrivals in threads: every thread of each side arrives (plk.cuh) */
+		/* arrivals in threads: every thread of each side arrives (plk.cuh);
+		 * a producer that multicasts into MCAST CTAs' slots needs the
+		 * consumers of all of them to release a stage (docs/abi.md) */
 		r->full_count = 32 * inst_warps(g, e->from);
-		r->empty_count = 32 * inst_warps(g, e->to);
+		r->empty_count = 32 * inst_warps(g, e->to) * inst_mcast(e->from);
 		vec_push(c->arena, &p->rings, r);
 	}
 	S->nitems = p->bufs.n + p->rings.n;

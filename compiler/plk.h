@@ -562,6 +562,10 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
 int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
 /* Whether warpgroups a and b hold the same roles (one dispatch branch). */
 int glue_roles_same(const Placement *p, int a, int b);
+/* Cluster launch (sm_90+): cluster-wide barriers at entry and exit. Paired:
+ * a 2 x 1 cluster whose CTAs take tile rows 2m and 2m + 1 of one column. */
+int glue_clustered(const Placement *p);
+int glue_paired(const Placement *p);
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */

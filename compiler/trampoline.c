@@ -43,6 +43,10 @@ const char *trampoline_source(Ctx *c, const Placement *p)
 		fprintf(o, "PLK_GLUE plk_glue_fence_mbar_init(void)\n"
 		           "{ asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
 		           "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n");
+	if (glue_clustered(p))
+		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
+		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
+		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n");
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);
 	if (glue_wg_regs(c, p, regs, &cap))

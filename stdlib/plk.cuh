@@ -264,6 +264,53 @@ __device__ __forceinline__ void plk_tma_load_2d_mcast(void *dst, const void *tma
 	               "r"(c0), "r"(c1), "h"(mask) : "memory");
 }
 
+/* ---- Clusters (sm_90): a CTA's rank, remote mbarrier arrivals, the
+ * cluster-wide barrier. A 1-D cluster of the grid's x dimension holds
+ * blocks [c * X, c * X + X), so rank == blockIdx.x % X. */
+__device__ __forceinline__ unsigned plk_cluster_ctarank(void)
+{
+	unsigned r;
+	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+	return r;
+}
+
+/* Arrives `count` times on the mbarrier at the same offset as `bar` in
+ * the shared memory of CTA `rank` of the cluster (itself included). For
+ * readers through the async proxy whose reads have completed (wgmma after
+ * wgmma.wait_group), as plk_consume_release_stage: the default .release
+ * at CTA scope; .release.cluster costs a MEMBAR.ALL.GPU per arrival. */
+__device__ __forceinline__ void plk_mbar_arrive_cluster(void *bar, unsigned rank, unsigned count)
+{
+	asm volatile("{\n.reg .b32 ra;\n"
+	             "mapa.shared::cluster.u32 ra, %0, %1;\n"
+	             "mbarrier.arrive.shared::cluster.b64 _, [ra], %2;\n}"
+	             ::"r"(plk_smem_u32(bar)), "r"(rank), "r"(count) : "memory");
+}
+
+/* plk_consume_release_stage for a ring whose slots every CTA of an
+ * n-CTA cluster fills by multicast: a slot may be overwritten only when
+ * the consumers of all n CTAs have released it, so lane 0 arrives for its
+ * warp on the stage's empty barrier of every CTA (count 32 each; the
+ * glue initialises empty with the consumer's threads times n). */
+__device__ __forceinline__ void plk_consume_release_stage_cluster(int inst, int port, int stage,
+                                                                  unsigned n)
+{
+	void *empty = plk_ring_empty(inst, port, stage);
+	__syncwarp();
+	if (plk_lane() == 0)
+		for (unsigned r = 0; r < n; r++)
+			plk_mbar_arrive_cluster(empty, r, 32);
+}
+
+/* Every thread of the cluster: arrive (release), then wait (acquire).
+ * Orders mbarrier initialisation before any remote arrival, and keeps a
+ * CTA resident while its partners may still write its shared memory. */
+__device__ __forceinline__ void plk_cluster_sync(void)
+{
+	asm volatile("barrier.cluster.arrive.release;\n"
+	             "barrier.cluster.wait.acquire;" ::: "memory");
+}
+
 /* 2D tiled TMA store of src to the box at (c0, c1); out-of-range parts of
  * the box are not written. Issue after plk_fence_proxy_async + a barrier. */
 __device__ __forceinline__ void plk_tma_store_2d(const void *tmap, const void *src, int c0, int c1)

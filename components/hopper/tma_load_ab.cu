@@ -4,6 +4,13 @@
  * 128B-swizzled, each stage completing on its full barrier by TMA
  * transaction count. Contract: tma_load_ab.plk.
  *
+ * MCAST = 2 (a 2 x 1 cluster, the glue pairing tile rows 2m and 2m + 1 on
+ * the same tile column): each CTA loads its own A tile and half of the
+ * shared B tile, multicast to the same slot offset in both CTAs; each CTA's
+ * full barrier still expects the whole slot, and its empty barrier counts
+ * the consumers of both CTAs (wgmma_mainloop with the same MCAST), so no
+ * slot is overwritten while either CTA still reads it.
+ *
  * Like every component source it may be included more than once into one
  * unit (the monolithic build): everything but the entry is local to it.
  */
@@ -34,7 +41,8 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	static_assert(BK * 2 == 128, "sw128: one BK row of bf16 must be one 128-byte swizzle row");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
 	static_assert(BM % 64 == 0 && BN % 64 == 0, "tiles are whole 64-row wgmma blocks");
-	static_assert(MCAST == 1, "cluster multicast of B is not implemented yet (MCAST must be 1)");
+	static_assert(MCAST == 1 || MCAST == 2, "B is multicast to a pair of CTAs at most (MCAST 1 or 2)");
+	static_assert(BN % (64 * MCAST) == 0, "each CTA's share of B is whole 64-row blocks");
 
 #if __CUDA_ARCH__ >= 900
 	const int kt = (K + BK - 1) / BK;
@@ -48,8 +56,18 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 			void *full = plk_ring_full(inst, PORT_AB, s);
 			plk_tma_load_2d(plk_ring_ptr(inst, PORT_AB, s, FIELD_A), a, full,
 			                k * BK, tile_m * BM);
+#if MCAST == 1
 			plk_tma_load_2d(plk_ring_ptr(inst, PORT_AB, s, FIELD_B), b, full,
 			                k * BK, tile_n * BN);
+#else
+			/* this CTA's rows of B (the tensormap's box is BN / MCAST
+			 * rows), to the same offset of every CTA's slot */
+			constexpr int ROWS = BN / MCAST;
+			const unsigned r = plk_cluster_ctarank();
+			plk_tma_load_2d_mcast((char *)plk_ring_ptr(inst, PORT_AB, s, FIELD_B) + r * (ROWS * BK * 2),
+			                      b, full, k * BK, tile_n * BN + (int)r * ROWS,
+			                      (uint16_t)((1u << MCAST) - 1));
+#endif
 		}
 	}
 #else

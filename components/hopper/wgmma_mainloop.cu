@@ -4,7 +4,9 @@
  * layout wgmma_acc: docs/components.md). Warpgroup g owns the m64 blocks
  * g, g + WG, ...; each k16 step is one wgmma m64nBNk16 per block with both
  * operands read from shared memory through 128B-swizzle descriptors.
- * Contract: wgmma_mainloop.plk.
+ * Contract: wgmma_mainloop.plk. MCAST > 1 (the loader multicasts B across
+ * a cluster of MCAST CTAs): a stage goes back to the producers of every
+ * CTA of the cluster.
  */
 #include "plk.cuh"
 
@@ -20,6 +22,9 @@
 #ifndef WG
 #define WG 2
 #endif
+#ifndef MCAST
+#define MCAST 1
+#endif
 
 PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int tile_m,
                                   int tile_n)
@@ -32,6 +37,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	static_assert(BN == 128 || BN == 256, "BN must be 128 or 256");
 	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
 	static_assert(WG == 1 || WG == 2, "one or two consumer warpgroups");
+	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;
@@ -42,6 +48,12 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	(void)tile_m; (void)tile_n;
 
 #if defined(PLK_HAS_WGMMA)
+	/* a stage goes back to this CTA's producer, or to every CTA's */
+#if MCAST == 1
+#define PLK_RELEASE(stage) plk_consume_release_stage(inst, PORT_AB, stage)
+#else
+#define PLK_RELEASE(stage) plk_consume_release_stage_cluster(inst, PORT_AB, stage, MCAST)
+#endif
 	const int wg = plk_warp_rank(inst) >> 2;
 	const int kt = (K + BK - 1) / BK;
 	int prev = -1;
@@ -73,13 +85,14 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 		plk_wgmma_wait<1>();
 		plk_fence_regs<ACC>(acc);
 		if (prev >= 0)
-			plk_consume_release_stage(inst, PORT_AB, prev);
+			PLK_RELEASE(prev);
 		prev = s;
 	}
 	plk_wgmma_wait<0>();
 	plk_fence_regs<ACC>(acc);
 	if (prev >= 0)
-		plk_consume_release_stage(inst, PORT_AB, prev);
+		PLK_RELEASE(prev);
+#undef PLK_RELEASE
 #else
 	(void)inst; (void)K; (void)ab; (void)acc;
 	__trap();	/* contract: arch >= sm_90a */

@@ -37,10 +37,23 @@ gemm_bias_gelu sm_100a E0330
 gemm_swiglu sm_80 E0329
 gemm_swiglu sm_90a ok
 gemm_swiglu sm_100a E0330
+gemm_mcast sm_80 E0330
+gemm_mcast sm_90a ok
+gemm_mcast sm_100a E0330
 gemm_swiglu_sm80 sm_80 ok
 gemm_swiglu_sm80 sm_90a ok
 gemm_swiglu_sm80 sm_100a ok
 LIST
+# B multicast across a 2 x 1 cluster: the multicast TMA load, the consumers'
+# arrivals on both CTAs' empty barriers, the cluster barriers at entry and
+# exit, and empty barriers counting both CTAs' consumers (2 x 256 threads)
+"$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=ptx >"$tmp/k.ptx" 2>"$tmp/err"
+for pat in 'multicast::cluster' 'mapa\.shared::cluster' 'mbarrier\.arrive\.shared::cluster' \
+	'barrier\.cluster\.arrive\.release' '\.reqnctapercluster 2, 1, 1'; do
+	[ "$(grep -c "$pat" "$tmp/k.ptx")" -gt 0 ] || { echo "gemm_mcast: no $pat in the PTX"; fail=1; }
+done
+"$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=placement 2>&1 | grep -q 'empty [0-9]* + s\*8 (arrivals 512)' ||
+	{ echo "gemm_mcast: empty barriers do not count both CTAs' consumers"; fail=1; }
 # one recipe, three arches: a fatbin and one manifest with a variant each
 if "$PLKC" examples/gemm_swiglu_sm80.plk -arch sm_80 -arch sm_90a -arch sm_100a -o "$tmp/k.fatbin" 2>"$tmp/err"; then
 	[ -s "$tmp/k.fatbin" ] || { echo "fatbin: empty"; fail=1; }
