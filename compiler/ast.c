@@ -150,6 +150,11 @@ static void component(FILE *o, const Component *c)
 		expr_print(o, c->regs);
 		fputc('\n', o);
 	}
+	if (c->cluster) {
+		fputs("    cluster ", o);
+		expr_print(o, c->cluster);
+		fputc('\n', o);
+	}
 	for (int i = 0; i < c->params.n; i++) {
 		const Param *p = c->params.v[i];
 		fprintf(o, "    param %s: ", p->name);

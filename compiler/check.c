@@ -1592,6 +1592,72 @@ static void form_roles(Chk *k, GInst **topo)
 	}
 }
 
+/* ------------------------------------------------------------- clusters
+ * `cluster N` in a contract, N > 1: the component works with the other
+ * blocks of a cluster of exactly N (a TMA multicast to N CTAs, slots
+ * released across them). Any other launch hangs or computes garbage, so
+ * the kernel's cluster must hold N blocks. N = 1 asks for nothing: such a
+ * component runs alone in its block, in a cluster or not. */
+
+static void check_clusters(Chk *k)
+{
+	const Graph *g = k->g;
+	int64_t have = (int64_t)g->cluster[0] * g->cluster[1];
+	Span pol = k->k->name_sp;
+	for (int i = 0; i < k->k->policies.n; i++) {
+		const Policy *p = k->k->policies.v[i];
+		if (!strcmp(p->name, "cluster"))
+			pol = p->sp;
+	}
+	int64_t *wants = arena_alloc(A(k), (g->insts.n + 1) * sizeof *wants);
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		const Component *cp = gi->comp;
+		wants[gi->id] = 1;
+		if (!cp->cluster)
+			continue;
+		const char **names = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *names);
+		for (int j = 0; j < cp->cparams.n; j++)
+			names[j] = ((const CParam *)cp->cparams.v[j])->name;
+		Scope cs = { names, gi->cvals, cp->cparams.n, NULL };
+		int64_t want;
+		if (eval_expr(k->c, cp->cluster, &cs, &want))
+			return;
+		wants[gi->id] = want;
+		if (want <= 1 || want == have)
+			continue;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", gi->decl ? gi->decl->sp : k->k->name_sp,
+		                   "`%s` needs clusters of %lld blocks; kernel `%s` launches %lld",
+		                   gi->name, (long long)want, k->k->name, (long long)have);
+		d->primary.msg = arena_printf(A(k), "`%s` would wait for partner blocks that are not there", gi->name);
+		diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
+		if (have > 1)
+			diag_label(d, pol, "%lld blocks per cluster", (long long)have);
+		diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, 1)`), or instantiate `%s` for %lld",
+		          (long long)want, (long long)want, cp->name, (long long)have);
+		diag_end(k->c, d);
+	}
+	/* A ring shared across blocks is shared by both its ends: a producer
+	 * that multicasts needs a consumer that releases in every block. */
+	for (int i = 0; i < g->edges.n && !k->c->nerrors; i++) {
+		const GEdge *e = g->edges.v[i];
+		int64_t wa = wants[e->from->id], wb = wants[e->to->id];
+		if (e->kind != EDGE_RING || wa == wb)
+			continue;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", e->sp,
+		                   "the ends of `%s.%s -> %s.%s` assume clusters of %lld and %lld blocks",
+		                   e->from->name, e->fp->name, e->to->name, e->tp->name, (long long)wa,
+		                   (long long)wb);
+		d->primary.msg = "a slot shared across blocks must be released in every block";
+		if (e->from->comp->cluster)
+			diag_label(d, e->from->comp->cluster_sp, "`%s` assumes %lld", e->from->comp->name, (long long)wa);
+		if (e->to->comp->cluster)
+			diag_label(d, e->to->comp->cluster_sp, "`%s` assumes %lld", e->to->comp->name, (long long)wb);
+		diag_help(d, "give both components the same cluster constant");
+		diag_end(k->c, d);
+	}
+}
+
 /* ---------------------------------------------------- counts per work item
  * `out ab: ... per ceil_div(K, BK)` says how many slots a port moves per
  * work item. Both sides of a ring must agree for every input, or one of
@@ -1949,6 +2015,8 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 		order_kparams(k, &bounds);
 	if (c->nerrors == errs0)
 		check_counts(k);
+	if (c->nerrors == errs0)
+		check_clusters(k);
 	if (c->nerrors == errs0)
 		check_resources(k);
 	return c->nerrors == errs0 ? g : NULL;

@@ -191,6 +191,11 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 		print_expr(out, comp->regs, P_ADD);
 		fputc('\n', out);
 	}
+	if (comp->cluster) {
+		fputs("  cluster ", out);
+		print_expr(out, comp->cluster, P_ADD);
+		fputc('\n', out);
+	}
 	for (int i = 0; i < comp->params.n; i++) {
 		const Param *p = comp->params.v[i];
 		fprintf(out, "  param %s: ", p->name);

@@ -223,6 +223,8 @@ typedef struct Component {
 	Expr *warps;            /* NULL: runs on its frag producer's warps */
 	int warpgroups;         /* warps were given as `warpgroups N` */
 	Expr *regs;             /* NULL: no setmaxnreg budget */
+	Expr *cluster;          /* `cluster N`: the blocks per cluster it assumes; NULL: any */
+	Span cluster_sp;
 	Vec params, ports, smem, barriers;
 	const char *file;       /* the .plk file that declared it */
 	const char *object;     /* read back from this object's .plk.contract */

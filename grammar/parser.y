@@ -111,7 +111,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_IN "in" KW_OUT "out" KW_SMEM "smem" KW_BYTES "bytes" KW_ALIGN "align"
 %token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
-%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_PTR "ptr"
+%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">="
@@ -206,7 +206,8 @@ citems
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
  *       | ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]
- *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ] | ";" . */
+ *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
+ *       | "cluster" expr | ";" . */
 citem
 	: "source" STRING    { Component *c = lx->comp; c->source = $2; c->source_sp = @2; }
 	| "entry" IDENT      { Component *c = lx->comp; c->entry = $2; c->entry_sp = @2; }
@@ -218,6 +219,7 @@ citem
 	| "warps" expr       { Component *c = lx->comp; c->warps = $2; c->warpgroups = 0; }
 	| "warpgroups" expr  { Component *c = lx->comp; c->warps = $2; c->warpgroups = 1; }
 	| "regs" expr        { Component *c = lx->comp; c->regs = $2; }
+	| "cluster" expr     { Component *c = lx->comp; c->cluster = $2; c->cluster_sp = @$; }
 	| "param" IDENT ':' ptype {
 		Param *p = NEW(Param);
 		p->name = $2; p->sp = @$; p->ty = $4;
@@ -372,10 +374,12 @@ policies
 	| policies ',' policy { vec_push(A, &lx->kernel->policies, $3); }
 	;
 
-/* policy = IDENT [ "(" [ expr { "," expr } ] ")" ] | "raster" IDENT [ "(" ... ")" ] . */
+/* policy = IDENT [ "(" [ expr { "," expr } ] ")" ] | "raster" IDENT [ "(" ... ")" ]
+ *        | "cluster" "(" expr "," expr ")" . */
 policy
 	: IDENT { $$ = NEW(Policy); $$->name = $1; $$->sp = @$; }
 	| IDENT '(' exprs_opt ')' { $$ = NEW(Policy); $$->name = $1; $$->sp = @$; $$->args = $3; }
+	| "cluster" '(' exprs_opt ')' { $$ = NEW(Policy); $$->name = "cluster"; $$->sp = @$; $$->args = $3; }
 	| "raster" IDENT { $$ = NEW(Policy); $$->name = "raster"; $$->sub = $2; $$->sp = @$; }
 	| "raster" IDENT '(' exprs_opt ')' {
 		$$ = NEW(Policy); $$->name = "raster"; $$->sub = $2; $$->sp = @$; $$->args = $4;
