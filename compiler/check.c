@@ -672,6 +672,20 @@ static void dtype_mismatch(Chk *k, Span at, const Param *p, const GInst *gi, con
 	diag_end(k->c, d);
 }
 
+/* A known dtype, equal to that of the kernel parameter bound to it. */
+static int same_dtype(Chk *k, Span at, const Param *p, const GInst *gi, const char *kname,
+                      const KParam *kp)
+{
+	const Type *t = p->ty;
+	if (!need_dtype(k, t->dtype, t->dtype_sp))
+		return 0;
+	if (strcmp(t->dtype, kp->ty->dtype)) {
+		dtype_mismatch(k, at, p, gi, kname, kp->ty->dtype, kp->sp);
+		return 0;
+	}
+	return 1;
+}
+
 /* The swizzle a tensor map must load with: the port tile it fills. */
 static const char *tmap_swizzle(const GInst *gi, const char *pname, const int64_t *box, int rank)
 {
@@ -803,12 +817,7 @@ static int bind_params(Chk *k, Vec *bounds)
 					bad = 1;
 					continue;
 				}
-				if (!need_dtype(k, t->dtype, t->dtype_sp)) { bad = 1; continue; }
-				if (strcmp(t->dtype, kp->ty->dtype)) {
-					dtype_mismatch(k, at, p, gi, kname, kp->ty->dtype, kp->sp);
-					bad = 1;
-					continue;
-				}
+				if (!same_dtype(k, at, p, gi, kname, kp)) { bad = 1; continue; }
 				int64_t rank;
 				if (eval_pos(k, t->rank, &cs, "a tensor map's rank", &rank)) { bad = 1; continue; }
 				if (rank != kp->ty->dims.n || rank > 5 || (t->dims.n && t->dims.n != rank)) {
@@ -862,12 +871,7 @@ static int bind_params(Chk *k, Vec *bounds)
 					bad = 1;
 					continue;
 				}
-				if (!need_dtype(k, t->dtype, t->dtype_sp)) { bad = 1; continue; }
-				if (strcmp(t->dtype, kp->ty->dtype)) {
-					dtype_mismatch(k, at, p, gi, kname, kp->ty->dtype, kp->sp);
-					bad = 1;
-					continue;
-				}
+				if (!same_dtype(k, at, p, gi, kname, kp)) { bad = 1; continue; }
 				b->want.kind = KP_PTR;
 				b->want.tensor = kp->ty->k == TY_TENSOR ? kp->name : NULL;
 			} else if (t->k == TY_SCALAR) {
