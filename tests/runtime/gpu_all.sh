@@ -36,42 +36,10 @@ make -s -C runtime B="$W/rt" CUDA_HOME="$CUDA_HOME" all || { echo "FAIL: runtime
 "$NVCC" -fatbin -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90a,code=compute_90a \
 	-o "$W/k.fatbin" tests/runtime/gpu_kernels.cu || { echo "FAIL: nvcc fatbin"; exit 1; }
 
-# 80 KiB of dynamic shared memory (the kernel uses 17): over the 48 KiB
-# default, so the attribute must have been set.
-cat >"$W/tma.manifest.json" <<'EOF'
-{
-  "plk_manifest": 1, "kernel": "tma_scale", "entry": "tma_scale", "arch": ["sm_90a"],
-  "binary": "k.cubin", "block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 81920,
-  "grid": { "policy": "persistent", "tiles": [["M", 128], ["K", 64]] },
-  "tensors": [
-    { "name": "A", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] },
-    { "name": "Out", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] }
-  ],
-  "params": [
-    { "name": "a", "kind": "tensormap", "tensor": "A", "dtype": "bf16", "box": [64, 128], "swizzle": "sw128" },
-    { "name": "out", "kind": "ptr", "tensor": "Out" },
-    { "name": "M", "kind": "i32", "dim": "M" },
-    { "name": "K", "kind": "i32", "dim": "K" },
-    { "name": "alpha", "kind": "f32" }
-  ]
-}
-EOF
-cat >"$W/bias.manifest.json" <<'EOF'
-{
-  "plk_manifest": 1, "kernel": "add_bias", "entry": "add_bias", "binary": "k.cubin",
-  "block": [256], "grid": { "policy": "tiles", "tiles": [["n", 256]] },
-  "tensors": [
-    { "name": "X", "dtype": "f32", "dims": ["n"] },
-    { "name": "Y", "dtype": "f32", "dims": ["n"] }
-  ],
-  "params": [
-    { "name": "x", "kind": "ptr", "tensor": "X" },
-    { "name": "y", "kind": "ptr", "tensor": "Y" },
-    { "name": "n", "kind": "i64", "dim": "n" },
-    { "name": "bias", "kind": "f32" }
-  ]
-}
-EOF
+# The test kernels' manifests (shared with tests/scripts/runtime_mock.sh).
+# tma: 80 KiB of dynamic shared memory (the kernel uses 17), over the
+# 48 KiB default, so the attribute must have been set.
+cp tests/runtime/tma.manifest.json tests/runtime/bias.manifest.json "$W/" || exit 1
 
 RUN="$W/rt/plk-run"
 step "$RUN" "$W/k.cubin" --manifest "$W/tma.manifest.json" --dim M=4096 --dim K=4096 --set alpha=2 --check \

@@ -27,40 +27,14 @@ has() { local o=$1; shift; for f in "$@"; do printf '%s' "$o" | grep -qF -- "$f"
 
 printf 'MOCKCUBIN\ntma_scale 128 128,8,4,4,4\nadd_bias 1024 8,8,8,4\nhalf_bias 1024 8,8,8,4\n' >"$W/k.cubin"
 printf 'NOBIN' >"$W/nobin.cubin"
-tma() {   # tma NAME [jq-free edits as sed expressions]
+# The GPU test's manifests (tests/runtime/*.manifest.json), with edits.
+tma() {   # tma NAME [sed expressions]
 	local name=$1; shift
-	sed "$@" >"$W/$name.manifest.json" <<'EOF'
-{
-  "plk_manifest": 1, "kernel": "tma_scale", "entry": "tma_scale", "arch": ["sm_90a"],
-  "binary": "k.cubin", "block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 81920,
-  "grid": { "policy": "persistent", "tiles": [["M", 128], ["K", 64]] },
-  "tensors": [
-    { "name": "A", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] },
-    { "name": "Out", "dtype": "bf16", "elem_bytes": 2, "dims": ["M", "K"] }
-  ],
-  "params": [
-    { "name": "a", "kind": "tensormap", "tensor": "A", "dtype": "bf16", "box": [64, 128], "swizzle": "sw128" },
-    { "name": "out", "kind": "ptr", "tensor": "Out" },
-    { "name": "M", "kind": "i32", "dim": "M" },
-    { "name": "K", "kind": "i32", "dim": "K" },
-    { "name": "alpha", "kind": "f32" }
-  ]
-}
-EOF
+	sed "$@" tests/runtime/tma.manifest.json >"$W/$name.manifest.json"
 }
 bias() {
 	local name=$1; shift
-	sed "$@" >"$W/$name.manifest.json" <<'EOF'
-{
-  "plk_manifest": 1, "kernel": "add_bias", "entry": "add_bias", "binary": "k.cubin",
-  "block": [256], "grid": { "policy": "tiles", "tiles": [["n", 256]] },
-  "tensors": [ { "name": "X", "dtype": "f32", "dims": ["n"] }, { "name": "Y", "dtype": "f32", "dims": ["n"] } ],
-  "params": [
-    { "name": "x", "kind": "ptr", "tensor": "X" }, { "name": "y", "kind": "ptr", "tensor": "Y" },
-    { "name": "n", "kind": "i64", "dim": "n" }, { "name": "bias", "kind": "f32" }
-  ]
-}
-EOF
+	sed "$@" tests/runtime/bias.manifest.json >"$W/$name.manifest.json"
 }
 tma k -e ''
 bias bias -e ''

@@ -17,37 +17,7 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libnvJitLink.so\n";
 }
 
-/* One compilation context whose diagnostics land in a string. */
-typedef struct T {
-	Ctx c;
-	char *log;
-	size_t n;
-	FILE *err;
-} T;
-
-static void t_init(T *t)
-{
-	t->log = NULL;
-	t->err = open_memstream(&t->log, &t->n);
-	ctx_init(&t->c, t->err);
-	t->c.cache_dir = NULL;
-}
-
-static const char *t_log(T *t)
-{
-	fflush(t->err);
-	return t->log ? t->log : "";
-}
-
-static void t_fini(T *t)
-{
-	ctx_fini(&t->c);
-	fclose(t->err);
-	free(t->log);
-}
-
-#define CHECK_LOG(t, s) do { if (!strstr(t_log(t), s)) { unit_failures++; \
-	fprintf(stderr, "%s:%d: diagnostics lack \"%s\":\n%s\n", __FILE__, __LINE__, s, t_log(t)); } } while (0)
+typedef UnitCtx T;
 
 static char *slurp(const char *path, size_t *n)
 {
@@ -105,7 +75,7 @@ static char *print_comp(const Component *comp, const int64_t *cv)
 static void test_roundtrip(void)
 {
 	T t;
-	t_init(&t);
+	unit_ctx_init(&t);
 	Component *comp = load_comp(&t, "tests/objects/add.plk");
 	if (!comp)
 		return;
@@ -125,13 +95,13 @@ static void test_roundtrip(void)
 		free(a);
 	}
 	CHECK_EQ_INT(t.c.nerrors, 0);
-	t_fini(&t);
+	unit_ctx_fini(&t);
 }
 
 static void test_build_and_read(void)
 {
 	T t;
-	t_init(&t);
+	unit_ctx_init(&t);
 	Component *decl = load_comp(&t, "tests/objects/add.plk");
 	if (!decl)
 		return;
@@ -161,7 +131,7 @@ static void test_build_and_read(void)
 	CHECK(e && strstr(e, "component plk_test_add(N = 3, M = 6, K = -1) {"));
 	free(e);
 	CHECK_EQ_INT(t.c.nerrors, 0);
-	t_fini(&t);
+	unit_ctx_fini(&t);
 }
 
 /* Whether nvJitLink itself takes the object for arch: the ground truth
@@ -187,20 +157,20 @@ static void test_agrees_with_nvjitlink(void)
 	for (int i = 0; i < 2; i++)
 		for (int j = 0; j < 4; j++) {
 			T t;
-			t_init(&t);
+			unit_ctx_init(&t);
 			int ours = object_check_arch(&t.c, objs[i], arch_lookup(archs[j]), span_none) == 0;
 			int theirs = jitlink_accepts(objs[i], archs[j]);
 			if (ours != theirs)
 				fprintf(stderr, "%s for %s: object_check_arch %d, nvJitLink %d\n", objs[i], archs[j], ours, theirs);
 			CHECK_EQ_INT(ours, theirs);
-			t_fini(&t);
+			unit_ctx_fini(&t);
 		}
 }
 
 static void test_other_arch_only(void)
 {
 	T t;
-	t_init(&t);
+	unit_ctx_init(&t);
 	Component *decl = load_comp(&t, "tests/objects/hopper.plk");
 	if (!decl)
 		return;
@@ -217,7 +187,7 @@ static void test_other_arch_only(void)
 	CHECK(object_build(&t.c, decl, NULL, a80, 1, tp("never.o")) != 0);
 	CHECK_LOG(&t, "error[E0210]");
 	CHECK(access(tp("never.o"), F_OK) != 0);
-	t_fini(&t);
+	unit_ctx_fini(&t);
 }
 
 /* Runs `cmd` through the shell; the tests own every path in it. */
@@ -231,12 +201,12 @@ static int sh(const char *fmt, const char *a, const char *b)
 static void expect_read_error(const char *path, const char *code, const char *detail)
 {
 	T t;
-	t_init(&t);
+	unit_ctx_init(&t);
 	CHECK(object_read_contract(&t.c, path, span_none) == NULL);
 	CHECK_LOG(&t, code);
 	if (detail)
 		CHECK_LOG(&t, detail);
-	t_fini(&t);
+	unit_ctx_fini(&t);
 }
 
 static void test_damaged(void)
@@ -296,14 +266,14 @@ static void test_damaged(void)
 static void test_nvcc_failure(void)
 {
 	T t;
-	t_init(&t);
+	unit_ctx_init(&t);
 	Component *decl = load_comp(&t, "tests/objects/broken.plk");
 	const ArchInfo *a[] = { arch_lookup("sm_90a") };
 	CHECK(decl && object_build(&t.c, decl, NULL, a, 1, tp("broken.o")) != 0);
 	CHECK_LOG(&t, "error[E0209]");
 	CHECK_LOG(&t, "undeclared_name");
 	CHECK(access(tp("broken.o"), F_OK) != 0);
-	t_fini(&t);
+	unit_ctx_fini(&t);
 }
 
 static long mtime_ns(const char *p)
@@ -318,14 +288,14 @@ static void test_cache_and_stale(void)
 {
 	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp("src"), tp("src")), 0);
 	T t;
-	t_init(&t);
+	unit_ctx_init(&t);
 	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
 	Component *decl = load_comp(&t, tp("src/hopper.plk"));
 	const ArchInfo *a = arch_lookup("sm_90a");
 	const char *p1 = decl ? object_for(&t.c, decl, NULL, a) : NULL;
 	CHECK(p1 != NULL);
 	if (!p1) {
-		t_fini(&t);
+		unit_ctx_fini(&t);
 		return;
 	}
 	long m1 = mtime_ns(p1);
@@ -350,8 +320,8 @@ static void test_cache_and_stale(void)
 	CHECK(p4 && strcmp(p4, p1));            /* the edit is a new key */
 
 	/* resolve: a fresh object beside its declaration stands for it */
-	t_fini(&t);
-	t_init(&t);
+	unit_ctx_fini(&t);
+	unit_ctx_init(&t);
 	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
 	const char *both = "use \"hopper.plk\"\nuse object \"hopper.o\"\n";
 	spit(tp("src/both.plk"), both, strlen(both));
@@ -370,7 +340,7 @@ static void test_cache_and_stale(void)
 	CHECK_EQ_INT(sh("echo '// edited' >> '%s'%s", tp("src/hopper.cu"), ""), 0);
 	CHECK(resolve(&t.c, tp("src/both.plk")) == NULL);
 	CHECK_LOG(&t, "error[E0208]");
-	t_fini(&t);
+	unit_ctx_fini(&t);
 }
 
 int main(void)

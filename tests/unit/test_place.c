@@ -8,38 +8,21 @@
 /* ------------------------------------------------------ graph builder */
 
 typedef struct T {
-	Ctx c;
+	UnitCtx u;           /* u.c: the context; its diagnostics, captured */
 	Graph *g;
-	char *err;           /* diagnostics, captured */
-	size_t errlen;
-	FILE *errf;
 } T;
 
 static void t_init(T *t, const char *arch)
 {
-	t->errf = open_memstream(&t->err, &t->errlen);
-	ctx_init(&t->c, t->errf);
-	t->g = arena_alloc(t->c.arena, sizeof *t->g);
+	unit_ctx_init(&t->u);
+	t->g = arena_alloc(t->u.c.arena, sizeof *t->g);
 	t->g->arch = arch_lookup(arch);
-}
-
-static const char *t_err(T *t)
-{
-	fflush(t->errf);
-	return t->err ? t->err : "";
-}
-
-static void t_fini(T *t)
-{
-	ctx_fini(&t->c);
-	fclose(t->errf);
-	free(t->err);
 }
 
 /* An instance with warps of its own gets a role; warps 0 joins `on`'s. */
 static GInst *inst(T *t, const char *name, int warps, int regs, unsigned feat, GInst *on)
 {
-	Arena *a = t->c.arena;
+	Arena *a = t->u.c.arena;
 	GInst *in = arena_alloc(a, sizeof *in);
 	in->name = name;
 	in->id = t->g->insts.n;
@@ -68,46 +51,46 @@ static GInst *inst(T *t, const char *name, int warps, int regs, unsigned feat, G
 
 static GBuf *buf(T *t, GInst *in, const char *name, uint32_t size, uint32_t align, const char *live)
 {
-	GBuf *b = arena_alloc(t->c.arena, sizeof *b);
+	GBuf *b = arena_alloc(t->u.c.arena, sizeof *b);
 	b->name = name;
 	b->id = in->bufs.n;
 	b->size = size;
 	b->align = align;
 	b->live = live;
 	b->sp = span_none;
-	vec_push(t->c.arena, &in->bufs, b);
+	vec_push(t->u.c.arena, &in->bufs, b);
 	return b;
 }
 
 static GBar *bar(T *t, GInst *in, const char *name, int threads)
 {
-	GBar *b = arena_alloc(t->c.arena, sizeof *b);
+	GBar *b = arena_alloc(t->u.c.arena, sizeof *b);
 	b->name = name;
 	b->id = in->bars.n;
 	b->threads = threads;
 	b->sp = span_none;
-	vec_push(t->c.arena, &in->bars, b);
+	vec_push(t->u.c.arena, &in->bars, b);
 	return b;
 }
 
 static GPort *port(T *t, GInst *in, const char *name, PortDir dir)
 {
-	GPort *p = arena_alloc(t->c.arena, sizeof *p);
+	GPort *p = arena_alloc(t->u.c.arena, sizeof *p);
 	p->name = name;
 	p->id = in->ports.n;
 	p->dir = dir;
 	p->k = TY_TILE;
-	vec_push(t->c.arena, &in->ports, p);
+	vec_push(t->u.c.arena, &in->ports, p);
 	return p;
 }
 
 static void field(T *t, GPort *p, const char *name, uint32_t bytes, uint32_t align)
 {
-	GField *f = arena_alloc(t->c.arena, sizeof *f);
+	GField *f = arena_alloc(t->u.c.arena, sizeof *f);
 	f->name = name;
 	f->bytes = bytes;
 	f->align = align;
-	vec_push(t->c.arena, &p->fields, f);
+	vec_push(t->u.c.arena, &p->fields, f);
 	p->bytes += bytes;
 	if (p->fields.n > 1)
 		p->k = TY_BUNDLE;
@@ -117,13 +100,13 @@ static void field(T *t, GPort *p, const char *name, uint32_t bytes, uint32_t ali
 static GEdge *ring(T *t, GInst *from, GInst *to, int stages, int nf, const uint32_t *fb, const uint32_t *fa)
 {
 	static const char *names[] = { "a", "b", "c", "d" };
-	GEdge *e = arena_alloc(t->c.arena, sizeof *e);
+	GEdge *e = arena_alloc(t->u.c.arena, sizeof *e);
 	e->id = t->g->edges.n;
 	e->kind = EDGE_RING;
 	e->from = from;
 	e->to = to;
-	e->fp = port(t, from, arena_printf(t->c.arena, "o%d", e->id), PORT_OUT);
-	e->tp = port(t, to, arena_printf(t->c.arena, "i%d", e->id), PORT_IN);
+	e->fp = port(t, from, arena_printf(t->u.c.arena, "o%d", e->id), PORT_OUT);
+	e->tp = port(t, to, arena_printf(t->u.c.arena, "i%d", e->id), PORT_IN);
 	for (int i = 0; i < nf; i++) {
 		field(t, e->fp, names[i], fb[i], fa[i]);
 		field(t, e->tp, names[i], fb[i], fa[i]);
@@ -131,7 +114,7 @@ static GEdge *ring(T *t, GInst *from, GInst *to, int stages, int nf, const uint3
 	e->slot_bytes = e->fp->bytes;
 	e->stages = stages;
 	e->sp = span_none;
-	vec_push(t->c.arena, &t->g->edges, e);
+	vec_push(t->u.c.arena, &t->g->edges, e);
 	return e;
 }
 
@@ -161,9 +144,9 @@ static void test_gemm(void)
 	T t;
 	t_init(&t, "sm_90a");
 	gemm(&t, 232, 0);
-	Placement *p = place(&t.c, t.g);
+	Placement *p = place(&t.u.c, t.g);
 	CHECK(p);
-	if (!p) { fprintf(stderr, "%s", t_err(&t)); t_fini(&t); return; }
+	if (!p) { fprintf(stderr, "%s", unit_log(&t.u)); unit_ctx_fini(&t.u); return; }
 	CHECK_EQ_INT(p->threads, 384);
 	CHECK_EQ_INT(p->nwarpgroups, 3);
 	CHECK_EQ_INT(p->entry_regs, 168);
@@ -208,7 +191,7 @@ static void test_gemm(void)
 	CHECK(strstr(s, "\"full_bar\": 196608, \"empty_bar\": 196640"));
 	CHECK(strstr(s, "\"warpgroup_regs\": [40, 232, 232]"));
 	free(s);
-	t_fini(&t);
+	unit_ctx_fini(&t.u);
 }
 
 static void test_oversubscribed(void)
@@ -216,17 +199,17 @@ static void test_oversubscribed(void)
 	T t;
 	t_init(&t, "sm_90a");
 	gemm(&t, 240, 2);    /* 128 x 40 + 256 x 240 = 66560 > 65536 */
-	CHECK(!place(&t.c, t.g));
-	const char *e = t_err(&t);
+	CHECK(!place(&t.u.c, t.g));
+	const char *e = unit_log(&t.u);
 	CHECK(strstr(e, "E0403"));
 	CHECK(strstr(e, "by 1024 registers"));
 	CHECK(strstr(e, "from 240 to 232"));
-	t_fini(&t);
+	unit_ctx_fini(&t.u);
 
 	t_init(&t, "sm_90a");
 	gemm(&t, 232, 2);    /* the standard 40/232 split fits exactly 64512 */
-	CHECK(place(&t.c, t.g));
-	t_fini(&t);
+	CHECK(place(&t.u.c, t.g));
+	unit_ctx_fini(&t.u);
 }
 
 static void test_regs_invalid(void)
@@ -235,14 +218,14 @@ static void test_regs_invalid(void)
 	t_init(&t, "sm_80");
 	GInst *a = inst(&t, "a", 4, 40, 0, NULL);
 	(void)a;
-	CHECK(!place(&t.c, t.g));
-	CHECK(strstr(t_err(&t), "E0405"));
-	t_fini(&t);
+	CHECK(!place(&t.u.c, t.g));
+	CHECK(strstr(unit_log(&t.u), "E0405"));
+	unit_ctx_fini(&t.u);
 	t_init(&t, "sm_90a");
 	inst(&t, "a", 4, 44, 0, NULL);
-	CHECK(!place(&t.c, t.g));
-	CHECK(strstr(t_err(&t), "use regs 40"));
-	t_fini(&t);
+	CHECK(!place(&t.u.c, t.g));
+	CHECK(strstr(unit_log(&t.u), "use regs 40"));
+	unit_ctx_fini(&t.u);
 }
 
 static void test_sm80_sequential(void)
@@ -252,7 +235,7 @@ static void test_sm80_sequential(void)
 	GInst *ld = inst(&t, "ld", 2, 0, FEAT_CP_ASYNC, NULL);
 	GInst *mm = inst(&t, "mm", 4, 0, FEAT_MMA_SYNC, NULL);
 	ring1(&t, ld, mm, 3, 16384, 128);
-	Placement *p = place(&t.c, t.g);
+	Placement *p = place(&t.u.c, t.g);
 	CHECK(p);
 	if (p) {
 		CHECK_EQ_INT(p->threads, 192);
@@ -262,7 +245,7 @@ static void test_sm80_sequential(void)
 		CHECK_EQ_INT(pring(p, 0)->stages, 3);
 		CHECK_EQ_INT(p->smem_bytes, 3 * 16384 + 48);
 	}
-	t_fini(&t);
+	unit_ctx_fini(&t.u);
 }
 
 static void test_barriers(void)
@@ -273,8 +256,8 @@ static void test_barriers(void)
 		GInst *a = inst(&t, "a", 4, 0, 0, NULL);
 		GInst *b = inst(&t, "b", 4, 0, 0, NULL);
 		for (int i = 0; i < nb; i++)
-			bar(&t, i < 8 ? a : b, arena_printf(t.c.arena, "x%d", i), i == 3 ? 64 : 0);
-		Placement *p = place(&t.c, t.g);
+			bar(&t, i < 8 ? a : b, arena_printf(t.u.c.arena, "x%d", i), i == 3 ? 64 : 0);
+		Placement *p = place(&t.u.c, t.g);
 		if (nb == 15) {
 			CHECK(p);
 			if (p) {
@@ -285,11 +268,11 @@ static void test_barriers(void)
 			}
 		} else {
 			CHECK(!p);
-			CHECK(strstr(t_err(&t), "E0402"));
-			CHECK(strstr(t_err(&t), "16 needed"));
-			CHECK(strstr(t_err(&t), "a 8, b 8"));
+			CHECK(strstr(unit_log(&t.u), "E0402"));
+			CHECK(strstr(unit_log(&t.u), "16 needed"));
+			CHECK(strstr(unit_log(&t.u), "a 8, b 8"));
 		}
-		t_fini(&t);
+		unit_ctx_fini(&t.u);
 	}
 }
 
@@ -305,18 +288,18 @@ static void test_smem_full(void)
 		ring1(&t, ld, mm, 7, 32768, 1024);
 		/* 7 x 32 KiB + 112 bytes of mbarriers + this buffer = the limit */
 		buf(&t, mm, "rest", lim - 7 * 32768 - 112 + extra, 128, NULL);
-		Placement *p = place(&t.c, t.g);
+		Placement *p = place(&t.u.c, t.g);
 		if (!extra) {
 			CHECK(p);
 			if (p)
 				CHECK_EQ_INT(p->smem_bytes, lim);
 		} else {
 			CHECK(!p);
-			CHECK(strstr(t_err(&t), "E0401"));
-			CHECK(strstr(t_err(&t), "over by 8 bytes"));
-			CHECK(strstr(t_err(&t), "from 7 to 6 would free"));
+			CHECK(strstr(unit_log(&t.u), "E0401"));
+			CHECK(strstr(unit_log(&t.u), "over by 8 bytes"));
+			CHECK(strstr(unit_log(&t.u), "from 7 to 6 would free"));
 		}
-		t_fini(&t);
+		unit_ctx_fini(&t.u);
 	}
 }
 
@@ -329,7 +312,7 @@ static void test_alias(void)
 	buf(&t, a, "epi", 8192, 1024, "epilogue");
 	buf(&t, a, "main", 2048, 128, "mainloop");
 	buf(&t, a, "all", 1000, 0, NULL);
-	Placement *p = place(&t.c, t.g);
+	Placement *p = place(&t.u.c, t.g);
 	CHECK(p);
 	if (p) {
 		/* epi (largest, 1024) at 0; pro shares 0; all above; main shares with pro/epi */
@@ -340,7 +323,7 @@ static void test_alias(void)
 		CHECK_EQ_INT(pbuf(p, 3)->align, 128);
 		CHECK_EQ_INT(p->smem_bytes, 8192 + 1000);
 	}
-	t_fini(&t);
+	unit_ctx_fini(&t.u);
 }
 
 static void test_threads_over(void)
@@ -349,10 +332,10 @@ static void test_threads_over(void)
 	t_init(&t, "sm_90a");
 	inst(&t, "ld", 1, 40, FEAT_TMA, NULL);
 	inst(&t, "mm", 32, 0, FEAT_WGMMA, NULL);   /* 1 + 8 warpgroups = 1152 threads */
-	CHECK(!place(&t.c, t.g));
-	CHECK(strstr(t_err(&t), "E0404"));
-	CHECK(strstr(t_err(&t), "`mm` with 7 warpgroups instead of 8"));
-	t_fini(&t);
+	CHECK(!place(&t.u.c, t.g));
+	CHECK(strstr(unit_log(&t.u), "E0404"));
+	CHECK(strstr(unit_log(&t.u), "`mm` with 7 warpgroups instead of 8"));
+	unit_ctx_fini(&t.u);
 }
 
 static void test_auto_priority(void)
@@ -367,10 +350,10 @@ static void test_auto_priority(void)
 	/* the epilogue ring is declared first but the mainloop ring wins */
 	ring1(&t, mm, st, 0, 32768, 1024);
 	ring1(&t, ld, mm, 0, 49152, 1024);
-	Placement *p = place(&t.c, t.g);
+	Placement *p = place(&t.u.c, t.g);
 	CHECK(p);
 	if (!p)
-		fprintf(stderr, "%s", t_err(&t));
+		fprintf(stderr, "%s", unit_log(&t.u));
 	if (p) {
 		CHECK_EQ_INT(pring(p, 1)->stages, 4);   /* 4 x 48 + 1 x 32 = 224 KiB */
 		CHECK_EQ_INT(pring(p, 0)->stages, 1);
@@ -382,7 +365,7 @@ static void test_auto_priority(void)
 		CHECK_EQ_INT(prole(p, 3)->first_warp, 4);
 		CHECK_EQ_INT(p->threads, 384);
 	}
-	t_fini(&t);
+	unit_ctx_fini(&t.u);
 }
 
 /* ------------------------------------------------------- properties */
@@ -403,7 +386,7 @@ static void random_graph(T *t, uint64_t seed, int ninst)
 	GInst *ins[16];
 	for (int i = 0; i < ninst; i++) {
 		int kind = rng(&s) % 4;
-		const char *nm = arena_printf(t->c.arena, "c%d", i);
+		const char *nm = arena_printf(t->u.c.arena, "c%d", i);
 		if (i && kind == 0) {
 			ins[i] = inst(t, nm, 0, 0, 0, ins[rng(&s) % i]);     /* rides on another's warps */
 		} else if (aligned && kind == 1) {
@@ -416,7 +399,7 @@ static void random_graph(T *t, uint64_t seed, int ninst)
 		int nb = rng(&s) % 3;
 		for (int j = 0; j < nb; j++) {
 			static const uint32_t al[] = { 0, 16, 128, 1024 };
-			buf(t, ins[i], arena_printf(t->c.arena, "b%d", j), 1 + rng(&s) % 12000,
+			buf(t, ins[i], arena_printf(t->u.c.arena, "b%d", j), 1 + rng(&s) % 12000,
 			    al[rng(&s) % 4], lives[rng(&s) % 5]);
 		}
 		if (rng(&s) % 3 == 0)
@@ -524,7 +507,7 @@ static void check_deepest(T *t, Placement *p)
 		if (st[i] || e->stages >= 8)
 			continue;
 		e->stages++;
-		Placement *q = place(&t->c, t->g);
+		Placement *q = place(&t->u.c, t->g);
 		if (q)
 			fprintf(stderr, "ring %d: %d stages would also fit\n", i, e->stages);
 		CHECK(!q);
@@ -554,7 +537,7 @@ static void test_random(void)
 		T t, u;
 		t_init(&t, an);
 		random_graph(&t, seed, ninst);
-		Placement *p = place(&t.c, t.g);
+		Placement *p = place(&t.u.c, t.g);
 		total++;
 		if (p) {
 			feasible++;
@@ -564,7 +547,7 @@ static void test_random(void)
 			/* determinism: a fresh build of the same graph places the same */
 			t_init(&u, an);
 			random_graph(&u, seed, ninst);
-			Placement *q = place(&u.c, u.g);
+			Placement *q = place(&u.u.c, u.g);
 			CHECK(q);
 			if (q) {
 				char *a = print_of(p), *b = print_of(q);
@@ -572,12 +555,12 @@ static void test_random(void)
 				free(a);
 				free(b);
 			}
-			t_fini(&u);
+			unit_ctx_fini(&u.u);
 		} else {
-			CHECK(t.c.nerrors > 0);
-			CHECK(strstr(t_err(&t), "error[E04"));
+			CHECK(t.u.c.nerrors > 0);
+			CHECK(strstr(unit_log(&t.u), "error[E04"));
 		}
-		t_fini(&t);
+		unit_ctx_fini(&t.u);
 	}
 	/* the generator is meant to be mostly feasible */
 	CHECK(feasible * 10 >= total * 6);
@@ -601,7 +584,7 @@ static void test_speed(void)
 	GInst *prev = mm;
 	GInst *ins[10] = { ld, mm };
 	for (int i = 2; i < 10; i++) {
-		ins[i] = inst(&t, arena_printf(t.c.arena, "e%d", i), i % 3 ? 0 : 1, i % 3 ? 0 : 40, 0, prev);
+		ins[i] = inst(&t, arena_printf(t.u.c.arena, "e%d", i), i % 3 ? 0 : 1, i % 3 ? 0 : 40, 0, prev);
 		buf(&t, ins[i], "scratch", 1024 * i, 128, lives[i % 5]);
 		bar(&t, ins[i], "sync", 0);
 		prev = ins[i];
@@ -613,7 +596,7 @@ static void test_speed(void)
 	double best = 1e9;
 	for (int k = 0; k < 5; k++) {
 		double t0 = now_ms();
-		Placement *p = place(&t.c, t.g);
+		Placement *p = place(&t.u.c, t.g);
 		double dt = now_ms() - t0;
 		CHECK(p);
 		if (dt < best)
@@ -622,7 +605,7 @@ static void test_speed(void)
 	if (best >= 10.0 || getenv("PLACE_VERBOSE"))
 		fprintf(stderr, "10-component placement took %.3f ms\n", best);
 	CHECK(best < 10.0);
-	t_fini(&t);
+	unit_ctx_fini(&t.u);
 }
 
 int main(void)

@@ -3,6 +3,7 @@
 #ifndef UNIT_H
 #define UNIT_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plk.h"
 
@@ -13,6 +14,38 @@ static int unit_failures;
 	fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__, #a, _a, _b); } } while (0)
 #define CHECK_STR(a, b) do { const char *_a = (a), *_b = (b); if (!_a || strcmp(_a, _b)) { unit_failures++; \
 	fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, _a ? _a : "(null)", _b); } } while (0)
+/* A Ctx whose diagnostics land in a string, which unit_log returns. */
+typedef struct UnitCtx {
+	Ctx c;
+	char *log;
+	size_t n;
+	FILE *err;
+} UnitCtx;
+
+static inline void unit_ctx_init(UnitCtx *u)
+{
+	u->log = NULL;
+	u->n = 0;
+	u->err = open_memstream(&u->log, &u->n);
+	ctx_init(&u->c, u->err);
+}
+
+static inline const char *unit_log(UnitCtx *u)
+{
+	fflush(u->err);
+	return u->log ? u->log : "";
+}
+
+static inline void unit_ctx_fini(UnitCtx *u)
+{
+	ctx_fini(&u->c);
+	fclose(u->err);
+	free(u->log);
+}
+
+#define CHECK_LOG(u, s) do { if (!strstr(unit_log(u), s)) { unit_failures++; \
+	fprintf(stderr, "%s:%d: diagnostics lack \"%s\":\n%s\n", __FILE__, __LINE__, s, unit_log(u)); } } while (0)
+
 #define UNIT_END() do { if (unit_failures) fprintf(stderr, "%d check(s) failed\n", unit_failures); \
 	return unit_failures != 0; } while (0)
 #endif
