@@ -39,3 +39,52 @@ CONFIGS = [
     dict(name="sm80_swiglu_128x128", recipe="examples/gemm_swiglu_sm80.plk", arch="sm_90",
          kind="swiglu", shapes=SWIGLU_SHAPES[1:]),
 ]
+
+
+# Exploration: variants of the SwiGLU composition at the shape that misses
+# its target, and its bound (the same mainloop with an epilogue that stores
+# nothing: `bound` configurations are timed but not checked).
+SWIGLU_BIG = SWIGLU_SHAPES[:1]
+DISCARD = [('use "../components/hopper/swiglu_tma.plk"', 'use "../bench/components/discard.plk"'),
+           ("act  = swiglu_tma(y = Y)", "act  = discard(y = Y)")]
+EXPLORE = [
+    dict(name="swiglu_tma_128x256", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES),
+    dict(name="discard_128x256", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES, edit=DISCARD, bound=True),
+    dict(name="swiglu_raster4", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG, edit=[("raster grouped(8)", "raster grouped(4)")]),
+    dict(name="swiglu_raster16", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG, edit=[("raster grouped(8)", "raster grouped(16)")]),
+    dict(name="discard_mcast", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG, bound=True,
+         edit=DISCARD + [("const WG = 2, WARPS = 4 * WG", "const WG = 2, WARPS = 4 * WG, MCAST = 2"),
+                         ("raster grouped(8)", "raster grouped(8), cluster(2, 1)")]),
+]
+
+# Pingpong lanes (`pingpong = 2` on the operand ring): each consumer
+# warpgroup computes a whole 128 x 128 tile, the two take tiles in turn.
+PINGPONG = [("const WG = 2, WARPS = 4 * WG", "const WG = 1, WARPS = 4 * WG, CH = 64"),
+            ("load.ab -> mma.ab [stages = auto]", "load.ab -> mma.ab [stages = auto, pingpong = 2]")]
+PINGPONG_CONFIGS = [
+    dict(name="gemm_pingpong_128x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES),
+    dict(name="swiglu_pingpong_128x128", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES, edit=BN128 + PINGPONG),
+    dict(name="bias_gelu_pingpong_128x128", recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
+         kind="bias_gelu", shapes=GEMM_SHAPES[:2], edit=BN128 + PINGPONG),
+]
+PINGPONG_EXPLORE = [
+    dict(name="discard_pingpong", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG, bound=True, edit=DISCARD + BN128 + PINGPONG),
+    dict(name="swiglu_pingpong_r16", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG,
+         edit=BN128 + PINGPONG + [("raster grouped(8)", "raster grouped(16)")]),
+    dict(name="swiglu_pingpong_s5", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG,
+         edit=BN128 + [PINGPONG[0], ("load.ab -> mma.ab [stages = auto]",
+                                     "load.ab -> mma.ab [stages = 4, pingpong = 2]")]),
+]
+
+SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
+            pingpong=[CONFIGS[0], CONFIGS[2], CONFIGS[5]] + PINGPONG_CONFIGS + PINGPONG_EXPLORE)

@@ -10,7 +10,8 @@
 #   2. the runtime's own GPU tests;
 #   3. compute-sanitizer memcheck and racecheck on one linked kernel of each
 #      example composition (plk-run --check, small shapes; the cluster
-#      multicast ones under a timeout, where a deadlock would show);
+#      multicast and pingpong ones under a timeout, where a deadlock would
+#      show);
 #   4. the SASS of the linked GEMM: HGMMA present;
 #   5. bench/linked_bench.py: correctness and linked vs monolithic vs baseline.
 # Logs go to $OUT (or build/gpu-out). Prints a summary last.
@@ -61,6 +62,11 @@ step sanitize-sm80-swiglu sanitize sm80_swiglu_128x128 M=256 N=128 K=256
 # second CTA computes a tile past M. A deadlock shows as the timeout.
 TO=120 step sanitize-gemm-mcast sanitize gemm_mcast_128x256 M=384 N=512 K=256
 TO=120 step sanitize-swiglu-mcast sanitize swiglu_mcast_128x256 M=256 N=256 K=256
+# Pingpong lanes: two blocks only (PLK_MAX_BLOCKS), so that each lane takes
+# several tiles and skips the other's slots; 3 x 5 tiles: the lanes of one
+# block get different numbers of tiles.
+PLK_MAX_BLOCKS=2 TO=120 step sanitize-gemm-pingpong sanitize gemm_pingpong_128x128 M=384 N=640 K=512
+PLK_MAX_BLOCKS=2 TO=120 step sanitize-swiglu-pingpong sanitize swiglu_pingpong_128x128 M=384 N=320 K=512
 
 sass() {
 	cuobjdump -sass "$B/gemm_128x256.cubin" >"$O/gemm_128x256.sass" || return 1

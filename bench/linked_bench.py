@@ -126,8 +126,10 @@ def main():
             bo = base()
             torch.cuda.synchronize()
             eb = rel_err(bo, ref)
+            # a bound (bench/configs.py) writes no output: timed, not checked
+            bound = cfg.get("bound", False)
             ok = all(e < TOL for e in errs)
-            fails += not ok
+            fails += not ok and not bound
             # the linked kernel twice: the A/A difference is the noise floor
             run_l = lambda: linked(**bind, **dims)
             t_l, t_m, t_l2, t_b = bench([run_l, lambda: mono(**bind, **dims), run_l, base], args.iters)
@@ -137,7 +139,7 @@ def main():
             aas.append(abs(aa))
             tfl = flops / (t_l * 1e-3) / 1e12
             row = "| %s | %dx%dx%d | %.2e / %.2e %s | %.4f | %.4f | %+.2f%% | %+.2f%% | %.0f | %.4f | %.3f |" % (
-                cfg["name"], M, N, K, errs[0], errs[1], "ok" if ok else "FAIL", t_l, t_m, d, aa, tfl,
+                cfg["name"], M, N, K, errs[0], errs[1], "bound" if bound else "ok" if ok else "FAIL", t_l, t_m, d, aa, tfl,
                 t_b, t_b / t_l)
             print(row, " (baseline err %.1e)" % eb, flush=True)
             rows.append(row)

@@ -8,7 +8,7 @@ times each recipe's link (plkc wall time and nvJitLink's share, from
 `plkc --time`) beside the nvcc time of its monolith. Everything goes to
 OUT (default .carry/bench), which the GPU run reads.
 
-    python3 bench/prepare.py [--out DIR] [--plkc build/plkc] [--repeat 3]
+    python3 bench/prepare.py [--out DIR] [--plkc build/plkc] [--repeat 3] [--set main]
 """
 import argparse
 import json
@@ -20,7 +20,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from configs import CONFIGS  # noqa: E402
+from configs import SETS  # noqa: E402
 
 NVCC = os.environ.get("NVCC", "nvcc")
 
@@ -53,10 +53,11 @@ def main():
     ap.add_argument("--out", default=".carry/bench")
     ap.add_argument("--plkc", default="build/plkc")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--set", default="main", choices=sorted(SETS), help="bench/configs.py SETS")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     meta = []
-    for cfg in CONFIGS:
+    for cfg in SETS[args.set]:
         name, arch = cfg["name"], cfg["arch"]
         recipe = variant(cfg, args.out)
         try:

@@ -1261,6 +1261,32 @@ static int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b)
 	return 0;
 }
 
+/* `pingpong = N` on a ring: N in 2..4 (the rest is check_lanes's, once
+ * roles exist). */
+static void edge_lanes(Chk *k, GEdge *e, const Arg *a)
+{
+	int64_t n;
+	if (eval_expr(k->c, a->val, &k->kscope, &n))
+		return;
+	e->lanes_sp = a->sp;
+	if (e->kind != EDGE_RING) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", a->sp, "a register edge cannot be split into pingpong lanes");
+		d->primary.msg = "`pingpong` given here";
+		diag_label(d, e->fp->decl->sp, "`%s.%s` is a frag: it stays on its warps", e->from->name, e->fp->name);
+		diag_help(d, "put `pingpong` on the ring that feeds the role (e.g. `load.ab -> mma.ab`)");
+		diag_end(k->c, d);
+		return;
+	}
+	if (n < 2 || n > 4) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", a->val->sp, "pingpong over %lld lanes", (long long)n);
+		d->primary.msg = "must be in 2..4";
+		diag_help(d, "`pingpong = 2`: two copies of the consumer's role take the work items in turn");
+		diag_end(k->c, d);
+		return;
+	}
+	e->lanes = (int)n;
+}
+
 static void make_edges(Chk *k)
 {
 	Graph *g = k->g;
@@ -1327,14 +1353,19 @@ static void make_edges(Chk *k)
 		e->tp = tp;
 		e->sp = cn->sp;
 		e->slot_bytes = fp->bytes;
+		e->lanes = 1;
 		fp->edge = tp->edge = e;
 		vec_push(A(k), &g->edges, e);
 		for (int i = 0; i < cn->attrs.n; i++) {
 			const Arg *a = cn->attrs.v[i];
-			static const char *const known[] = { "stages" };
+			if (!strcmp(a->name, "pingpong")) {
+				edge_lanes(k, e, a);
+				continue;
+			}
+			static const char *const known[] = { "stages", "pingpong" };
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0305", a->sp, "connections have no attribute `%s`", a->name);
 			d->primary.msg = "unknown attribute";
-			help_similar(d, a->name, (const char **)known, 1, "connection attributes");
+			help_similar(d, a->name, (const char **)known, 2, "connection attributes");
 			diag_end(k->c, d);
 		}
 		if (cn->stages && e->kind == EDGE_REGS) {
@@ -1473,6 +1504,7 @@ static void form_roles(Chk *k, GInst **topo)
 			GRole *r = arena_alloc(A(k), sizeof *r);
 			r->id = g->roles.n;
 			r->nwarps = gi->nwarps;
+			r->lanes = 1;
 			gi->role = r->id;
 			vec_push(A(k), &r->insts, gi);
 			vec_push(A(k), &g->roles, r);
@@ -1767,6 +1799,136 @@ static void check_counts(Chk *k)
 	}
 }
 
+/* ------------------------------------------------------------- lanes
+ * `pingpong = N` on a ring: the consumer's role runs as N copies (lanes)
+ * on warps of their own; the producer keeps its order and lane L takes
+ * work items L, L + N, ... So one lane's epilogue overlaps the next
+ * lane's mainloop. Each lane skips the slots of the items the others
+ * take, which the contract's `per` counts: it is required. */
+
+/* e, in the terms of instance gi (its cparams and params), rewritten in
+ * the kernel's: cparams become numbers, params their bindings. NULL (and
+ * *bad set to the name) when a name is neither. */
+static Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad)
+{
+	if (!e)
+		return NULL;
+	Expr *n = arena_alloc(A(k), sizeof *n);
+	*n = *e;
+	if (e->k == EX_NAME) {
+		const Component *cp = gi->comp;
+		for (int i = 0; i < cp->cparams.n; i++)
+			if (!strcmp(((const CParam *)cp->cparams.v[i])->name, e->name)) {
+				n->k = EX_NUM, n->num = gi->cvals[i], n->name = NULL;
+				return n;
+			}
+		for (int i = 0; i < gi->binds.n; i++) {
+			const GBind *b = gi->binds.v[i];
+			if (strcmp(b->param, e->name))
+				continue;
+			if (b->expr)
+				return (Expr *)b->expr;   /* already in kernel terms */
+			if (b->kparam >= 0 && b->kparam < k->g->kparams.n) {
+				const GKParam *kp = k->g->kparams.v[b->kparam];
+				if (kp->kind == KP_I32 || kp->kind == KP_I64) {
+					n->name = kp->name;
+					return n;
+				}
+			}
+		}
+		*bad = e->name;
+		return NULL;
+	}
+	if (e->a && !(n->a = kernel_terms(k, gi, e->a, bad)))
+		return NULL;
+	if (e->b && !(n->b = kernel_terms(k, gi, e->b, bad)))
+		return NULL;
+	if (e->args.n) {
+		n->args = (Vec){ 0 };
+		for (int i = 0; i < e->args.n; i++) {
+			Expr *x = kernel_terms(k, gi, e->args.v[i], bad);
+			if (!x)
+				return NULL;
+			vec_push(A(k), &n->args, x);
+		}
+	}
+	return n;
+}
+
+static void lane_error(Chk *k, const GEdge *e, const char *msg, const char *label, const char *help)
+{
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", e->lanes_sp, "%s", msg);
+	d->primary.msg = label;
+	diag_help(d, "%s", help);
+	diag_end(k->c, d);
+}
+
+static void check_lanes(Chk *k)
+{
+	Graph *g = k->g;
+	for (int i = 0; i < g->edges.n; i++) {
+		GEdge *e = g->edges.v[i];
+		if (e->lanes < 2 || e->to->role < 0)
+			continue;
+		GRole *r = g->roles.v[e->to->role];
+		if (!g->persistent) {
+			lane_error(k, e, "pingpong lanes need a persistent grid", "each block would have one work item for two lanes",
+			           "add `grid persistent`: the lanes then take the block's work items in turn");
+			continue;
+		}
+		if (r->lanes > 1) {
+			lane_error(k, e, arena_printf(A(k), "the role of `%s` is split into lanes by two rings", e->to->name),
+			           "second `pingpong` of the role", "keep `pingpong` on one ring into the role");
+			continue;
+		}
+		const GEdge *other = NULL;
+		for (int j = 0; j < g->edges.n && !other; j++) {
+			const GEdge *f = g->edges.v[j];
+			if (f != e && f->kind == EDGE_RING && (f->from->role == r->id || f->to->role == r->id))
+				other = f;
+		}
+		if (other || e->from->role == r->id) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", e->lanes_sp,
+			                   "a role split into pingpong lanes must have this ring as its only ring");
+			d->primary.msg = "lanes take work items out of the other rings' order";
+			if (other)
+				diag_label(d, other->sp, "a ring %s `%s`'s role", other->to->role == r->id ? "into" : "out of",
+				           e->to->name);
+			diag_help(d, "give the lanes one ring in (their operands) and registers or global memory out");
+			diag_end(k->c, d);
+			continue;
+		}
+		const Port *tp = e->tp->decl, *fp = e->fp->decl;
+		const GInst *who = tp && tp->per ? e->to : e->from;
+		const Port *pp = tp && tp->per ? tp : fp;
+		if (!pp || !pp->per) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", e->lanes_sp,
+			                   "pingpong needs the slots per work item of `%s.%s`, and its contract does not say",
+			                   e->to->name, e->tp->name);
+			d->primary.msg = "a lane skips the slots of the items other lanes take";
+			if (tp)
+				diag_label(d, tp->sp, "no `per COUNT` here");
+			diag_help(d, "declare the count on the port, e.g. `in ab: ... per ceil_div(K, BK)`");
+			diag_end(k->c, d);
+			continue;
+		}
+		const char *bad = NULL;
+		e->per = kernel_terms(k, who, pp->per, &bad);
+		if (!e->per) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", pp->per->sp,
+			                   "`per` of `%s.%s` names `%s`, which the kernel cannot compute", who->name,
+			                   pp->name, bad ? bad : "?");
+			d->primary.msg = "not a constant or an integer param of the component";
+			diag_label(d, e->lanes_sp, "pingpong needs the count at run time");
+			diag_help(d, "write the count over the component's constants and integer params");
+			diag_end(k->c, d);
+			continue;
+		}
+		r->lanes = e->lanes;
+		r->lane_edge = e;
+	}
+}
+
 /* ------------------------------------------------------------ resources */
 
 static void check_resources(Chk *k)
@@ -1777,7 +1939,7 @@ static void check_resources(Chk *k)
 
 	int warps = 0;
 	for (int i = 0; i < g->roles.n; i++)
-		warps += ((GRole *)g->roles.v[i])->nwarps;
+		warps += ((GRole *)g->roles.v[i])->nwarps * ((GRole *)g->roles.v[i])->lanes;
 	if (warps * 32 > ar->max_threads) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0337", kn->name_sp,
 		                   "kernel `%s` needs %d threads, above %s's %d per block",
@@ -1786,7 +1948,11 @@ static void check_resources(Chk *k)
 		for (int i = 0; i < g->roles.n; i++) {
 			GRole *r = g->roles.v[i];
 			GInst *o = r->insts.v[0];
-			diag_note(d, "`%s`: %d warps (%d threads)", o->name, r->nwarps, r->nwarps * 32);
+			if (r->lanes > 1)
+				diag_note(d, "`%s`: %d lanes x %d warps (%d threads)", o->name, r->lanes, r->nwarps,
+				          r->lanes * r->nwarps * 32);
+			else
+				diag_note(d, "`%s`: %d warps (%d threads)", o->name, r->nwarps, r->nwarps * 32);
 		}
 		diag_help(d, "remove %d warps", warps - ar->max_threads / 32);
 		diag_end(k->c, d);
@@ -1797,7 +1963,7 @@ static void check_resources(Chk *k)
 	for (int i = 0; i < g->roles.n; i++) {
 		GRole *r = g->roles.v[i];
 		anyregs |= r->regs != 0;
-		regs += (int64_t)(r->regs ? r->regs : 24) * r->nwarps * 32;
+		regs += (int64_t)(r->regs ? r->regs : 24) * r->nwarps * 32 * r->lanes;
 	}
 	if (anyregs && regs > ar->regs_per_sm) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0338", kn->name_sp,
@@ -1807,8 +1973,9 @@ static void check_resources(Chk *k)
 		for (int i = 0; i < g->roles.n; i++) {
 			GRole *r = g->roles.v[i];
 			GInst *o = r->insts.v[0];
-			diag_note(d, "`%s`: %d warps x 32 x %d registers%s = %d", o->name, r->nwarps,
-			          r->regs ? r->regs : 24, r->regs ? "" : " (at least)", (r->regs ? r->regs : 24) * r->nwarps * 32);
+			diag_note(d, "`%s`: %d warps x 32 x %d registers%s = %d", o->name, r->nwarps * r->lanes,
+			          r->regs ? r->regs : 24, r->regs ? "" : " (at least)",
+			          (r->regs ? r->regs : 24) * r->nwarps * r->lanes * 32);
 		}
 		diag_help(d, "over by %lld registers: lower the budgets or use fewer warps",
 		          (long long)(regs - ar->regs_per_sm));
@@ -1833,7 +2000,8 @@ static void check_resources(Chk *k)
 			for (int q = 0; q < 3; q++)
 				if (!strcmp(b->live, phases[q]))
 					ph = q;
-			*(ph < 0 ? &always : &phase[ph]) += b->size;
+			int lanes = gi->role >= 0 ? ((GRole *)g->roles.v[gi->role])->lanes : 1;
+			*(ph < 0 ? &always : &phase[ph]) += (uint64_t)b->size * lanes;
 		}
 	}
 	uint64_t total = always + (phase[0] > phase[1] ? (phase[0] > phase[2] ? phase[0] : phase[2])
@@ -2021,6 +2189,8 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 		check_counts(k);
 	if (c->nerrors == errs0)
 		check_clusters(k);
+	if (c->nerrors == errs0)
+		check_lanes(k);
 	if (c->nerrors == errs0)
 		check_resources(k);
 	return c->nerrors == errs0 ? g : NULL;

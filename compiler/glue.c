@@ -33,15 +33,10 @@ static void add_case(Ctx *c, AbiFn *f, int k0, int k1, int k2, int64_t base, int
 	f->cases = n;
 }
 
-static const PRole *role_of(const Placement *p, const GInst *in)
+static int lanes_of(const GInst *in, const Graph *g)
 {
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		for (int j = 0; r->role && j < r->role->insts.n; j++)
-			if (r->role->insts.v[j] == in)
-				return r;
-	}
-	return NULL;
+	const GRole *r = in->role >= 0 && in->role < g->roles.n ? g->roles.v[in->role] : NULL;
+	return r && r->lanes > 1 ? r->lanes : 1;
 }
 
 enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_NBAR, F_BTHREADS,
@@ -65,44 +60,47 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 		f[i] = (AbiFn){ sig[i].name, sig[i].cret, sig[i].nargs, sig[i].nkeys, sig[i].ret, NULL, 0 };
 	for (int i = 0; i < p->bufs.n; i++) {
 		const PBuf *b = p->bufs.v[i];
-		add_case(c, &f[F_SMEM], b->inst->id, b->buf->id, 0, b->off, 0);
+		add_case(c, &f[F_SMEM], abi_inst(p->g, b->inst, b->lane), b->buf->id, 0, b->off, 0);
 	}
 	for (int i = 0; i < p->rings.n; i++) {
 		const PRing *r = p->rings.v[i];
 		const GEdge *e = r->edge;
 		const struct { const GInst *in; const GPort *pt; } ends[2] = { { e->from, e->fp }, { e->to, e->tp } };
-		for (int j = 0; j < 2; j++) {
-			int in = ends[j].in->id, pt = ends[j].pt->id;
-			add_case(c, &f[F_STAGES], in, pt, 0, r->stages, 0);
-			add_case(c, &f[F_SLOT], in, pt, 0, r->off, r->slot_stride);
-			add_case(c, &f[F_FULL], in, pt, 0, r->full_bar, 8);
-			add_case(c, &f[F_EMPTY], in, pt, 0, r->empty_bar, 8);
-			/* Bundle fields: where the placement laid them out, else
-			 * one after the other, each at its alignment. */
-			uint32_t off = 0;
-			for (int k = 0; k < ends[j].pt->fields.n; k++) {
-				const GField *fl = ends[j].pt->fields.v[k];
-				uint32_t al = fl->align ? fl->align : 1;
-				off = (off + al - 1) / al * al;
-				if (k < r->nfields && r->field_off)
-					off = r->field_off[k];
-				add_case(c, &f[F_FIELD], in, pt, k, off, 0);
-				off += fl->bytes;
+		/* every lane of each end: the lanes of a pingpong role share it */
+		for (int j = 0; j < 2; j++)
+			for (int lane = 0; lane < lanes_of(ends[j].in, p->g); lane++) {
+				int in = abi_inst(p->g, ends[j].in, lane), pt = ends[j].pt->id;
+				add_case(c, &f[F_STAGES], in, pt, 0, r->stages, 0);
+				add_case(c, &f[F_SLOT], in, pt, 0, r->off, r->slot_stride);
+				add_case(c, &f[F_FULL], in, pt, 0, r->full_bar, 8);
+				add_case(c, &f[F_EMPTY], in, pt, 0, r->empty_bar, 8);
+				/* Bundle fields: where the placement laid them out, else
+				 * one after the other, each at its alignment. */
+				uint32_t off = 0;
+				for (int k = 0; k < ends[j].pt->fields.n; k++) {
+					const GField *fl = ends[j].pt->fields.v[k];
+					uint32_t al = fl->align ? fl->align : 1;
+					off = (off + al - 1) / al * al;
+					if (k < r->nfields && r->field_off)
+						off = r->field_off[k];
+					add_case(c, &f[F_FIELD], in, pt, k, off, 0);
+					off += fl->bytes;
+				}
 			}
-		}
 	}
 	for (int i = 0; i < p->bars.n; i++) {
 		const PBar *b = p->bars.v[i];
-		add_case(c, &f[F_NBAR], b->inst->id, b->bar->id, 0, b->id, 0);
-		add_case(c, &f[F_BTHREADS], b->inst->id, b->bar->id, 0, b->threads, 0);
+		int in = abi_inst(p->g, b->inst, b->lane);
+		add_case(c, &f[F_NBAR], in, b->bar->id, 0, b->id, 0);
+		add_case(c, &f[F_BTHREADS], in, b->bar->id, 0, b->threads, 0);
 	}
-	for (int i = 0; i < p->g->insts.n; i++) {
-		const GInst *in = p->g->insts.v[i];
-		const PRole *r = role_of(p, in);
-		if (!r)
-			continue;
-		add_case(c, &f[F_FIRST_WARP], in->id, 0, 0, r->first_warp, 0);
-		add_case(c, &f[F_WARPS], in->id, 0, 0, r->nwarps, 0);
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		for (int j = 0; r->role && j < r->role->insts.n; j++) {
+			int in = abi_inst(p->g, r->role->insts.v[j], r->lane);
+			add_case(c, &f[F_FIRST_WARP], in, 0, 0, r->first_warp, 0);
+			add_case(c, &f[F_WARPS], in, 0, 0, r->nwarps, 0);
+		}
 	}
 }
 
@@ -165,6 +163,7 @@ typedef struct G {
 	LLVMValueRef fn;       /* function being built */
 	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
 	LLVMBasicBlockRef preheader;   /* of the tile loop being built */
+	int lane;              /* of the role being built (pingpong lanes); 0 */
 	int err;
 } G;
 
@@ -334,14 +333,15 @@ static LLVMValueRef expr_ir(G *g, const Expr *e)
 	return ci32(g, 1);
 }
 
-/* Frag arrays: one per register edge (producer and consumer share it). */
-typedef struct Frag { const void *key; LLVMValueRef ptr; } Frag;
+/* Frag arrays: one per register edge (producer and consumer share it) and
+ * lane. */
+typedef struct Frag { const void *key; int lane; LLVMValueRef ptr; } Frag;
 
 static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
 {
 	const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
 	for (int i = 0; i < *nfr; i++)
-		if (fr[i].key == key)
+		if (fr[i].key == key && fr[i].lane == g->lane)
 			return fr[i].ptr;
 	const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
 	LLVMTypeRef et = scalar_type(g, fl ? fl->dtype : "f32");
@@ -366,7 +366,7 @@ static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role
 	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(et, n), a, idx, 2, "");
 	LLVMPositionBuilderAtEnd(g->b, cur);
-	fr[*nfr] = (Frag){ key, p };
+	fr[*nfr] = (Frag){ key, g->lane, p };
 	++*nfr;
 	return p;
 }
@@ -376,7 +376,7 @@ static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role
 static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 {
 	for (int i = 0; i < *nfr; i++)
-		if (fr[i].key == pt)
+		if (fr[i].key == pt && fr[i].lane == g->lane)
 			return fr[i].ptr;
 	LLVMTypeRef ts[2] = { g->i32, g->i32 };
 	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
@@ -392,7 +392,7 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMPositionBuilderBefore(g->b, term);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
 	LLVMPositionBuilderAtEnd(g->b, cur);
-	fr[*nfr] = (Frag){ pt, a };
+	fr[*nfr] = (Frag){ pt, g->lane, a };
 	++*nfr;
 	return a;
 }
@@ -416,7 +416,7 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 	LLVMTypeRef *ts = arena_alloc(g->c->arena, max * sizeof *ts);
 	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
 	int n = 0;
-	ts[n] = g->i32, as[n++] = ci32(g, in->id);
+	ts[n] = g->i32, as[n++] = ci32(g, abi_inst(g->p->g, in, g->lane));
 	for (int i = 0; i < np; i++) {
 		const Param *pa = cp->params.v[i];
 		const GBind *b = bind_of(in, pa->name);
@@ -495,6 +495,22 @@ static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tile
 	}
 }
 
+/* cursor += n slots: plk_pipe_advance n times (plk.cuh) */
+static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
+{
+	LLVMBuilderRef b = g->b;
+	LLVMTypeRef ts[2] = { g->i32, g->i32 };
+	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
+	LLVMValueRef ps = LLVMBuildStructGEP2(b, st, pipe, 0, "");
+	LLVMValueRef pp = LLVMBuildStructGEP2(b, st, pipe, 1, "");
+	LLVMValueRef x = LLVMBuildAdd(b, LLVMBuildLoad2(b, g->i32, ps, ""), n, "");
+	LLVMValueRef wraps = LLVMBuildUDiv(b, x, ci32(g, stages), "");
+	LLVMValueRef ph = LLVMBuildXor(b, LLVMBuildLoad2(b, g->i32, pp, ""),
+	                               LLVMBuildAnd(b, wraps, ci32(g, 1), ""), "");
+	LLVMBuildStore(b, LLVMBuildURem(b, x, ci32(g, stages), ""), ps);
+	LLVMBuildStore(b, ph, pp);
+}
+
 /* Whether warpgroups a and b hold the same roles. */
 int glue_roles_same(const Placement *p, int a, int b)
 {
@@ -545,6 +561,27 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	if (twod)
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
 		                                      call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
+	/* the block's (or pair's) stride through the work items */
+	LLVMValueRef step;
+	if (g->p->g->persistent && pair)
+		step = LLVMBuildLShr(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ci32(g, 1), "");
+	else if (g->p->g->persistent)
+		step = twod ? LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
+		                           call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "")
+		            : call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32);
+	else
+		step = ntiles;   /* one work item per block */
+	/* Pingpong: lane L of N takes the block's items L, L + N, ... and
+	 * steps its cursor of the shared ring over the other lanes' slots
+	 * (per_item each), here before its first item and after each one. */
+	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
+	int lanes = le ? r->role->lanes : 1;
+	LLVMValueRef per_item = NULL;
+	if (le) {
+		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, step, ci32(g, r->lane), ""), "");
+		step = LLVMBuildMul(b, step, ci32(g, lanes), "lanes.step");
+		per_item = expr_ir(g, le->per);
+	}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
 	g->preheader = pre;
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
@@ -561,16 +598,18 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
 	for (int i = 0; r->role && i < r->role->insts.n; i++)
 		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, tm, tn);
-	LLVMValueRef next;
-	if (g->p->g->persistent && pair)
-		next = LLVMBuildAdd(b, t, LLVMBuildLShr(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
-		                                        ci32(g, 1), ""), "");
-	else if (g->p->g->persistent)
-		next = LLVMBuildAdd(b, t, twod ? LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
-		                                              call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "")
-		                               : call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), "");
-	else
-		next = ntiles;   /* one work item per block */
+	if (le) {
+		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
+		int stages = placement_ring(g->p, le)->stages;
+		pipe_skip(g, pipe, LLVMBuildMul(b, per_item, ci32(g, lanes - 1), ""), stages);
+		if (r->lane) {   /* before the first item: in the preheader, after the zeroing */
+			LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
+			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
+			pipe_skip(g, pipe, LLVMBuildMul(b, per_item, ci32(g, r->lane), ""), stages);
+			LLVMPositionBuilderAtEnd(b, cur);
+		}
+	}
+	LLVMValueRef next = g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : ntiles;
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMBuildBr(b, head);
 	LLVMValueRef inv[2] = { t0, next };
@@ -648,7 +687,7 @@ static void build_main(G *g)
 		g->err = 1;
 	int nports = 1;
 	for (int i = 0; i < gr->insts.n; i++)
-		nports += ((const GInst *)gr->insts.v[i])->ports.n;
+		nports += ((const GInst *)gr->insts.v[i])->ports.n * lanes_of(gr->insts.v[i], gr);
 	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);
 	int nfr = 0;
 	LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
@@ -691,7 +730,9 @@ static void build_main(G *g)
 			                                 ci32(g, r->nwarps), "");
 			LLVMBuildCondBr(b, rin, yes, no);
 			LLVMPositionBuilderAtEnd(b, yes);
+			g->lane = r->lane;
 			role_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
+			g->lane = 0;
 			LLVMPositionBuilderAtEnd(b, no);
 		}
 		LLVMBuildBr(b, leave);   /* warps of the run without a role */

@@ -165,11 +165,11 @@ static const GBind *bind_of(const GInst *in, const char *param)
 	return NULL;
 }
 
-static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **frags, int nfrags,
-                       const char *indent)
+static void entry_call(FILE *o, const Graph *g, const GInst *in, int lane, const void **frags,
+                       int nfrags, const char *indent)
 {
 	const Component *cp = in->comp;
-	fprintf(o, "%s%s(%d", indent, cp->entry, in->id);
+	fprintf(o, "%s%s(%d", indent, cp->entry, abi_inst(g, in, lane));
 	for (int i = 0; i < cp->params.n; i++) {
 		const Param *pa = cp->params.v[i];
 		const GBind *b = bind_of(in, pa->name);
@@ -199,10 +199,20 @@ static void entry_call(FILE *o, const Graph *g, const GInst *in, const void **fr
 }
 
 /* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
-static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frags, int *nfrags,
+/* The cursor of pingpong ring le moves over `items` work items' slots. */
+static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int items, const char *indent)
+{
+	fprintf(o, "%splk_pipe_skip(&pipe_%d_%d, %d * (", indent, le->to->id, le->tp->id, items);
+	cexpr(o, p->g, le->per);
+	fprintf(o, "), %d);\n", placement_ring(p, le)->stages);
+}
+
+static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags,
                       int pair)
 {
+	const Graph *g = p->g;
 	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
+	int mine[64], nmine = 0;   /* frags declared in this block */
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
 		const GInst *in = r->role->insts.v[j];
 		for (int k = 0; k < in->ports.n; k++) {
@@ -212,24 +222,37 @@ static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frag
 				continue;
 			}
 			const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
-			int have = 0;
+			int have = -1, here = 0;
 			for (int f = 0; f < *nfrags; f++)
-				have |= frags[f] == key;
-			if (have || *nfrags >= g->edges.n + 64)
+				if (frags[f] == key)
+					have = f;
+			for (int f = 0; f < nmine; f++)
+				here |= mine[f] == have;
+			if (here || nmine == 64 || (have < 0 && *nfrags >= g->edges.n + 64))
 				continue;
+			if (have < 0)   /* numbered once: the lanes of a role declare the same */
+				frags[have = (*nfrags)++] = key;
+			mine[nmine++] = have;
 			const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
 			const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
 			int bits = d && d->bits >= 8 ? d->bits : 8;
 			unsigned n = pt->bytes ? pt->bytes * 8 / bits
 			           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
-			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", *nfrags, n ? n : 1);
-			frags[(*nfrags)++] = key;
+			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", have, n ? n : 1);
 		}
 	}
 	int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
+	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
+	if (le && r->lane)
+		pipe_skip_text(o, p, le, r->lane, "\t\t\t");
 	if (pair) {   /* the glue's tile pairs (glue.c, role_body) */
-		fprintf(o, "\t\t\tint tm, tn;\n\t\t\tfor (int t = blockIdx.x >> 1; t < npairs; t += %s) {\n",
-		        g->persistent ? "gridDim.x >> 1" : "npairs");
+		const char *step = g->persistent ? "gridDim.x >> 1" : "npairs";
+		fprintf(o, "\t\t\tint tm, tn;\n");
+		if (le)
+			fprintf(o, "\t\t\tfor (int t = (blockIdx.x >> 1) + %d * (%s); t < npairs; t += %d * (%s)) {\n",
+			        r->lane, step, r->role->lanes, step);
+		else
+			fprintf(o, "\t\t\tfor (int t = blockIdx.x >> 1; t < npairs; t += %s) {\n", step);
 		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
 			fprintf(o, "\t\t\t\tplk_raster_grouped(t, pairs_m, tiles_n, %lld, &tm, &tn);\n",
 			        (long long)g->raster_group);
@@ -239,9 +262,15 @@ static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frag
 			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
 		fprintf(o, "\t\t\t\ttm = 2 * tm + (blockIdx.x & 1);\n");
 	} else {
-		fprintf(o, "\t\t\tint tm, tn;\n\t\t\tfor (int t = %s; t < ntiles; t += %s) {\n",
-		        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x",
-		        !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x");
+		const char *step = !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
+		fprintf(o, "\t\t\tint tm, tn;\n");
+		if (le)   /* the glue's pingpong lanes (glue.c, role_body) */
+			fprintf(o, "\t\t\tfor (int t = %s + %d * (%s); t < ntiles; t += %d * (%s)) {\n",
+			        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x", r->lane, step,
+			        r->role->lanes, step);
+		else
+			fprintf(o, "\t\t\tfor (int t = %s; t < ntiles; t += %s) {\n",
+			        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x", step);
 		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
 			fprintf(o, "\t\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
 			        (long long)g->raster_group);
@@ -251,10 +280,12 @@ static void role_text(FILE *o, const Graph *g, const PRole *r, const void **frag
 			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
 	}
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
-		entry_call(o, g, r->role->insts.v[j], frags, *nfrags, "\t\t\t\t");
+		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t\t");
+	if (le)
+		pipe_skip_text(o, p, le, r->role->lanes - 1, "\t\t\t\t");
 	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1;   /* the flush call */\n");
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
-		entry_call(o, g, r->role->insts.v[j], frags, *nfrags, "\t\t\t");
+		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
 	fprintf(o, "\t\t}\n");
 }
 
@@ -324,7 +355,7 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 			const PRole *r = p->roles.v[i];
 			if (r->first_warp >= 4 * w1 || r->first_warp + r->nwarps <= 4 * w0)
 				continue;
-			role_text(o, g, r, frags, &nfrags, glue_paired(p));
+			role_text(o, p, r, frags, &nfrags, glue_paired(p));
 		}
 		if (glue_clustered(p))   /* the glue's exit barrier */
 			fprintf(o, "\t\tplk_cluster_sync();\n");

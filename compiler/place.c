@@ -92,6 +92,13 @@ static int inst_mcast(const GInst *in)
 	return 1;
 }
 
+/* Copies of an instance: its role's pingpong lanes, else 1. */
+static int inst_lanes(const Graph *g, const GInst *i)
+{
+	const GRole *r = role_of(g, i);
+	return r && r->lanes > 1 ? r->lanes : 1;
+}
+
 static int inst_warps(const Graph *g, const GInst *i)
 {
 	const GRole *r = role_of(g, i);
@@ -126,13 +133,22 @@ static int place_warps(Solve *S)
 	const Graph *g = S->g;
 	const ArchInfo *arch = g->arch;
 	Placement *p = S->p;
-	int nr = g->roles.n, aligned = 0, bad = 0;
+	/* one PRole per lane: every role's lane 0 (in role order), then the
+	 * other lanes of the laned roles, laid out after them */
+	int nr = 0, aligned = 0, bad = 0;
+	for (int i = 0; i < g->roles.n; i++)   /* lanes 0 reads as 1 */
+		nr += ((const GRole *)g->roles.v[i])->lanes > 1 ? ((const GRole *)g->roles.v[i])->lanes : 1;
 	PRole *pr = arena_alloc(c->arena, sizeof *pr * (nr ? nr : 1));
-
-	for (int i = 0; i < nr; i++) {
+	for (int i = 0, k = g->roles.n; i < g->roles.n; i++) {
 		const GRole *r = g->roles.v[i];
 		pr[i].role = r;
 		pr[i].nwarps = r->nwarps;
+		for (int l = 1; l < r->lanes; l++, k++)
+			pr[k] = (PRole){ .role = r, .nwarps = r->nwarps, .lane = l };
+	}
+
+	for (int i = 0; i < g->roles.n; i++) {
+		const GRole *r = g->roles.v[i];
 		aligned |= r->warpgroup_aligned;
 		if (!r->regs)
 			continue;
@@ -288,7 +304,7 @@ static int place_warps(Solve *S)
 	}
 	diag_label(d, kernel_span(g), "needs %ld of %d registers", total, arch->regs_per_sm);
 	for (int i = 0; i < nr && d->nsecondary < 4; i++)
-		if (pr[i].role->regs && pr[i].role->insts.n)
+		if (pr[i].role->regs && pr[i].role->insts.n && !pr[i].lane)
 			diag_label(d, inst_span(pr[i].role->insts.v[0]), "%d warps at %d registers",
 				   pr[i].nwarps, pr[i].regs);
 	diag_note(d, "registers by warpgroup: %s; total %ld > %d", sh, total, arch->regs_per_sm);
@@ -335,15 +351,17 @@ static int place_bars(Solve *S)
 	int next = 1;
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *in = g->insts.v[i];
-		for (int j = 0; j < in->bars.n; j++) {
-			const GBar *b = in->bars.v[j];
-			PBar *pb = arena_alloc(c->arena, sizeof *pb);
-			pb->inst = in;
-			pb->bar = b;
-			pb->id = next++;
-			pb->threads = b->threads ? b->threads : inst_warps(g, in) * 32;
-			vec_push(c->arena, &p->bars, pb);
-		}
+		for (int l = 0; l < inst_lanes(g, in); l++)
+			for (int j = 0; j < in->bars.n; j++) {
+				const GBar *b = in->bars.v[j];
+				PBar *pb = arena_alloc(c->arena, sizeof *pb);
+				pb->inst = in;
+				pb->bar = b;
+				pb->id = next++;
+				pb->threads = b->threads ? b->threads : inst_warps(g, in) * 32;
+				pb->lane = l;
+				vec_push(c->arena, &p->bars, pb);
+			}
 	}
 	int need = next - 1;
 	if (need <= ids)
@@ -357,7 +375,8 @@ static int place_bars(Solve *S)
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *in = g->insts.v[i];
 		if (in->bars.n)
-			sh = arena_printf(c->arena, "%s%s%s %d", sh, *sh ? ", " : "", in->name, in->bars.n);
+			sh = arena_printf(c->arena, "%s%s%s %d", sh, *sh ? ", " : "", in->name,
+					  in->bars.n * inst_lanes(g, in));
 	}
 	diag_note(d, "barriers by component: %s", sh);
 	diag_help(d, "%d fewer barrier%s would fit: components on the same warps can share one",
@@ -557,16 +576,18 @@ static int place_smem(Solve *S)
 	Placement *p = S->p;
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *in = g->insts.v[i];
-		for (int j = 0; j < in->bufs.n; j++) {
-			const GBuf *b = in->bufs.v[j];
-			PBuf *pb = arena_alloc(c->arena, sizeof *pb);
-			pb->inst = in;
-			pb->buf = b;
-			pb->size = b->size;
-			pb->align = max_u32(b->align, MIN_ALIGN);
-			pb->live = live_mask(b->live);
-			vec_push(c->arena, &p->bufs, pb);
-		}
+		for (int l = 0; l < inst_lanes(g, in); l++)
+			for (int j = 0; j < in->bufs.n; j++) {
+				const GBuf *b = in->bufs.v[j];
+				PBuf *pb = arena_alloc(c->arena, sizeof *pb);
+				pb->inst = in;
+				pb->buf = b;
+				pb->size = b->size;
+				pb->align = max_u32(b->align, MIN_ALIGN);
+				pb->live = live_mask(b->live);
+				pb->lane = l;
+				vec_push(c->arena, &p->bufs, pb);
+			}
 	}
 	for (int i = 0; i < g->edges.n; i++) {
 		const GEdge *e = g->edges.v[i];
@@ -579,7 +600,8 @@ static int place_smem(Solve *S)
 		ring_slot(S, r);
 		/* arrivals in threads: every thread of each side arrives (plk.cuh);
 		 * a producer that multicasts into MCAST CTAs' slots needs the
-		 * consumers of all of them to release a stage (docs/abi.md) */
+		 * consumers of all of them to release a stage (docs/abi.md); with
+		 * pingpong lanes one lane consumes a stage */
 		r->full_count = 32 * inst_warps(g, e->from);
 		r->empty_count = 32 * inst_warps(g, e->to) * inst_mcast(e->from);
 		vec_push(c->arena, &p->rings, r);
@@ -644,6 +666,14 @@ static int place_smem(Solve *S)
 	return 0;
 }
 
+const PRing *placement_ring(const Placement *p, const GEdge *e)
+{
+	for (int i = 0; i < p->rings.n; i++)
+		if (((const PRing *)p->rings.v[i])->edge == e)
+			return p->rings.v[i];
+	return NULL;
+}
+
 Placement *place(Ctx *c, const Graph *g)
 {
 	if (!g || !g->arch)
@@ -688,16 +718,25 @@ void placement_print(FILE *out, const Placement *p)
 			pr ? warp_range(a, pr->first_warp, pr->nwarps) : "-", pr ? pr->regs : 0,
 			!pr ? "" : pr->role->regs ? " (setmaxnreg)" :
 			p->nwarpgroups && p->wg_regs[pr->first_warp / 4] ? " (its warpgroup's setmaxnreg)" : " (entry cap)");
+		int laned = pr && pr->role->lanes > 1;
+		for (int j = 0; laned && j < p->roles.n; j++) {
+			const PRole *l = p->roles.v[j];
+			if (l->role == pr->role && l->lane)
+				fprintf(out, "    lane %d on warps %s\n", l->lane, warp_range(a, l->first_warp, l->nwarps));
+		}
 		for (int j = 0; j < p->bufs.n; j++) {
 			const PBuf *b = p->bufs.v[j];
 			if (b->inst == in)
 				fprintf(out, "    smem %-10s offset %-7u size %-7u align %-5u live %s\n",
-					b->buf->name, b->off, b->size, b->align, live_name(b->live));
+					laned ? arena_printf(a, "%s[%d]", b->buf->name, b->lane) : b->buf->name,
+					b->off, b->size, b->align, live_name(b->live));
 		}
 		for (int j = 0; j < p->bars.n; j++) {
 			const PBar *b = p->bars.v[j];
 			if (b->inst == in)
-				fprintf(out, "    barrier %-7s id %-2d threads %d\n", b->bar->name, b->id, b->threads);
+				fprintf(out, "    barrier %-7s id %-2d threads %d\n",
+					laned ? arena_printf(a, "%s[%d]", b->bar->name, b->lane) : b->bar->name,
+					b->id, b->threads);
 		}
 	}
 	if (p->nwarpgroups) {
@@ -707,7 +746,8 @@ void placement_print(FILE *out, const Placement *p)
 			for (int i = 0; i < p->roles.n; i++) {
 				const PRole *pr = p->roles.v[i];
 				if (pr->nwarps && pr->first_warp / 4 <= j && (pr->first_warp + pr->nwarps - 1) / 4 >= j)
-					who = arena_printf(a, "%s%s%s", who, *who ? ", " : "", role_name(a, pr->role));
+					who = arena_printf(a, "%s%s%s%s", who, *who ? ", " : "", role_name(a, pr->role),
+							   pr->role->lanes > 1 ? arena_printf(a, " (lane %d)", pr->lane) : "");
 			}
 			fprintf(out, "  %d  warps %-6s regs %-4d %-11s %s\n", j, warp_range(a, j * 4, 4),
 				p->wg_regs[j] ? p->wg_regs[j] : p->entry_regs,
@@ -738,6 +778,11 @@ void placement_print(FILE *out, const Placement *p)
 		}
 		fprintf(out, "    mbarriers full %u + s*8 (arrivals %d), empty %u + s*8 (arrivals %d)\n",
 			r->full_bar, r->full_count, r->empty_bar, r->empty_count);
+		if (r->edge->lanes > 1) {
+			fprintf(out, "    pingpong: %d lanes of `%s`, each skipping ", r->edge->lanes, r->edge->to->name);
+			expr_print(out, r->edge->per);
+			fprintf(out, " slots per work item of another lane\n");
+		}
 	}
 	if (!any)
 		fprintf(out, "  (none)\n");
@@ -766,8 +811,9 @@ void placement_print(FILE *out, const Placement *p)
 				ring_name(a, r->edge));
 		} else {
 			const PBuf *b = p->bufs.v[x - p->rings.n];
-			fprintf(out, "  %-8u %-8u %-6u %-9s %s.%s\n", b->off, b->size, b->align,
-				live_name(b->live), b->inst->name, b->buf->name);
+			fprintf(out, "  %-8u %-8u %-6u %-9s %s.%s%s\n", b->off, b->size, b->align,
+				live_name(b->live), b->inst->name, b->buf->name,
+				inst_lanes(g, b->inst) > 1 ? arena_printf(a, "[%d]", b->lane) : "");
 		}
 	}
 	free(ord);
@@ -842,8 +888,11 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 	for (int i = 0; i < p->roles.n; i++) {
 		const PRole *r = p->roles.v[i];
 		fprintf(out, "%s\n%s    { \"id\": %d, \"first_warp\": %d, \"warps\": %d, \"regs\": %d, "
-			"\"setmaxnreg\": %s, \"insts\": [", i ? "," : "", ind, r->role->id, r->first_warp,
+			"\"setmaxnreg\": %s, ", i ? "," : "", ind, r->role->id, r->first_warp,
 			r->nwarps, r->regs, r->role->regs ? "true" : "false");
+		if (r->role->lanes > 1)
+			fprintf(out, "\"lane\": %d, \"lanes\": %d, ", r->lane, r->role->lanes);
+		fputs("\"insts\": [", out);
 		for (int j = 0; j < r->role->insts.n; j++) {
 			fputs(j ? ", " : "", out);
 			jstr(out, ((GInst *)r->role->insts.v[j])->name);
@@ -858,8 +907,11 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 		jstr(out, b->inst->name);
 		fputs(", \"buf\": ", out);
 		jstr(out, b->buf->name);
-		fprintf(out, ", \"offset\": %u, \"size\": %u, \"align\": %u, \"live\": \"%s\" }", b->off,
+		fprintf(out, ", \"offset\": %u, \"size\": %u, \"align\": %u, \"live\": \"%s\"", b->off,
 			b->size, b->align, live_name(b->live));
+		if (inst_lanes(p->g, b->inst) > 1)
+			fprintf(out, ", \"lane\": %d", b->lane);
+		fputs(" }", out);
 	}
 	jclose(out, p->bufs.n, ind);
 	fprintf(out, ",\n%s  \"rings\": [", ind);
@@ -867,15 +919,18 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 		const PRing *r = p->rings.v[i];
 		const GEdge *e = r->edge;
 		const GPort *pt = e->fp ? e->fp : e->tp;
+		char lanes[32] = "";
+		if (e->lanes > 1)
+			snprintf(lanes, sizeof lanes, "\"pingpong\": %d, ", e->lanes);
 		fprintf(out, "%s\n%s    { \"from\": ", i ? "," : "", ind);
 		jport(out, e->from->name, e->fp ? e->fp->name : "");
 		fputs(", \"to\": ", out);
 		jport(out, e->to->name, e->tp ? e->tp->name : "");
 		fprintf(out, ", \"stages\": %d, \"auto\": %s, \"offset\": %u, \"slot_bytes\": %u, "
 			"\"slot_stride\": %u, \"slot_align\": %u, \"full_bar\": %u, \"empty_bar\": %u, "
-			"\"full_count\": %d, \"empty_count\": %d, \"fields\": [",
+			"\"full_count\": %d, \"empty_count\": %d, %s\"fields\": [",
 			r->stages, r->auto_stages ? "true" : "false", r->off, r->slot_bytes, r->slot_stride,
-			r->slot_align, r->full_bar, r->empty_bar, r->full_count, r->empty_count);
+			r->slot_align, r->full_bar, r->empty_bar, r->full_count, r->empty_count, lanes);
 		for (int j = 0; j < r->nfields; j++) {
 			fprintf(out, "%s{ \"name\": ", j ? ", " : "");
 			jstr(out, ((GField *)pt->fields.v[j])->name);
@@ -891,7 +946,10 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 		jstr(out, b->inst->name);
 		fputs(", \"barrier\": ", out);
 		jstr(out, b->bar->name);
-		fprintf(out, ", \"id\": %d, \"threads\": %d }", b->id, b->threads);
+		fprintf(out, ", \"id\": %d, \"threads\": %d", b->id, b->threads);
+		if (inst_lanes(p->g, b->inst) > 1)
+			fprintf(out, ", \"lane\": %d", b->lane);
+		fputs(" }", out);
 	}
 	jclose(out, p->bars.n, ind);
 	fprintf(out, "\n%s}", ind);

@@ -407,6 +407,14 @@ typedef struct GEdge {
 	int stages;              /* 0: auto */
 	uint32_t slot_bytes;
 	Span sp;
+	/* `pingpong = N` (rings): the consumer's role runs as N lanes that
+	 * take the work items in turn, each stage going to one lane; per is
+	 * then the slots per work item in kernel terms (the contract's `per`
+	 * with the consumer's constants and bindings substituted), which a
+	 * lane skips for each item another lane takes. */
+	int lanes;               /* 1: no pingpong */
+	Expr *per;
+	Span lanes_sp;
 } GEdge;
 
 /* A kernel parameter as the launched kernel sees it. */
@@ -425,8 +433,10 @@ typedef struct GKParam {
 typedef struct GRole {       /* instances that run on one warp range, in call order */
 	int id;
 	Vec insts;               /* GInst* */
-	int nwarps, regs;
+	int nwarps, regs;        /* of one lane */
 	int warpgroup_aligned;   /* uses wgmma or setmaxnreg */
+	int lanes;               /* copies taking work items in turn (pingpong); 1 */
+	const GEdge *lane_edge;  /* the ring that sets lanes; NULL */
 } GRole;
 
 typedef struct Graph {
@@ -443,12 +453,15 @@ typedef struct Graph {
 
 /* ------------------------------------------------------------ placement */
 
-typedef struct PRole { const GRole *role; int first_warp, nwarps, regs; } PRole;
+/* One lane of a role (lanes: GRole.lanes); lane 0 of role i is roles.v[i],
+ * the other lanes follow all roles' lane 0. */
+typedef struct PRole { const GRole *role; int first_warp, nwarps, regs; int lane; } PRole;
 /* Lifetime phases of a buffer (PBuf.live): buffers whose masks are
  * disjoint may share space. */
 enum { LIVE_PROLOGUE = 1, LIVE_MAINLOOP = 2, LIVE_EPILOGUE = 4, LIVE_ALL = 7 };
 typedef struct PBuf  { const GInst *inst; const GBuf *buf; uint32_t off, size, align;
-	unsigned live;           /* additive (place.c): LIVE_* mask */ } PBuf;
+	unsigned live;           /* additive (place.c): LIVE_* mask */
+	int lane;                /* the copy of a laned role's buffer */ } PBuf;
 typedef struct PRing {
 	const GEdge *edge;
 	int stages;
@@ -462,7 +475,7 @@ typedef struct PRing {
 	int nfields;             /* bundle fields of a slot, in port order */
 	uint32_t *field_off;     /* byte offset of each field inside a slot */
 } PRing;
-typedef struct PBar  { const GInst *inst; const GBar *bar; int id; int threads; } PBar;
+typedef struct PBar  { const GInst *inst; const GBar *bar; int id; int threads; int lane; } PBar;
 
 typedef struct Placement {
 	const Graph *g;
@@ -529,6 +542,7 @@ void graph_dot(FILE *out, const Graph *g);
 
 /* place.c */
 Placement *place(Ctx *c, const Graph *g);
+const PRing *placement_ring(const Placement *p, const GEdge *e);   /* e's ring; NULL */
 void placement_print(FILE *out, const Placement *p);
 /* The placement as one JSON object (the manifest's "placement" value), no
  * trailing newline; `indent` prefixes its nested lines and closing brace. */
@@ -558,6 +572,12 @@ typedef struct AbiFn {
 	int ncases;
 } AbiFn;
 enum { ABI_NFNS = 10 };
+/* The `inst` an entry gets (the tables' first key): lane L of an instance
+ * is a copy with its own buffers, barriers and warps. */
+static inline int abi_inst(const Graph *g, const GInst *in, int lane)
+{
+	return in->id + lane * g->insts.n;
+}
 void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
 /* setmaxnreg per warpgroup: regs[w] (0: none) for w < threads/128, and the
  * register cap ptxas gives at entry; 0 when the arch or roles need none. */

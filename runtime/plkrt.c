@@ -329,6 +329,11 @@ static int setup_function(plk_kernel *k, const void *image)
 			             m->entry, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem);
 		k->capacity = (int64_t)nclusters * cs;
 	}
+	/* A test aid: fewer persistent blocks, so that a small problem still
+	 * gives each block several work items (docs/runtime.md). */
+	const char *lim = getenv("PLK_MAX_BLOCKS");
+	if (lim && atoll(lim) > 0 && atoll(lim) < k->capacity)
+		k->capacity = atoll(lim) / cs * cs > 0 ? atoll(lim) / cs * cs : cs;
 	return 0;
 }
 

@@ -126,6 +126,17 @@ __device__ __forceinline__ void plk_pipe_advance(int inst, int port, plk_pipe *p
 	}
 }
 
+/* Moves a cursor over n slots that other consumers take: the pingpong
+ * lanes of a role (docs/placement.md) share one ring, each skipping the
+ * slots of the work items the other lanes take. The glue does the same in
+ * its own IR; the monolith calls this. */
+__device__ __forceinline__ void plk_pipe_skip(plk_pipe *p, int n, int stages)
+{
+	const int x = p->stage + n;
+	p->phase ^= (unsigned)(x / stages) & 1u;
+	p->stage = x % stages;
+}
+
 __device__ __forceinline__ int plk_produce_acquire(int inst, int port, plk_pipe *p)
 {
 	plk_mbar_wait(plk_ring_empty(inst, port, p->stage), p->phase ^ 1u);

@@ -182,9 +182,95 @@ static void expect(const char *kernel, const char *arch, const char *code)
 	done(&c);
 }
 
+/* Pingpong lanes, from the check through the placement to the glue and
+ * the monolith: the ring's `per` in kernel terms, one role of two lanes,
+ * lane 1's instances keyed id + 3, and each lane's cursor skipping. */
+static const char *lanes_comps =
+	"component load(BK = 64) {\n"
+	"  source \"l.cu\"; entry l\n"
+	"  arch >= sm_90 needs tma\n"
+	"  warps 1; regs 40\n"
+	"  param a: tensormap<bf16, 2>[BK, 128]\n"
+	"  param K: i32\n"
+	"  out t: tile<bf16, 128 x BK, sw128> per ceil_div(K, BK)\n"
+	"}\n"
+	"component mma(BK = 64) {\n"
+	"  source \"m.cu\"; entry m\n"
+	"  arch >= sm_90a needs wgmma, setmaxnreg\n"
+	"  warpgroups 1; regs 232\n"
+	"  param K: i32\n"
+	"  in t: tile<bf16, 128 x BK, sw128> per ceil_div(K, BK)\n"
+	"  out acc: frag<f32, 128 x 128, wgmma_acc>\n"
+	"}\n"
+	"component store {\n"
+	"  source \"s.cu\"; entry s\n"
+	"  arch >= sm_80\n"
+	"  param c: ptr<f32>\n"
+	"  in acc: frag<f32, 128 x 128, wgmma_acc>\n"
+	"  smem staging: 4096 bytes\n"
+	"  barrier sync\n"
+	"}\n"
+	"kernel pp(A: tensor<bf16>[M, K], C: tensor<f32>[M, N]) {\n"
+	"  grid persistent, tiles(ceil_div(M, 128), 1)\n"
+	"  l = load(a = A, BK = 32); m = mma(BK = 32); s = store(c = C)\n"
+	"  l.t -> m.t [stages = 4, pingpong = 2]\n"
+	"  m.acc -> s.acc\n"
+	"}\n";
+
+static void test_lanes(void)
+{
+	Ctx c;
+	fresh(&c);
+	int src = ctx_add_source(&c, "t.plk", lanes_comps, strlen(lanes_comps));
+	Module *m = parse_source(&c, src);
+	CHECK(m && !c.nerrors);
+	if (!m || c.nerrors) { done(&c); return; }
+	Program *p = arena_alloc(c.arena, sizeof *p);
+	p->comps = m->comps;
+	Graph *g = check_kernel(&c, p, m->kernels.v[0], arch_lookup("sm_90a"));
+	CHECK(g);
+	if (!g) { fprintf(stderr, "%s", errbuf); done(&c); return; }
+	const GEdge *e = NULL;
+	for (int i = 0; i < g->edges.n; i++)
+		if (((GEdge *)g->edges.v[i])->kind == EDGE_RING)
+			e = g->edges.v[i];
+	CHECK(e && e->lanes == 2 && e->per);
+	char *txt; size_t n;
+	FILE *f = open_memstream(&txt, &n);
+	expr_print(f, e->per);
+	fclose(f);
+	CHECK(!strcmp(txt, "ceil_div(K, 32)"));   /* BK bound, K the kernel's */
+	free(txt);
+	const GRole *r = g->roles.v[e->to->role];
+	CHECK_EQ_INT(r->lanes, 2);
+	CHECK(r->lane_edge == e);
+
+	Placement *pl = place(&c, g);
+	CHECK(pl);
+	if (!pl) { done(&c); return; }
+	CHECK_EQ_INT(pl->roles.n, 3);
+	f = open_memstream(&txt, &n);
+	CHECK_EQ_INT(glue_emit_ll(&c, pl, f), 0);
+	fclose(f);
+	CHECK(strstr(txt, "%lanes.step = mul i32") != NULL);
+	CHECK(strstr(txt, "urem i32") && strstr(txt, ", 4\n"));   /* cursor modulo the 4 stages */
+	CHECK(strstr(txt, "call void @m(i32 4,") != NULL);     /* lane 1 of m: 1 + 1 * 3 */
+	CHECK(strstr(txt, "call void @s(i32 5,") != NULL);
+	free(txt);
+	f = open_memstream(&txt, &n);
+	CHECK_EQ_INT(monolith_write(&c, pl, f), 0);
+	fclose(f);
+	CHECK(strstr(txt, "for (int t = blockIdx.x + 1 * (gridDim.x); t < ntiles; t += 2 * (gridDim.x))") != NULL);
+	CHECK(strstr(txt, "plk_pipe_skip(&pipe_1_0, 1 * (((p3) + (32) - 1) / (32)), 4);") != NULL);
+	if (getenv("PLK_TEST_VERBOSE")) fputs(txt, stderr);
+	free(txt);
+	done(&c);
+}
+
 int main(void)
 {
 	test_gemm();
+	test_lanes();
 	expect(gemm, "sm_80", "E0329");          /* arch too old */
 	expect(gemm, "sm_90", "E0330");          /* no wgmma without the 'a' features */
 	expect(gemm, "sm_100a", "E0330");        /* wgmma is sm_90a only */

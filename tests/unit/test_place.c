@@ -608,9 +608,51 @@ static void test_speed(void)
 	unit_ctx_fini(&t.u);
 }
 
+/* Pingpong lanes: the consumer role twice, each lane with its own warps,
+ * buffer and barrier; the ring's empty barrier counts one lane. */
+static void test_lanes(void)
+{
+	T t;
+	t_init(&t, "sm_90a");
+	GInst *load = inst(&t, "load", 1, 40, FEAT_TMA, NULL);
+	GInst *mma = inst(&t, "mma", 4, 232, FEAT_WGMMA, NULL);
+	GInst *epi = inst(&t, "epi", 0, 0, FEAT_TMA, mma);
+	buf(&t, epi, "staging", 16384, 1024, "all");
+	bar(&t, epi, "staged", 128);
+	uint32_t fb[2] = { 128 * 64 * 2, 128 * 64 * 2 }, fa[2] = { 1024, 1024 };
+	GEdge *e = ring(&t, load, mma, 0, 2, fb, fa);
+	GRole *r = t.g->roles.v[mma->role];
+	r->lanes = 2;
+	r->lane_edge = e;
+	e->lanes = 2;
+	Placement *p = place(&t.u.c, t.g);
+	CHECK(p);
+	if (!p) { fprintf(stderr, "%s", unit_log(&t.u)); unit_ctx_fini(&t.u); return; }
+	CHECK_EQ_INT(p->threads, 384);
+	CHECK_EQ_INT(p->roles.n, 3);
+	CHECK_EQ_INT(prole(p, 1)->lane, 0);
+	CHECK_EQ_INT(prole(p, 1)->first_warp, 4);
+	CHECK_EQ_INT(prole(p, 2)->lane, 1);
+	CHECK_EQ_INT(prole(p, 2)->first_warp, 8);
+	CHECK_EQ_INT(prole(p, 2)->regs, 232);
+	CHECK_EQ_INT(p->bufs.n, 2);
+	CHECK_EQ_INT(pbuf(p, 1)->lane, 1);
+	CHECK(pbuf(p, 0)->off != pbuf(p, 1)->off);
+	CHECK_EQ_INT(p->bars.n, 2);
+	CHECK(pbar(p, 0)->id != pbar(p, 1)->id);
+	CHECK_EQ_INT(pbar(p, 1)->threads, 128);
+	CHECK_EQ_INT(pring(p, 0)->empty_count, 128);
+	/* 32 KiB slots, two 16 KiB staging buffers: 6 stages */
+	CHECK_EQ_INT(pring(p, 0)->stages, 6);
+	/* the ABI keys: lane 1 of an instance is a distinct inst */
+	CHECK_EQ_INT(abi_inst(t.g, epi, 1), epi->id + 3);
+	unit_ctx_fini(&t.u);
+}
+
 int main(void)
 {
 	test_gemm();
+	test_lanes();
 	test_oversubscribed();
 	test_regs_invalid();
 	test_sm80_sequential();
