@@ -13,7 +13,8 @@
 #      multicast and pingpong ones under a timeout, where a deadlock would
 #      show);
 #   4. the SASS of the linked GEMM: HGMMA present;
-#   5. bench/linked_bench.py: correctness and linked vs monolithic vs baseline.
+#   5. bench/linked_bench.py: correctness and linked vs monolithic vs baseline;
+#   6. bench/ab_bench.py: cooperative vs pingpong variants in one row.
 # Logs go to $OUT (or build/gpu-out). Prints a summary last.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -79,7 +80,11 @@ sass() {
 step sass-hgmma sass
 
 step linked-bench env PYTHONUNBUFFERED=1 python3 bench/linked_bench.py --dir $B --out "$O/linked_vs_monolith.md"
-cat "$O/linked_vs_monolith.md" 2>/dev/null
+# the cooperative tiles against the pingpong lanes, side by side in one row
+step ab-bench env PYTHONUNBUFFERED=1 python3 bench/ab_bench.py --dir $B --out "$O/ab.md" \
+	gemm_128x256:gemm_pingpong_128x128 swiglu_tma_128x256:swiglu_pingpong_128x128 \
+	bias_gelu_128x256:bias_gelu_pingpong_128x128
+cat "$O/linked_vs_monolith.md" "$O/ab.md" 2>/dev/null
 echo
 printf '%s\n' "${summary[@]}"
 exit $failed

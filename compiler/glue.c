@@ -584,6 +584,16 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
 	g->preheader = pre;
+	/* The lanes' turns (place.c): lane 0 passes its first wait on the
+	 * fresh barrier (parity 1), the others wait for their predecessor. */
+	LLVMValueRef turn = NULL;
+	if (le) {
+		LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn));
+		LLVMPositionBuilderBefore(b, first);   /* allocas in the entry block, for SROA */
+		turn = LLVMBuildAlloca(b, g->i32, "turn.parity");
+		LLVMPositionBuilderAtEnd(b, pre);
+		LLVMBuildStore(b, ci32(g, r->lane == 0), turn);
+	}
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
 	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.flush");
@@ -596,8 +606,19 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	raster(g, t, tiles_m, tiles_n, &tm, &tn);
 	if (pair)
 		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
-	for (int i = 0; r->role && i < r->role->insts.n; i++)
+	if (le) {   /* my turn on the ring */
+		LLVMValueRef ph = LLVMBuildLoad2(b, g->i32, turn, "");
+		LLVMValueRef a[2] = { smem_u32(g, r->turn_bar + 8 * r->lane), ph };
+		helper_call(g, "plk_glue_mbar_wait", a, 2);
+		LLVMBuildStore(b, LLVMBuildXor(b, ph, ci32(g, 1), ""), turn);
+	}
+	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, tm, tn);
+		if (le && r->role->insts.v[i] == le->to) {   /* the ring is the next lane's */
+			LLVMValueRef a[1] = { smem_u32(g, r->turn_bar + 8 * ((r->lane + 1) % lanes)) };
+			helper_call(g, "plk_glue_mbar_arrive", a, 1);
+		}
+	}
 	if (le) {
 		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
 		int stages = placement_ring(g->p, le)->stages;
@@ -662,6 +683,13 @@ static void build_main(G *g)
 			a[0] = smem_u32(g, r->empty_bar + 8 * s), a[1] = ci32(g, r->empty_count);
 			helper_call(g, "plk_glue_mbar_init", a, 2);
 		}
+	}
+	for (int i = 0; i < p->roles.n; i++) {   /* each lane's turn: all its threads arrive */
+		const PRole *r = p->roles.v[i];
+		if (r->role->lanes < 2)
+			continue;
+		LLVMValueRef a[2] = { smem_u32(g, r->turn_bar + 8 * r->lane), ci32(g, 32 * r->nwarps) };
+		helper_call(g, "plk_glue_mbar_init", a, 2);
 	}
 	if (p->arch->sm >= 90 && p->rings.n)
 		helper_call(g, "plk_glue_fence_mbar_init", NULL, 0);

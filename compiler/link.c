@@ -251,6 +251,18 @@ int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 		diag_end(c, d);
 		rc |= !k;
 	}
+	/* C7515: ptxas serialized wgmmas because other instructions write
+	 * their accumulator registers (an epilogue updating `acc` in place). */
+	const char *l = info_log ? strstr(info_log, "(C7515)") : NULL;
+	if (l) {
+		const char *e = strchr(l, '\n');
+		Diag *d = diag_new(c, DIAG_WARNING, NULL, kspan(p), "ptxas serialized the wgmmas of `%s` for %s",
+		                   p->g->k->name, p->arch->name);
+		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
+		diag_help(d, "an instance writes accumulator registers between wgmmas (an epilogue that "
+		             "updates its `acc` in place): write its results to registers of its own");
+		diag_end(c, d);
+	}
 	return rc ? -1 : 0;
 }
 

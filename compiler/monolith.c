@@ -245,6 +245,8 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
 	if (le && r->lane)
 		pipe_skip_text(o, p, le, r->lane, "\t\t\t");
+	if (le)   /* the lanes' turns (glue.c) */
+		fprintf(o, "\t\t\tunsigned turn = %d;\n", r->lane == 0);
 	if (pair) {   /* the glue's tile pairs (glue.c, role_body) */
 		const char *step = g->persistent ? "gridDim.x >> 1" : "npairs";
 		fprintf(o, "\t\t\tint tm, tn;\n");
@@ -279,8 +281,15 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		else
 			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
 	}
-	for (int j = 0; r->role && j < r->role->insts.n; j++)
+	if (le)
+		fprintf(o, "\t\t\t\tplk_mbar_wait(pipelink_smem + %u, turn);\n\t\t\t\tturn ^= 1u;\n",
+		        r->turn_bar + 8 * r->lane);
+	for (int j = 0; r->role && j < r->role->insts.n; j++) {
 		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t\t");
+		if (le && r->role->insts.v[j] == le->to)
+			fprintf(o, "\t\t\t\tplk_mbar_arrive(pipelink_smem + %u);\n",
+			        r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes));
+	}
 	if (le)
 		pipe_skip_text(o, p, le, r->role->lanes - 1, "\t\t\t\t");
 	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1;   /* the flush call */\n");
@@ -325,6 +334,12 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, %d);\n"
 		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, %d);\n\t\t}\n",
 		        r->stages, r->full_bar, r->full_count, r->empty_bar, r->empty_count);
+	}
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		if (r->role->lanes > 1)
+			fprintf(o, "\t\tplk_mbar_init(pipelink_smem + %u, %d);\n", r->turn_bar + 8 * r->lane,
+			        32 * r->nwarps);
 	}
 	if (p->rings.n)
 		fprintf(o, "\t\tplk_fence_mbar_init();\n");

@@ -440,6 +440,9 @@ static uint64_t layout(Solve *S)
 		}
 		S->order[i] = it;
 	}
+	for (int i = 0; i < S->g->roles.n; i++)   /* the lanes' turns */
+		if (((const GRole *)S->g->roles.v[i])->lanes > 1)
+			nbar += ((const GRole *)S->g->roles.v[i])->lanes;
 	qsort(S->order, n, sizeof *S->order, item_cmp);
 	uint64_t end = 0;
 	for (int i = 0; i < n; i++) {
@@ -662,6 +665,19 @@ static int place_smem(Solve *S)
 		r->empty_bar = bo + MBAR_BYTES * r->stages;
 		bo += 2 * MBAR_BYTES * r->stages;
 	}
+	/* Lanes take turns on their ring (glue.c): lane L waits on turn L
+	 * before its work item and arrives on turn L + 1 after its ring's
+	 * consumer returned, so no lane waits on a slot more than one phase
+	 * ahead of it (an mbarrier tells only a phase's parity). */
+	for (int i = 0; i < g->roles.n; i++) {
+		const GRole *gr = g->roles.v[i];
+		if (gr->lanes < 2)
+			continue;
+		for (int j = 0; j < p->roles.n; j++)
+			if (((PRole *)p->roles.v[j])->role == gr)
+				((PRole *)p->roles.v[j])->turn_bar = bo;
+		bo += MBAR_BYTES * gr->lanes;
+	}
 	p->smem_bytes = (uint32_t)need;
 	return 0;
 }
@@ -779,9 +795,11 @@ void placement_print(FILE *out, const Placement *p)
 		fprintf(out, "    mbarriers full %u + s*8 (arrivals %d), empty %u + s*8 (arrivals %d)\n",
 			r->full_bar, r->full_count, r->empty_bar, r->empty_count);
 		if (r->edge->lanes > 1) {
+			const PRole *lr = p->roles.v[r->edge->to->role];
 			fprintf(out, "    pingpong: %d lanes of `%s`, each skipping ", r->edge->lanes, r->edge->to->name);
 			expr_print(out, r->edge->per);
 			fprintf(out, " slots per work item of another lane\n");
+			fprintf(out, "    turns: mbarriers %u + l*8 (arrivals %d)\n", lr->turn_bar, lr->nwarps * 32);
 		}
 	}
 	if (!any)
@@ -891,7 +909,8 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 			"\"setmaxnreg\": %s, ", i ? "," : "", ind, r->role->id, r->first_warp,
 			r->nwarps, r->regs, r->role->regs ? "true" : "false");
 		if (r->role->lanes > 1)
-			fprintf(out, "\"lane\": %d, \"lanes\": %d, ", r->lane, r->role->lanes);
+			fprintf(out, "\"lane\": %d, \"lanes\": %d, \"turn_bar\": %u, ", r->lane, r->role->lanes,
+				r->turn_bar);
 		fputs("\"insts\": [", out);
 		for (int j = 0; j < r->role->insts.n; j++) {
 			fputs(j ? ", " : "", out);

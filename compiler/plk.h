@@ -455,7 +455,8 @@ typedef struct Graph {
 
 /* One lane of a role (lanes: GRole.lanes); lane 0 of role i is roles.v[i],
  * the other lanes follow all roles' lane 0. */
-typedef struct PRole { const GRole *role; int first_warp, nwarps, regs; int lane; } PRole;
+typedef struct PRole { const GRole *role; int first_warp, nwarps, regs; int lane;
+	uint32_t turn_bar;       /* lanes: lane 0's turn mbarrier; lane L's at + 8 L */ } PRole;
 /* Lifetime phases of a buffer (PBuf.live): buffers whose masks are
  * disjoint may share space. */
 enum { LIVE_PROLOGUE = 1, LIVE_MAINLOOP = 2, LIVE_EPILOGUE = 4, LIVE_ALL = 7 };

@@ -43,6 +43,16 @@ const char *trampoline_source(Ctx *c, const Placement *p)
 		fprintf(o, "PLK_GLUE plk_glue_fence_mbar_init(void)\n"
 		           "{ asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
 		           "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n");
+	int lanes = 0;
+	for (int i = 0; i < p->roles.n; i++)
+		lanes |= ((const PRole *)p->roles.v[i])->lane > 0;
+	if (lanes)   /* the pingpong lanes' turns (glue.c, role_body) */
+		fprintf(o, "PLK_GLUE plk_glue_mbar_arrive(unsigned a)\n"
+		           "{ asm volatile(\"{\\n.reg .b64 st;\\nmbarrier.arrive.shared.b64 st, [%%0];\\n}\" :: \"r\"(a) : \"memory\"); }\n"
+		           "PLK_GLUE plk_glue_mbar_wait(unsigned a, unsigned parity)\n"
+		           "{ unsigned ok; do asm volatile(\"{\\n.reg .pred p;\\nmbarrier.%s.parity.shared.b64 p, [%%1], %%2;\\n\"\n"
+		           "  \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(a), \"r\"(parity) : \"memory\"); while (!ok); }\n",
+		           p->arch->sm >= 90 ? "try_wait" : "test_wait");
 	if (glue_clustered(p))
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"

@@ -78,11 +78,16 @@ __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_b
  *   row0, col0: the tile's origin in the output tensor (TMA clips)
  * A call with row0 < 0 is the flush: the issuing threads wait until every
  * store they issued has completed.
+ * The values come as pairs(i): the bf16x2 of columns 2i and 2i + 1 of the
+ * wgmma_acc order (an epilogue that packs its results into registers of
+ * its own, leaving the accumulator registers to wgmma alone: ptxas
+ * serializes the wgmmas of a mainloop whose accumulators other
+ * instructions write, C7515), or, plk_acc_store_tma, f32 values.
  */
-template <int mblocks, int nblocks, int nwarps, int chunk>
-__device__ __forceinline__ void plk_acc_store_tma(const float *v, int w, char *buf,
-                                                  const void *tmap, int bar, int bar_threads,
-                                                  int row0, int col0)
+template <int mblocks, int nblocks, int nwarps, int chunk, typename Pairs>
+__device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char *buf,
+                                                        const void *tmap, int bar, int bar_threads,
+                                                        int row0, int col0)
 {
 	static_assert(nwarps % 4 == 0, "whole warpgroups");
 	static_assert(chunk % 64 == 0 && (nblocks * 8) % chunk == 0, "whole 64-column boxes per pass");
@@ -110,12 +115,11 @@ __device__ __forceinline__ void plk_acc_store_tma(const float *v, int w, char *b
 				const int ni = c0 / 8 + nb;
 #pragma unroll
 				for (int h = 0; h < 2; h++) {
-					const float *e = v + (mi * nblocks + ni) * 4 + 2 * h;
-					__nv_bfloat162 t = __floats2bfloat162_rn(e[0], e[1]);
+					const uint32_t t = pairs((mi * nblocks + ni) * 2 + h);
 					const int r = 16 * (w & 3) + (lane >> 2) + 8 * h;	/* row in the 64-row block */
 					const int box = nb >> 3, ch = nb & 7;
 					char *p = mine + box * BOX + r * 128 + ((ch ^ (r & 7)) << 4) + 4 * q;
-					*(uint32_t *)p = *(uint32_t *)&t;
+					*(uint32_t *)p = t;
 				}
 			}
 			plk_fence_proxy_async();	/* generic writes -> async-proxy reads */
@@ -129,6 +133,20 @@ __device__ __forceinline__ void plk_acc_store_tma(const float *v, int w, char *b
 			}
 		}
 	}
+}
+
+/* The same from f32 values in the wgmma_acc order, rounded to bf16 here. */
+template <int mblocks, int nblocks, int nwarps, int chunk>
+__device__ __forceinline__ void plk_acc_store_tma(const float *v, int w, char *buf,
+                                                  const void *tmap, int bar, int bar_threads,
+                                                  int row0, int col0)
+{
+	plk_acc_store_tma_pairs<mblocks, nblocks, nwarps, chunk>(
+		[v](int i) {
+			__nv_bfloat162 t = __floats2bfloat162_rn(v[2 * i], v[2 * i + 1]);
+			return *(uint32_t *)&t;
+		},
+		w, buf, tmap, bar, bar_threads, row0, col0);
 }
 #endif /* PLK_ACC_STORE_TMA */
 #endif

@@ -34,6 +34,10 @@ PLK_ENTRY void plk_bias_gelu_tma(int inst, const void *c, const __nv_bfloat16 *b
 	static_assert(BN % CH == 0 && CH % 64 == 0, "CH: whole 64-column boxes dividing BN");
 	constexpr int MI = BM / (16 * WARPS), NI = BN / 8;
 #if __CUDA_ARCH__ >= 900
+	/* Results packed into registers of their own (bf16x2): written in
+	 * place, the accumulators would serialize the next tile's wgmmas
+	 * (ptxas C7515). */
+	uint32_t v2[MI * NI * 2];
 	if (tile_m >= 0) {
 		/* Pair ni: columns c0 + 8 ni + 2 (lane % 4) + {0, 1}. Past N the
 		 * value is clipped by the TMA store, so 0 is enough there. */
@@ -45,21 +49,23 @@ PLK_ENTRY void plk_bias_gelu_tma(int inst, const void *c, const __nv_bfloat16 *b
 #pragma unroll
 		for (int ni = 0; ni < NI; ni++) {
 			const __nv_bfloat162 b = *(const __nv_bfloat162 *)&b2[ni];
-			const float bb[2] = {__low2float(b), __high2float(b)};
+			const float b0 = __low2float(b), b1 = __high2float(b);
 #pragma unroll
 			for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-				for (int j = 0; j < 4; j++) {
-					float *e = &acc[(mi * NI + ni) * 4 + j];
-					*e = plk_gelu_tanh(*e + bb[j & 1]);
+				for (int h = 0; h < 2; h++) {
+					const float *e = &acc[(mi * NI + ni) * 4 + 2 * h];
+					__nv_bfloat162 t = __floats2bfloat162_rn(plk_gelu_tanh(e[0] + b0),
+					                                         plk_gelu_tanh(e[1] + b1));
+					v2[(mi * NI + ni) * 2 + h] = *(uint32_t *)&t;
 				}
 		}
 	}
-	plk_acc_store_tma<MI, NI, WARPS, CH>(acc, plk_warp_rank(inst),
-	                                     (char *)plk_smem(inst, BUF_STAGING), c,
-	                                     plk_named_barrier(inst, BAR_STAGED),
-	                                     plk_barrier_threads(inst, BAR_STAGED),
-	                                     tile_m < 0 ? -1 : tile_m * BM, tile_n * BN);
+	plk_acc_store_tma_pairs<MI, NI, WARPS, CH>([&v2](int i) { return v2[i]; }, plk_warp_rank(inst),
+	                                           (char *)plk_smem(inst, BUF_STAGING), c,
+	                                           plk_named_barrier(inst, BAR_STAGED),
+	                                           plk_barrier_threads(inst, BAR_STAGED),
+	                                           tile_m < 0 ? -1 : tile_m * BM, tile_n * BN);
 #else
 	__trap();	/* contract: arch >= sm_90 */
 #endif
