@@ -69,8 +69,8 @@ PINGPONG = [("const WG = 2, WARPS = 4 * WG", "const WG = 1, WARPS = 4 * WG, CH =
 PINGPONG_CONFIGS = [
     dict(name="gemm_pingpong_128x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
          shapes=GEMM_SHAPES),
-    dict(name="swiglu_pingpong_128x128", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
-         kind="swiglu", shapes=SWIGLU_SHAPES, edit=BN128 + PINGPONG),
+    dict(name="swiglu_pingpong_128x128", recipe="examples/gemm_swiglu_pingpong.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES),
     dict(name="bias_gelu_pingpong_128x128", recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
          kind="bias_gelu", shapes=GEMM_SHAPES[:2], edit=BN128 + PINGPONG),
 ]
@@ -86,5 +86,18 @@ PINGPONG_EXPLORE = [
                                      "load.ab -> mma.ab [stages = 4, pingpong = 2]")]),
 ]
 
+# Pingpong lanes with B multicast to a 2 x 1 cluster (exploration).
+MCAST_PP = [("const BM = 128, BN = 128, BK = 64", "const BM = 128, BN = 128, BK = 64, MCAST = 2"),
+            ("raster grouped(8)", "raster grouped(8), cluster(2, 1)")]
+PINGPONG_MCAST = [
+    dict(name="gemm_pingpong_mcast", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES, edit=MCAST_PP),
+    dict(name="swiglu_pingpong_mcast", recipe="examples/gemm_swiglu.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES, edit=BN128 + PINGPONG + [
+             ("raster grouped(8)", "raster grouped(8), cluster(2, 1)"),
+             ("const WG = 1, WARPS = 4 * WG, CH = 64", "const WG = 1, WARPS = 4 * WG, CH = 64, MCAST = 2")]),
+]
+
 SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
-            pingpong=[CONFIGS[0], CONFIGS[2], CONFIGS[5]] + PINGPONG_CONFIGS + PINGPONG_EXPLORE)
+            pingpong=[CONFIGS[0], CONFIGS[2], CONFIGS[5]] + PINGPONG_CONFIGS + PINGPONG_EXPLORE,
+            mcast_pingpong=PINGPONG_CONFIGS[:2] + PINGPONG_MCAST)

@@ -46,7 +46,7 @@ static const char usage[] =
 	"  --check              check contracts and placement, write nothing\n"
 	"  --emit=KIND          ast | graph | dot | placement | glue-ll | ptx | cubin | monolith |\n"
 	"                       manifest | contract | header: print that stage's result on stdout\n"
-	"                       (header: a component's ids and entry prototype, COMPONENT.plk.h)\n"
+	"                       (header: a component's constants, ids and entry prototype, COMPONENT.plk.h)\n"
 	"  --kernel NAME        the kernel to build when the file declares several\n"
 	"  --time               print the time of each stage on stderr\n"
 	"  --diagnostics-format=human|short\n"
@@ -393,19 +393,19 @@ static int run(Ctx *c, const Options *o)
 		if (!comp)
 			comp = p->comps.v[0];
 		if (o->emit == EMIT_HEADER) {
-			contract_header(stdout, comp);
+			contract_header(stdout, comp, NULL);
 			return 0;
 		}
 		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
 		if (object_build(c, comp, NULL, arches, narches, out) || c->nerrors)
 			return 1;
-		/* beside the object: its ids and entry prototype (docs/abi.md) */
+		/* beside the object: its constants, ids and entry prototype (docs/abi.md) */
 		const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
 		int stem = dot && (!slash || dot > slash) ? (int)(dot - out) : (int)strlen(out);
 		FILE *h = open_out(c, arena_printf(c->arena, "%.*s.plk.h", stem, out));
 		if (!h)
 			return 1;
-		contract_header(h, comp);
+		contract_header(h, comp, NULL);
 		close_out(h);
 		return c->nerrors != 0;
 	}

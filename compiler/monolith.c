@@ -2,7 +2,8 @@
  *
  * It defines the plk_* ABI functions as constant inline functions of the
  * placement (the same tables as the glue: abi_tables), includes every
- * component source with its constants as macros, and holds the kernel
+ * component source with its constants as macros and its header
+ * (contract_header) written out before it, and holds the kernel
  * body the glue builds (prologue, setmaxnreg, roles, tile loop), so one
  * ordinary nvcc call builds the kernel the linker is measured against.
  * The shape follows the hand-written reference in tests/gpu. */
@@ -150,6 +151,9 @@ static int includes(Ctx *c, FILE *o, const Graph *g)
 		fprintf(o, ") */\n");
 		for (int k = 0; in->cvals && k < cp->cparams.n; k++)
 			fprintf(o, "#define %s %lld\n", ((const CParam *)cp->cparams.v[k])->name, (long long)in->cvals[k]);
+		/* the source's header, inline: the unit stays one file (the
+		 * source includes it only when its guard is not defined) */
+		contract_header(o, cp, in->cvals);
 		fprintf(o, "#include \"%s\"\n", source_path(c, cp));
 		for (int k = 0; in->cvals && k < cp->cparams.n; k++)
 			fprintf(o, "#undef %s\n", ((const CParam *)cp->cparams.v[k])->name);

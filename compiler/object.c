@@ -13,7 +13,8 @@
  *   plk.contract 1
  *   component NAME
  *   arches sm_90a sm_100a
- *   hash HEX          sha256 over source, headers, contract, flags, toolkit
+ *   hash HEX          sha256 over source, headers, contract, the generated
+ *                     header, flags, toolkit
  *   source HEX        sha256 over the source text, the .cuh/.h files beside
  *                     it and those of stdlib/
  *   contract HEX      sha256 of the payload: detects a damaged section
@@ -27,7 +28,13 @@
  * (section __nv_relfatbin): a fatbin header { u32 magic 0xBA55ED50, u16
  * version, u16 header size, u64 body size } followed by entries { u16 kind
  * (8: LTO-IR), u16, u32 header size, u64 payload size, ..., u32 sm at 28,
- * u64 flags at 40 (0x100000: 'a' target, 0x200000: 'f' target) }. */
+ * u64 flags at 40 (0x100000: 'a' target, 0x200000: 'f' target) }.
+ *
+ * The source's constants and ids come from its contract: it includes
+ * <NAME.plk.h>, which build() writes for the object's constants
+ * (contract_header) into a temporary directory beside the output and
+ * passes with -I; angle brackets, so that a stale copy beside the source
+ * is never read. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -349,8 +356,9 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The .cuh and .h files of dir (not the generated .plk.h): headers under
- * stdlib/ are part of every component's source. */
+/* The .cuh and .h files of dir (not a .plk.h: the build includes the one
+ * it generates, and the key covers that): headers under stdlib/ are part
+ * of every component's source. */
 static void hash_headers(Ctx *c, Sha *s, const char *dir)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -361,7 +369,7 @@ static void hash_headers(Ctx *c, Sha *s, const char *dir)
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		if (n > 6 && !strcmp(e->d_name + n - 6, ".plk.h"))
-			continue;   /* generated from a contract, which the hash covers */
+			continue;   /* generated from a contract */
 		if ((n > 4 && !strcmp(e->d_name + n - 4, ".cuh")) || (n > 2 && !strcmp(e->d_name + n - 2, ".h")))
 			vec_push(c->arena, &names, arena_strdup(c->arena, e->d_name));
 	}
@@ -433,6 +441,8 @@ typedef struct Key {
 	const char *srcpath;
 	char *contract;          /* contract text (malloc'd) */
 	size_t clen;
+	char *header;            /* NAME.plk.h for the object's constants (malloc'd) */
+	size_t hlen;
 	Vec flags;               /* char*: nvcc flags that change the code */
 	const char *flagstr;
 	const char *arches[MAX_ARCHES];
@@ -446,7 +456,8 @@ static void io_error(Ctx *c, const Component *comp, const char *what, const char
 static void key_fini(Key *k)
 {
 	free(k->contract);
-	k->contract = NULL;
+	free(k->header);
+	k->contract = k->header = NULL;
 }
 
 /* cvals for a component: given, or its defaults, each evaluated over the
@@ -545,6 +556,12 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		return -1;
 	}
 	sha_of(k->contract, k->clen, k->conhash);
+	m = open_memstream(&k->header, &k->hlen);
+	if (!m || (contract_header(m, comp, cvals), fclose(m))) {
+		io_error(c, comp, "out of memory", NULL);
+		key_fini(k);
+		return -1;
+	}
 
 	vec_push(c->arena, &k->flags, "-std=c++17");
 	for (int i = 0; i < comp->cparams.n; i++)
@@ -579,6 +596,7 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	sha_field(&s, "plkc-object", "1", 1);
 	sha_field(&s, "source", k->srchash, 64);
 	sha_field(&s, "contract", k->contract, k->clen);
+	sha_field(&s, "header", k->header, k->hlen);   /* a function of the contract, and of plkc */
 	sha_field(&s, "flags", k->flagstr, strlen(k->flagstr));
 	sha_field(&s, "toolkit", k->toolkit, strlen(k->toolkit));
 	sha_hex(&s, k->hash);
@@ -1036,14 +1054,25 @@ static void io_error(Ctx *c, const Component *comp, const char *what, const char
 
 static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key *k, const char *out)
 {
-	char tobj[PATH_MAX], tsec[PATH_MAX], tout[PATH_MAX];
+	char tobj[PATH_MAX], tsec[PATH_MAX], tout[PATH_MAX], thdr[PATH_MAX];
 	if (tmp_path(tobj, sizeof tobj, out, "o")) {
 		io_error(c, comp, "cannot create a file beside the output", out);
 		return -1;
 	}
 	int rc = -1;
 	char *log = NULL;
+	const char *hfile = NULL;
 	tsec[0] = tout[0] = 0;
+	if (snprintf(thdr, sizeof thdr, "%s.tmphXXXXXX", out) >= (int)sizeof thdr || !mkdtemp(thdr)) {
+		thdr[0] = 0;
+		io_error(c, comp, "cannot create a directory beside the output", out);
+		goto out;
+	}
+	hfile = arena_printf(c->arena, "%s/%s.plk.h", thdr, comp->name);
+	if (write_all(hfile, k->header, k->hlen)) {
+		io_error(c, comp, "cannot write the component's header", hfile);
+		goto out;
+	}
 	Vec argv = { 0 };
 	vec_push(c->arena, &argv, (char *)nvcc_path(c));
 	vec_push(c->arena, &argv, "-rdc=true");
@@ -1053,6 +1082,7 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 	const char *lib = stdlib_dir(c);
 	if (lib)
 		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", lib));
+	vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", thdr));
 	vec_push(c->arena, &argv, "-x");
 	vec_push(c->arena, &argv, "cu");
 	vec_push(c->arena, &argv, (char *)k->srcpath);
@@ -1130,6 +1160,11 @@ out:
 		unlink(tsec);
 	if (tout[0])
 		unlink(tout);
+	if (thdr[0]) {
+		if (hfile)
+			unlink(hfile);
+		rmdir(thdr);
+	}
 	return rc;
 }
 

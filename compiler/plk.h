@@ -526,8 +526,9 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
-/* <component>.plk.h: ids and the entry's prototype, for the source */
-void contract_header(FILE *out, const Component *comp);
+/* <component>.plk.h: cparam macros (defaults, or cvals when given), ids
+ * and the entry's prototype; the source includes it */
+void contract_header(FILE *out, const Component *comp, const int64_t *cvals);
 
 /* eval.c: integer expressions over named constants */
 typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;

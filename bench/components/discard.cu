@@ -6,14 +6,9 @@
  */
 #include "plk.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef WARPS
-#define WARPS 8
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_DISCARD_PLK_H
+#include <discard.plk.h>
 #endif
 
 PLK_ENTRY void plk_discard(int inst, const void *y, float *acc, int tile_m, int tile_n)

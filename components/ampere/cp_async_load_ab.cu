@@ -10,14 +10,9 @@
 #include "plk.cuh"
 #include <cuda_bf16.h>
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 128
-#endif
-#ifndef BK
-#define BK 64
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_CP_ASYNC_LOAD_AB_PLK_H
+#include <cp_async_load_ab.plk.h>
 #endif
 
 PLK_ENTRY void plk_cp_async_load_ab(int inst, const __nv_bfloat16 *a, const __nv_bfloat16 *b,
@@ -25,8 +20,6 @@ PLK_ENTRY void plk_cp_async_load_ab(int inst, const __nv_bfloat16 *a, const __nv
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	enum { PORT_AB = 0 };
-	enum { FIELD_A = 0, FIELD_B = 1 };
 	static_assert(BK * 2 == 128, "sw128 layout: one BK row of bf16 is one 128-byte row");
 	static_assert((BM * 8) % 32 == 0 && (BN * 8) % 32 == 0, "whole warp-wide copy rounds");
 	constexpr int CHUNKS = BK * 2 / 16;	/* 16-byte chunks per row */
@@ -49,14 +42,16 @@ PLK_ENTRY void plk_cp_async_load_ab(int inst, const __nv_bfloat16 *a, const __nv
 		}
 	};
 	for (int k = 0; k < kt; k++) {
-		const int s = plk_produce_acquire(inst, PORT_AB, ab);
-		copy_tile((char *)plk_ring_ptr(inst, PORT_AB, s, FIELD_A), a, BM, tile_m * BM, M, k * BK);
-		copy_tile((char *)plk_ring_ptr(inst, PORT_AB, s, FIELD_B), b, BN, tile_n * BN, N, k * BK);
+		const int s = plk_produce_acquire(inst, CP_ASYNC_LOAD_AB_PORT_AB, ab);
+		copy_tile((char *)plk_ring_ptr(inst, CP_ASYNC_LOAD_AB_PORT_AB, s, CP_ASYNC_LOAD_AB_FIELD_AB_A),
+		          a, BM, tile_m * BM, M, k * BK);
+		copy_tile((char *)plk_ring_ptr(inst, CP_ASYNC_LOAD_AB_PORT_AB, s, CP_ASYNC_LOAD_AB_FIELD_AB_B),
+		          b, BN, tile_n * BN, N, k * BK);
 		/* Each lane's arrival fires when its copies have landed; it also
 		 * adds one pending arrival, so the phase still needs lane 0's
 		 * plain arrival (one per producer warp, as the ABI counts). */
 		asm volatile("cp.async.mbarrier.arrive.shared.b64 [%0];"
-		             ::"r"(plk_smem_u32(plk_ring_full(inst, PORT_AB, s))) : "memory");
-		plk_produce_commit(inst, PORT_AB, ab);
+		             ::"r"(plk_smem_u32(plk_ring_full(inst, CP_ASYNC_LOAD_AB_PORT_AB, s))) : "memory");
+		plk_produce_commit(inst, CP_ASYNC_LOAD_AB_PORT_AB, ab);
 	}
 }

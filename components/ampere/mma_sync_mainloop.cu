@@ -7,17 +7,9 @@
  */
 #include "plk.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 128
-#endif
-#ifndef BK
-#define BK 64
-#endif
-#ifndef WARPS
-#define WARPS 8
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_MMA_SYNC_MAINLOOP_PLK_H
+#include <mma_sync_mainloop.plk.h>
 #endif
 
 PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, int tile_m,
@@ -25,8 +17,6 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	enum { PORT_AB = 0, PORT_ACC = 1 };
-	enum { FIELD_A = 0, FIELD_B = 1 };
 	static_assert(BK * 2 == 128, "sw128 layout: one BK row of bf16 is one 128-byte row");
 	static_assert(BM % (16 * WARPS) == 0, "each warp owns whole 16-row blocks");
 	static_assert(BN % 16 == 0, "B fragments load two n8 blocks at a time");
@@ -44,9 +34,11 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 		return base + r * 128 + ((ch ^ (r & 7)) << 4);
 	};
 	for (int k = 0; k < kt; k++) {
-		const int s = plk_consume_wait(inst, PORT_AB, ab);
-		const uint32_t sa = plk_smem_u32(plk_ring_ptr(inst, PORT_AB, s, FIELD_A));
-		const uint32_t sb = plk_smem_u32(plk_ring_ptr(inst, PORT_AB, s, FIELD_B));
+		const int s = plk_consume_wait(inst, MMA_SYNC_MAINLOOP_PORT_AB, ab);
+		const uint32_t sa = plk_smem_u32(plk_ring_ptr(inst, MMA_SYNC_MAINLOOP_PORT_AB, s,
+		                                              MMA_SYNC_MAINLOOP_FIELD_AB_A));
+		const uint32_t sb = plk_smem_u32(plk_ring_ptr(inst, MMA_SYNC_MAINLOOP_PORT_AB, s,
+		                                              MMA_SYNC_MAINLOOP_FIELD_AB_B));
 #pragma unroll
 		for (int kk = 0; kk < BK / 16; kk++) {
 #pragma unroll
@@ -78,6 +70,6 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 			}
 		}
 		/* ldmatrix results are in registers: the stage can go back */
-		plk_consume_release(inst, PORT_AB, ab);
+		plk_consume_release(inst, MMA_SYNC_MAINLOOP_PORT_AB, ab);
 	}
 }

@@ -13,14 +13,9 @@
 #include "acc_store.cuh"
 #include "act.cuh"	/* the silu shared with swiglu_tma */
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef WARPS
-#define WARPS 8
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_SWIGLU_PLK_H
+#include <swiglu.plk.h>
 #endif
 
 PLK_ENTRY void plk_swiglu(int inst, __nv_bfloat16 *y, int M, int N, float *acc, int tile_m,

@@ -7,14 +7,9 @@
 #include "plk.cuh"
 #include "../common/acc_store.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef WARPS
-#define WARPS 8
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_BIAS_GELU_PLK_H
+#include <bias_gelu.plk.h>
 #endif
 
 PLK_ENTRY void plk_bias_gelu(int inst, __nv_bfloat16 *c, const __nv_bfloat16 *bias, int M, int N,

@@ -12,24 +12,14 @@
 #include "../common/acc_store.cuh"
 #include "../common/act.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef WARPS
-#define WARPS 8
-#endif
-#ifndef CH
-#define CH 128
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_BIAS_GELU_TMA_PLK_H
+#include <bias_gelu_tma.plk.h>
 #endif
 
 PLK_ENTRY void plk_bias_gelu_tma(int inst, const void *c, const __nv_bfloat16 *bias, int N,
                                  float *acc, int tile_m, int tile_n)
 {
-	enum { BUF_STAGING = 0 };
-	enum { BAR_STAGED = 0 };
 	static_assert(BM % (64 * (WARPS / 4)) == 0, "each warpgroup owns whole 64-row blocks");
 	static_assert(BN % CH == 0 && CH % 64 == 0, "CH: whole 64-column boxes dividing BN");
 	constexpr int MI = BM / (16 * WARPS), NI = BN / 8;
@@ -62,9 +52,9 @@ PLK_ENTRY void plk_bias_gelu_tma(int inst, const void *c, const __nv_bfloat16 *b
 		}
 	}
 	plk_acc_store_tma_pairs<MI, NI, WARPS, CH>([&v2](int i) { return v2[i]; }, plk_warp_rank(inst),
-	                                           (char *)plk_smem(inst, BUF_STAGING), c,
-	                                           plk_named_barrier(inst, BAR_STAGED),
-	                                           plk_barrier_threads(inst, BAR_STAGED),
+	                                           (char *)plk_smem(inst, BIAS_GELU_TMA_BUF_STAGING), c,
+	                                           plk_named_barrier(inst, BIAS_GELU_TMA_BAR_STAGED),
+	                                           plk_barrier_threads(inst, BIAS_GELU_TMA_BAR_STAGED),
 	                                           tile_m < 0 ? -1 : tile_m * BM, tile_n * BN);
 #else
 	__trap();	/* contract: arch >= sm_90 */

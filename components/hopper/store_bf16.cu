@@ -8,14 +8,9 @@
 #include "plk.cuh"
 #include "../common/acc_store.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef WARPS
-#define WARPS 8
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_STORE_BF16_PLK_H
+#include <store_bf16.plk.h>
 #endif
 
 PLK_ENTRY void plk_store_bf16(int inst, __nv_bfloat16 *c, int M, int N, float *acc, int tile_m,

@@ -10,23 +10,13 @@
 #include "../common/acc_store.cuh"
 #include "../common/act.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef WARPS
-#define WARPS 8
-#endif
-#ifndef CH
-#define CH 128
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_SWIGLU_TMA_PLK_H
+#include <swiglu_tma.plk.h>
 #endif
 
 PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, int tile_n)
 {
-	enum { BUF_STAGING = 0 };
-	enum { BAR_STAGED = 0 };
 	static_assert(BM % (64 * (WARPS / 4)) == 0, "each warpgroup owns whole 64-row blocks");
 	static_assert((BN / 2) % CH == 0 && CH % 64 == 0, "CH: whole 64-column boxes dividing BN / 2");
 	constexpr int MI = BM / (16 * WARPS), NI = BN / 8, NO = NI / 2;
@@ -45,9 +35,9 @@ PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, i
 				}
 	}
 	plk_acc_store_tma<MI, NO, WARPS, CH>(v, plk_warp_rank(inst),
-	                                     (char *)plk_smem(inst, BUF_STAGING), y,
-	                                     plk_named_barrier(inst, BAR_STAGED),
-	                                     plk_barrier_threads(inst, BAR_STAGED),
+	                                     (char *)plk_smem(inst, SWIGLU_TMA_BUF_STAGING), y,
+	                                     plk_named_barrier(inst, SWIGLU_TMA_BAR_STAGED),
+	                                     plk_barrier_threads(inst, SWIGLU_TMA_BAR_STAGED),
 	                                     tile_m < 0 ? -1 : tile_m * BM, tile_n * (BN / 2));
 #else
 	__trap();	/* contract: arch >= sm_90 */

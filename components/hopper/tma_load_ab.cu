@@ -11,22 +11,15 @@
  * the consumers of both CTAs (wgmma_mainloop with the same MCAST), so no
  * slot is overwritten while either CTA still reads it.
  *
- * Like every component source it may be included more than once into one
- * unit (the monolithic build): everything but the entry is local to it.
+ * Like every component source it may be included into one unit with others
+ * (the monolithic build): everything but the entry and its guarded header
+ * is local to it.
  */
 #include "plk.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef BK
-#define BK 64
-#endif
-#ifndef MCAST
-#define MCAST 1
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_TMA_LOAD_AB_PLK_H
+#include <tma_load_ab.plk.h>
 #endif
 
 PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab,
@@ -34,9 +27,6 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	/* ids in declaration order (what plkc -c writes to tma_load_ab.plk.h) */
-	enum { PORT_AB = 0 };
-	enum { FIELD_A = 0, FIELD_B = 1 };
 	constexpr unsigned A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
 	static_assert(BK * 2 == 128, "sw128: one BK row of bf16 must be one 128-byte swizzle row");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
@@ -47,24 +37,25 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 #if __CUDA_ARCH__ >= 900
 	const int kt = (K + BK - 1) / BK;
 	for (int k = 0; k < kt; k++) {
-		const int s = plk_produce_acquire(inst, PORT_AB, ab);
+		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
 		 * before both boxes land, zero-filled parts outside the tensor
 		 * included. */
-		plk_produce_expect_tx(inst, PORT_AB, ab, A_BYTES + B_BYTES);
+		plk_produce_expect_tx(inst, TMA_LOAD_AB_PORT_AB, ab, A_BYTES + B_BYTES);
 		if (plk_lane() == 0) {
-			void *full = plk_ring_full(inst, PORT_AB, s);
-			plk_tma_load_2d(plk_ring_ptr(inst, PORT_AB, s, FIELD_A), a, full,
-			                k * BK, tile_m * BM);
+			void *full = plk_ring_full(inst, TMA_LOAD_AB_PORT_AB, s);
+			plk_tma_load_2d(plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_A),
+			                a, full, k * BK, tile_m * BM);
 #if MCAST == 1
-			plk_tma_load_2d(plk_ring_ptr(inst, PORT_AB, s, FIELD_B), b, full,
-			                k * BK, tile_n * BN);
+			plk_tma_load_2d(plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_B),
+			                b, full, k * BK, tile_n * BN);
 #else
 			/* this CTA's rows of B (the tensormap's box is BN / MCAST
 			 * rows), to the same offset of every CTA's slot */
 			constexpr int ROWS = BN / MCAST;
 			const unsigned r = plk_cluster_ctarank();
-			plk_tma_load_2d_mcast((char *)plk_ring_ptr(inst, PORT_AB, s, FIELD_B) + r * (ROWS * BK * 2),
+			plk_tma_load_2d_mcast((char *)plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s,
+			                                           TMA_LOAD_AB_FIELD_AB_B) + r * (ROWS * BK * 2),
 			                      b, full, k * BK, tile_n * BN + (int)r * ROWS,
 			                      (uint16_t)((1u << MCAST) - 1));
 #endif

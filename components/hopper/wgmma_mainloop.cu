@@ -10,20 +10,9 @@
  */
 #include "plk.cuh"
 
-#ifndef BM
-#define BM 128
-#endif
-#ifndef BN
-#define BN 256
-#endif
-#ifndef BK
-#define BK 64
-#endif
-#ifndef WG
-#define WG 2
-#endif
-#ifndef MCAST
-#define MCAST 1
+/* cparams and ids: generated from the contract, found on -I (docs/components.md) */
+#ifndef PLK_WGMMA_MAINLOOP_PLK_H
+#include <wgmma_mainloop.plk.h>
 #endif
 
 PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int tile_m,
@@ -31,8 +20,6 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	enum { PORT_AB = 0, PORT_ACC = 1 };
-	enum { FIELD_A = 0, FIELD_B = 1 };
 	static_assert(BM == 128, "BM must be 128");
 	static_assert(BN == 128 || BN == 256, "BN must be 128 or 256");
 	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
@@ -50,9 +37,9 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 #if defined(PLK_HAS_WGMMA)
 	/* a stage goes back to this CTA's producer, or to every CTA's */
 #if MCAST == 1
-#define PLK_RELEASE(stage) plk_consume_release_stage(inst, PORT_AB, stage)
+#define PLK_RELEASE(stage) plk_consume_release_stage(inst, WGMMA_MAINLOOP_PORT_AB, stage)
 #else
-#define PLK_RELEASE(stage) plk_consume_release_stage_cluster(inst, PORT_AB, stage, MCAST)
+#define PLK_RELEASE(stage) plk_consume_release_stage_cluster(inst, WGMMA_MAINLOOP_PORT_AB, stage, MCAST)
 #endif
 	const int wg = plk_warp_rank(inst) >> 2;
 	const int kt = (K + BK - 1) / BK;
@@ -60,10 +47,12 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 
 	plk_fence_regs<ACC>(acc);
 	for (int k = 0; k < kt; k++) {
-		const int s = plk_consume_wait(inst, PORT_AB, ab);
-		plk_pipe_advance(inst, PORT_AB, ab);
-		const uint64_t da0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, PORT_AB, s, FIELD_A));
-		const uint64_t db0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, PORT_AB, s, FIELD_B));
+		const int s = plk_consume_wait(inst, WGMMA_MAINLOOP_PORT_AB, ab);
+		plk_pipe_advance(inst, WGMMA_MAINLOOP_PORT_AB, ab);
+		const uint64_t da0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, WGMMA_MAINLOOP_PORT_AB, s,
+		                                                       WGMMA_MAINLOOP_FIELD_AB_A));
+		const uint64_t db0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, WGMMA_MAINLOOP_PORT_AB, s,
+		                                                       WGMMA_MAINLOOP_FIELD_AB_B));
 		plk_wgmma_fence();
 #pragma unroll
 		for (int kk = 0; kk < BK / 16; kk++) {

@@ -15,6 +15,9 @@
  *   CFG_WG        consumer warpgroups (wgmma path)
  *   CFG_STAGES    ring depth
  *   CFG_GROUP     raster group (tile-rows)
+ *
+ * Each source includes its generated header (cparam defaults, ids):
+ * run_gemm.sh writes them with tests/gpu/headers.sh and passes -I.
  */
 #include <cuda.h>
 #include <cuda_runtime.h>

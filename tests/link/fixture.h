@@ -7,7 +7,9 @@
  *
  * Block: warpgroup 0 holds fill (regs 40), warpgroups 1-2 the consumers
  * (regs 232): 384 threads, the 40/232 split. The components' sources
- * are fill.cu, sum.cu, sum_acc.cu and store.cu beside this file. */
+ * are fill.cu, sum.cu, sum_acc.cu and store.cu beside this file; their
+ * contracts (params, ports, buffers, barriers) agree with them, as the
+ * header the monolith writes before each source checks. */
 #ifndef LINK_FIXTURE_H
 #define LINK_FIXTURE_H
 #include <string.h>
@@ -72,6 +74,9 @@ static void fx_param(Ctx *c, Component *cp, GInst *in, const char *name, TypeKin
 static GPort *fx_port(Ctx *c, GInst *in, const char *name, PortDir dir, TypeKind k, const char *dtype,
                       int rows, int cols, uint32_t bytes)
 {
+	Port *cpt = arena_alloc(c->arena, sizeof *cpt);   /* the contract's port */
+	cpt->name = name, cpt->dir = dir, cpt->ty = fx_type(c, k, dtype), cpt->sp = span_none;
+	vec_push(c->arena, &((Component *)in->comp)->ports, cpt);   /* fx_comp made it */
 	GPort *pt = arena_alloc(c->arena, sizeof *pt);
 	pt->name = name, pt->id = in->ports.n, pt->dir = dir, pt->k = k, pt->bytes = bytes;
 	GField *f = arena_alloc(c->arena, sizeof *f);
@@ -204,6 +209,12 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 	fx_ring(f, i0, t0, i1, t1, 4, 0, 4096, 16384, 32, 256);  /* threads */
 	vec_push(c->arena, &f->g.edges, fe);
 	/* store's buffer `stage` (32 x 32 f32) and barrier `sync` (256 threads) */
+	Smem *sm = arena_alloc(c->arena, sizeof *sm);
+	sm->name = "stage", sm->size = fx_num(c, 4096), sm->sp = sm->live_sp = span_none;
+	vec_push(c->arena, &st->smem, sm);
+	Barrier *bar = arena_alloc(c->arena, sizeof *bar);
+	bar->name = "sync", bar->threads = fx_num(c, 256), bar->sp = span_none;
+	vec_push(c->arena, &st->barriers, bar);
 	GBuf *b = arena_alloc(c->arena, sizeof *b);
 	b->name = "stage", b->id = 0, b->size = 4096, b->align = 128, b->sp = span_none;
 	vec_push(c->arena, &i2->bufs, b);

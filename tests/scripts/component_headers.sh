@@ -1,25 +1,36 @@
 #!/bin/bash
-# Every component's source agrees with its contract: the header that
-# `plkc --emit=header` writes (ids and the entry's prototype) is included
-# before the source, and nvcc compiles the pair. A contract whose params or
-# ports differ from the entry's signature is a "conflicting declaration".
+# Every component's source agrees with its contract, which is the only place
+# its constants and ids are written: the source includes <NAME.plk.h>, the
+# header `plkc --emit=header` writes (cparam defaults, ids, the entry's
+# prototype), and nvcc compiles it with nothing else defined. A contract whose params or
+# ports differ from the entry's signature is a "conflicting declaration"; an
+# id the contract does not declare is undefined. A source that still defines
+# a cparam or an id enum of its own fails too.
 B=${1:-build}
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 [ -x "$NVCC" ] || { echo "skip: no nvcc"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-for plk in components/*/*.plk; do
+for plk in components/*/*.plk bench/components/*.plk; do
 	src=$(sed -n 's/^ *source *"\(.*\)".*/\1/p' "$plk")
 	[ -n "$src" ] || continue
+	src=$(dirname "$plk")/$src
 	arch=sm_90a
 	grep -q 'needs' "$plk" || arch=sm_80
 	name=$(basename "$plk" .plk)
 	"$PLKC" --emit=header "$plk" >"$tmp/$name.plk.h" || { echo "$plk: --emit=header failed"; fail=1; continue; }
-	printf '#include "%s.plk.h"\n#include "%s/%s"\n' "$name" "$PWD/$(dirname "$plk")" "$src" >"$tmp/$name.cu"
+	for c in $(sed -n 's/^#ifndef \([A-Za-z_][A-Za-z0-9_]*\)$/\1/p' "$tmp/$name.plk.h" | grep -v '^PLK_'); do
+		grep -qE "^[[:space:]]*#[[:space:]]*define[[:space:]]+$c\b" "$src" &&
+			{ echo "$src: defines $c, a constant of its contract (the header supplies it)"; fail=1; }
+	done
+	grep -qE '\benum[[:space:]]*\{[[:space:]]*(PORT|FIELD|BUF|BAR)_' "$src" &&
+		{ echo "$src: declares ids of its own (the header supplies them)"; fail=1; }
+	grep -q "^#include <$name\.plk\.h>" "$src" ||
+		{ echo "$src: does not include <$name.plk.h>"; fail=1; }
 	sm=${arch#sm_}
 	if ! "$NVCC" -rdc=true -ptx -gencode arch=compute_$sm,code=compute_$sm -Istdlib -I"$tmp" \
-		-o "$tmp/$name.ptx" "$tmp/$name.cu" 2>"$tmp/err"; then
+		-o "$tmp/$name.ptx" "$src" 2>"$tmp/err"; then
 		echo "$plk: its source disagrees with its contract:"; grep -m 5 error "$tmp/err"; fail=1
 	fi
 	n=$((n + 1))

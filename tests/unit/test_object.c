@@ -2,13 +2,14 @@
  * reading it back round-trips; damaged, foreign and stale objects get
  * their own errors. Runs from the repository root (fixtures in
  * tests/objects/); skips the nvcc parts when nvcc is missing. */
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <nvJitLink.h>
 #include "unit.h"
 
-static char tmp[256];
+static char tmp[256], nvcc[512];
 
 /* nvJitLink keeps a few hundred bytes when it rejects an input: not ours. */
 const char *__lsan_default_suppressions(void);
@@ -95,6 +96,95 @@ static void test_roundtrip(void)
 		free(a);
 	}
 	CHECK_EQ_INT(t.c.nerrors, 0);
+	unit_ctx_fini(&t);
+}
+
+static char *header_of(const Component *comp, const int64_t *cv)
+{
+	char *s = NULL;
+	size_t n;
+	FILE *f = open_memstream(&s, &n);
+	contract_header(f, comp, cv);
+	fclose(f);
+	return s;
+}
+
+/* The header: each cparam's default as C over the constants before it
+ * (with cvals: the bound values), ids of every kind. */
+static void test_header(void)
+{
+	T t;
+	unit_ctx_init(&t);
+	Component *comp = load_comp(&t, "tests/objects/header.plk");
+	if (!comp)
+		return;
+	char *h = header_of(comp, NULL);
+	CHECK(strstr(h, "#ifndef N\n#define N 3\n#endif\n#ifndef M\n"
+	                "#define M ((N * 10) / 4 + ((N * 10) % 4 != 0 && ((N * 10) < 0) == (4 < 0)))\n"
+	                "#endif\n") != NULL);
+	CHECK(strstr(h, "#define L ((M < N ? M : N) - ((-2) > (-N) ? (-2) : (-N)))\n") != NULL);
+	CHECK(strstr(h, "\tHEADER_TEST_PORT_ACC = 1,\n\tHEADER_TEST_BUF_SCRATCH = 0,\n"
+	                "\tHEADER_TEST_BUF_FLAGS = 1,\n\tHEADER_TEST_BAR_DONE = 0,\n") != NULL);
+	free(h);
+	int64_t cv[] = { 3, 8, 5, 2, -5 };
+	h = header_of(comp, cv);
+	CHECK(strstr(h, "#define M 8\n") && strstr(h, "#define P (-5)\n"));
+	free(h);
+	/* no default: the includer must define it */
+	const char *src = "component nodef(A, B = A + 1) {\n  source \"nodef.cu\"\n  entry plk_nodef\n}\n";
+	Module *m = parse_source(&t.c, ctx_add_source(&t.c, "nodef.plk", src, strlen(src)));
+	CHECK(m && m->comps.n == 1);
+	if (m && m->comps.n == 1) {
+		h = header_of(m->comps.v[0], NULL);
+		CHECK(strstr(h, "#ifndef A\n#error \"constant A of component nodef has no default: define it\"\n"
+		                "#endif\n#ifndef B\n#define B (A + 1)\n#endif\n") != NULL);
+		free(h);
+	}
+	CHECK_EQ_INT(t.c.nerrors, 0);
+	unit_ctx_fini(&t);
+}
+
+static int sh(const char *fmt, const char *a, const char *b);
+
+/* A source that takes its constants and ids from its header builds: the
+ * build generates the header from the declaration in memory, never reads
+ * one beside the source, and leaves no temporary behind; a declaration the
+ * source disagrees with fails in nvcc. The defaults as C expressions (the
+ * header --emit=header writes) give the numbers plkc computes. */
+static void test_header_build(void)
+{
+	CHECK_EQ_INT(sh("mkdir -p '%s/inc' && cp tests/objects/header.plk tests/objects/header.cu '%s'",
+	                tp("hdr"), tp("hdr")), 0);
+	const char *stale = "#error \"a header beside the source was read\"\n";
+	spit(tp("hdr/header_test.plk.h"), stale, strlen(stale));
+	T t;
+	unit_ctx_init(&t);
+	char lib[PATH_MAX];   /* the header includes plk.cuh: build/san/unit finds no stdlib/ */
+	if (realpath("stdlib", lib))
+		t.c.stdlib_dir = arena_strdup(t.c.arena, lib);
+	Component *decl = load_comp(&t, tp("hdr/header.plk"));
+	const ArchInfo *a[] = { arch_lookup("sm_80") };
+	if (!decl) {
+		unit_ctx_fini(&t);
+		return;
+	}
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, a, 1, tp("hdr/h.o")), 0);
+	CHECK_EQ_INT(t.c.nerrors, 0);
+	CHECK(sh("ls -a '%s' | grep -q tmp%s", tp("hdr"), "") != 0);
+
+	char *h = header_of(decl, NULL);
+	spit(tp("hdr/inc/header_test.plk.h"), h, strlen(h));
+	free(h);
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "'%s' -rdc=true -c -arch sm_80 -Istdlib -I'%s' '%s' -o '%s'", nvcc,
+	         tp("hdr/inc"), tp("hdr/header.cu"), tp("hdr/sym.o"));
+	CHECK_EQ_INT(system(cmd), 0);
+
+	((Barrier *)decl->barriers.v[0])->name = "finished";
+	CHECK(object_build(&t.c, decl, NULL, a, 1, tp("hdr/h2.o")) != 0);
+	CHECK_LOG(&t, "error[E0209]");
+	CHECK_LOG(&t, "HEADER_TEST_BAR_DONE");
+	CHECK(sh("ls -a '%s' | grep -q tmp%s", tp("hdr"), "") != 0);
 	unit_ctx_fini(&t);
 }
 
@@ -346,12 +436,15 @@ static void test_cache_and_stale(void)
 int main(void)
 {
 	test_roundtrip();
+	test_header();
 	char *nv = getenv("CUDA_HOME");
-	char path[512];
-	snprintf(path, sizeof path, "%s/bin/nvcc", nv && *nv ? nv : PLK_DEFAULT_CUDA_HOME);
-	if (access(path, X_OK) && system("command -v nvcc >/dev/null 2>&1")) {
-		fprintf(stderr, "test_object: no nvcc, skipping object builds\n");
-		UNIT_END();
+	snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", nv && *nv ? nv : PLK_DEFAULT_CUDA_HOME);
+	if (access(nvcc, X_OK)) {
+		if (system("command -v nvcc >/dev/null 2>&1")) {
+			fprintf(stderr, "test_object: no nvcc, skipping object builds\n");
+			UNIT_END();
+		}
+		strcpy(nvcc, "nvcc");
 	}
 	const char *td = getenv("TMPDIR");
 	snprintf(tmp, sizeof tmp, "%s/plk-objtest-XXXXXX", td && *td ? td : "/tmp");
@@ -364,6 +457,7 @@ int main(void)
 	test_other_arch_only();
 	test_agrees_with_nvjitlink();
 	test_nvcc_failure();
+	test_header_build();
 	test_cache_and_stale();
 	if (!unit_failures && !getenv("KEEP"))
 		sh("rm -rf '%s'%s", tmp, "");
