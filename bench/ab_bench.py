@@ -70,12 +70,7 @@ def main():
             torch.cuda.empty_cache()
         ka.close()
         kb.close()
-    text = head + "\n".join(rows) + "\n"
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    print("FAILURES: %d" % fails if fails else "all correct")
-    return 1 if fails else 0
+    return lb.finish(head + "\n".join(rows) + "\n", args.out, fails)
 
 
 if __name__ == "__main__":

@@ -157,8 +157,13 @@ def main():
         dev, torch.__version__, stamp, args.iters, "\n".join(head + rows), summary)
     print()
     print(text)
-    if args.out:
-        with open(args.out, "w") as f:
+    return finish(text, args.out, fails)
+
+
+def finish(text, out, fails):
+    """Writes the table to `out` (if given); the exit status."""
+    if out:
+        with open(out, "w") as f:
             f.write(text)
     print("FAILURES: %d" % fails if fails else "all correct")
     return 1 if fails else 0

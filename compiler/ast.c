@@ -1,6 +1,7 @@
 /* ast.c: --emit=ast, the AST as indented text with each node's span
  * (line:col-line:col). Binary expressions print fully parenthesised so
  * that the golden tests show precedence. */
+#include <string.h>
 #include "plk.h"
 
 static void span(FILE *o, Span s)
@@ -269,4 +270,56 @@ void ast_dump(FILE *o, const Module *m)
 		component(o, m->comps.v[i]);
 	for (int i = 0; i < m->kernels.n; i++)
 		kernel(o, m->kernels.v[i]);
+}
+
+/* A number as a C operand: parenthesised when negative. */
+static void print_cnum(FILE *out, int64_t v)
+{
+	if (v == INT64_MIN)   /* no literal spells it */
+		fputs("(-9223372036854775807 - 1)", out);
+	else
+		fprintf(out, v < 0 ? "(%lld)" : "%lld", (long long)v);
+}
+
+void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
+                  const void *ud)
+{
+#define SUB(x) expr_print_c(out, (x), name, ud)
+	switch (e->k) {
+	case EX_NUM:
+		print_cnum(out, e->num);
+		break;
+	case EX_NAME:
+		if (name)
+			name(out, e->name, ud);
+		else
+			fputs(e->name, out);
+		break;
+	case EX_NEG:
+		fputs("(-", out); SUB(e->a); fputc(')', out);
+		break;
+	case EX_BIN:
+		fputc('(', out); SUB(e->a); fprintf(out, " %c ", e->op); SUB(e->b); fputc(')', out);
+		break;
+	case EX_CALL: {
+		if (e->args.n != 2) {   /* eval.c reports it; nvcc will too */
+			fprintf(out, "%s()", e->name);
+			break;
+		}
+		const Expr *a = e->args.v[0], *b = e->args.v[1];
+		if (!strcmp(e->name, "ceil_div")) {   /* rounds toward +inf, any signs */
+			fputc('(', out); SUB(a); fputs(" / ", out); SUB(b);
+			fputs(" + (", out); SUB(a); fputs(" % ", out); SUB(b);
+			fputs(" != 0 && (", out); SUB(a); fputs(" < 0) == (", out); SUB(b); fputs(" < 0)))", out);
+		} else {
+			fputc('(', out); SUB(a); fputs(!strcmp(e->name, "max") ? " > " : " < ", out);
+			SUB(b); fputs(" ? ", out); SUB(a); fputs(" : ", out); SUB(b); fputc(')', out);
+		}
+		break;
+	}
+	case EX_AUTO:
+		fputs("auto", out);   /* not a constant: check.c reports it */
+		break;
+	}
+#undef SUB
 }

@@ -255,66 +255,6 @@ static const char *param_ctype(const Type *t)
 	}
 }
 
-/* A number as a C operand: parenthesised when negative. */
-static void print_cnum(FILE *out, int64_t v)
-{
-	if (v < 0)
-		fputc('(', out);
-	print_num(out, v);
-	if (v < 0)
-		fputc(')', out);
-}
-
-/* A cparam default as a C expression over the macros of the cparams
- * before it, every compound operand parenthesised; the preprocessor
- * evaluates it too (`#if MCAST == 1`), so no casts, and the functions
- * spelled out with eval.c's semantics. */
-static void print_cexpr(FILE *out, const Expr *e)
-{
-	switch (e->k) {
-	case EX_NUM:
-		print_cnum(out, e->num);
-		break;
-	case EX_NAME:
-		fputs(e->name, out);
-		break;
-	case EX_NEG:
-		fputs("(-", out);
-		print_cexpr(out, e->a);
-		fputc(')', out);
-		break;
-	case EX_BIN:
-		fputc('(', out);
-		print_cexpr(out, e->a);
-		fprintf(out, " %c ", e->op);
-		print_cexpr(out, e->b);
-		fputc(')', out);
-		break;
-	case EX_CALL: {
-		if (e->args.n != 2) {   /* eval.c reports it; nvcc will too */
-			fprintf(out, "%s()", e->name);
-			break;
-		}
-		const Expr *a = e->args.v[0], *b = e->args.v[1];
-		if (!strcmp(e->name, "ceil_div")) {   /* rounds toward +inf, any signs */
-			fputc('(', out); print_cexpr(out, a); fputs(" / ", out); print_cexpr(out, b);
-			fputs(" + (", out); print_cexpr(out, a); fputs(" % ", out); print_cexpr(out, b);
-			fputs(" != 0 && (", out); print_cexpr(out, a); fputs(" < 0) == (", out);
-			print_cexpr(out, b); fputs(" < 0)))", out);
-		} else {
-			fputc('(', out); print_cexpr(out, a);
-			fputs(!strcmp(e->name, "max") ? " > " : " < ", out);
-			print_cexpr(out, b); fputs(" ? ", out); print_cexpr(out, a);
-			fputs(" : ", out); print_cexpr(out, b); fputc(')', out);
-		}
-		break;
-	}
-	case EX_AUTO:
-		fputs("auto", out);   /* not a constant: check.c reports it */
-		break;
-	}
-}
-
 /* <component>.plk.h: the component's compile-time constants (a macro the
  * includer defined wins, else the contract's default: with cvals, the
  * values an object is built for), the ids of its ports, bundle fields,
@@ -337,10 +277,10 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		fprintf(out, "#ifndef %s\n", p->name);
 		if (cvals) {
 			fprintf(out, "#define %s ", p->name);
-			print_cnum(out, cvals[i]);
+			expr_print_c(out, &(Expr){ .k = EX_NUM, .num = cvals[i] }, NULL, NULL);
 		} else if (p->def) {
 			fprintf(out, "#define %s ", p->name);
-			print_cexpr(out, p->def);
+			expr_print_c(out, p->def, NULL, NULL);
 		} else
 			fprintf(out, "#error \"constant %s of component %s has no default: define it\"", p->name, comp->name);
 		fputs("\n#endif\n", out);

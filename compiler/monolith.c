@@ -13,48 +13,30 @@
 #include <unistd.h>
 #include "plk.h"
 
-static void cexpr(FILE *o, const Graph *g, const Expr *e)
+/* A name in a kernel expression: a scalar kernel parameter (p<i>) or a
+ * recipe constant (its value). */
+static void kname(FILE *o, const char *n, const void *ud)
 {
-	if (!e) {
-		fputs("1", o);
-		return;
-	}
-	switch (e->k) {
-	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
-	case EX_NEG: fputs("(-", o); cexpr(o, g, e->a); fputs(")", o); return;
-	case EX_NAME:
-		for (int i = 0; i < g->kparams.n; i++)
-			if (!strcmp(((const GKParam *)g->kparams.v[i])->name, e->name)) {
-				fprintf(o, "p%d", i);
-				return;
-			}
-		for (int i = 0; i < g->consts.n; i++)
-			if (!strcmp(((const Const *)g->consts.v[i])->name, e->name)) {
-				fprintf(o, "%lld", (long long)g->constvals[i]);
-				return;
-			}
-		fprintf(o, "%s", e->name);   /* nvcc reports it */
-		return;
-	case EX_BIN:
-		fputs("(", o); cexpr(o, g, e->a); fprintf(o, " %c ", e->op); cexpr(o, g, e->b); fputs(")", o);
-		return;
-	case EX_CALL:
-		if (!strcmp(e->name, "ceil_div") && e->args.n == 2) {
-			fputs("((", o); cexpr(o, g, e->args.v[0]); fputs(") + (", o); cexpr(o, g, e->args.v[1]);
-			fputs(") - 1) / (", o); cexpr(o, g, e->args.v[1]); fputs(")", o);
+	const Graph *g = ud;
+	for (int i = 0; i < g->kparams.n; i++)
+		if (!strcmp(((const GKParam *)g->kparams.v[i])->name, n)) {
+			fprintf(o, "p%d", i);
 			return;
 		}
-		fprintf(o, "%s(", e->name);
-		for (int i = 0; i < e->args.n; i++) {
-			if (i)
-				fputs(", ", o);
-			cexpr(o, g, e->args.v[i]);
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, n)) {
+			fprintf(o, "%lld", (long long)g->constvals[i]);
+			return;
 		}
-		fputs(")", o);
-		return;
-	default:
+	fputs(n, o);   /* nvcc reports it */
+}
+
+static void cexpr(FILE *o, const Graph *g, const Expr *e)
+{
+	if (e)
+		expr_print_c(o, e, kname, g);
+	else
 		fputs("1", o);
-	}
 }
 
 static void abi_def(FILE *o, const AbiFn *f)

@@ -305,6 +305,12 @@ Module *parse_source(Ctx *c, int src);
 /* ast.c: the --emit=ast dump used by the golden tests. */
 void ast_dump(FILE *out, const Module *m);
 void expr_print(FILE *out, const Expr *e);
+/* e as a C expression (the component headers, the monolith): every
+ * compound operand parenthesised, ceil_div/min/max spelled out with
+ * eval.c's semantics, no casts, so the preprocessor can evaluate it too.
+ * name(out, n, ud) prints a name; NULL prints it as it is. */
+void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
+                  const void *ud);
 
 /* -------------------------------------------------------------- stdlib
  * the .def files in stdlib/ are the one source of truth for dtypes, layouts and
