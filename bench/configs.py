@@ -100,4 +100,6 @@ PINGPONG_MCAST = [
 
 SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
             pingpong=[CONFIGS[0], CONFIGS[2], CONFIGS[5]] + PINGPONG_CONFIGS + PINGPONG_EXPLORE,
-            mcast_pingpong=PINGPONG_CONFIGS[:2] + PINGPONG_MCAST)
+            mcast_pingpong=PINGPONG_CONFIGS[:2] + PINGPONG_MCAST,
+            # the two configurations whose monolith differs most from the link
+            monolith_gap=[CONFIGS[-1], PINGPONG_CONFIGS[1]])

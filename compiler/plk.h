@@ -308,7 +308,9 @@ void expr_print(FILE *out, const Expr *e);
 /* e as a C expression (the component headers, the monolith): every
  * compound operand parenthesised, ceil_div/min/max spelled out with
  * eval.c's semantics, no casts, so the preprocessor can evaluate it too.
- * name(out, n, ud) prints a name; NULL prints it as it is. */
+ * name(out, n, ud) prints a name; NULL prints it as it is. With name
+ * (kernel expressions over sizes, the monolith) ceil_div is the glue's
+ * (a + b - 1) / b, so that both builds compute the same thing. */
 void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
                   const void *ud);
 
