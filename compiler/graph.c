@@ -62,6 +62,8 @@ void graph_print(FILE *out, const Graph *g)
 	for (int i = 0; i < g->roles.n; i++) {
 		const GRole *r = g->roles.v[i];
 		fprintf(out, "    role %d: %d warp%s", r->id, r->nwarps, r->nwarps == 1 ? "" : "s");
+		if (r->lanes > 1)
+			fprintf(out, " x %d pingpong lanes", r->lanes);
 		if (r->regs)
 			fprintf(out, ", regs %d", r->regs);
 		if (r->warpgroup_aligned)
@@ -136,10 +138,16 @@ void graph_print(FILE *out, const Graph *g)
 		fprintf(out, "    e%d %s.%s -> %s.%s: ", e->id, e->from->name, e->fp->name, e->to->name, e->tp->name);
 		if (e->kind == EDGE_REGS)
 			fprintf(out, "registers, %u bytes per thread\n", e->slot_bytes);
-		else if (e->stages)
-			fprintf(out, "smem ring, %u-byte slots, %d stages\n", e->slot_bytes, e->stages);
-		else
-			fprintf(out, "smem ring, %u-byte slots, stages auto\n", e->slot_bytes);
+		else {
+			fprintf(out, e->stages ? "smem ring, %u-byte slots, %d stages" : "smem ring, %u-byte slots, stages auto",
+			        e->slot_bytes, e->stages);
+			if (e->lanes > 1) {
+				fprintf(out, ", pingpong %d (", e->lanes);
+				expr_print(out, e->per);
+				fprintf(out, " slots per work item)");
+			}
+			fputc('\n', out);
+		}
 	}
 }
 
@@ -150,6 +158,8 @@ void graph_dot(FILE *out, const Graph *g)
 		const GRole *r = g->roles.v[i];
 		fprintf(out, "  subgraph cluster_role%d {\n    label=\"role %d: %d warp%s", r->id, r->id,
 		        r->nwarps, r->nwarps == 1 ? "" : "s");
+		if (r->lanes > 1)
+			fprintf(out, " x %d pingpong lanes", r->lanes);
 		if (r->regs)
 			fprintf(out, ", regs %d", r->regs);
 		fprintf(out, "\";\n");
