@@ -98,8 +98,18 @@ PINGPONG_MCAST = [
              ("const WG = 1, WARPS = 4 * WG, CH = 64", "const WG = 1, WARPS = 4 * WG, CH = 64, MCAST = 2")]),
 ]
 
+# Pingpong lanes on 64 x 256 tiles: one m64n256k16 wgmma per k16 step.
+PP64 = [('const BM = 128, BN = 128, BK = 64', 'const BM = 64, BN = 256, BK = 64')]
+PINGPONG_64 = [
+    dict(name="swiglu_pingpong_64x256", recipe="examples/gemm_swiglu_pingpong.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES, edit=PP64),
+    dict(name="gemm_pingpong_64x256", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES[2:], edit=PP64),
+]
+
 SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
             pingpong=[CONFIGS[0], CONFIGS[2], CONFIGS[5]] + PINGPONG_CONFIGS + PINGPONG_EXPLORE,
             mcast_pingpong=PINGPONG_CONFIGS[:2] + PINGPONG_MCAST,
             # the two configurations whose monolith differs most from the link
-            monolith_gap=[CONFIGS[-1], PINGPONG_CONFIGS[1]])
+            monolith_gap=[CONFIGS[-1], PINGPONG_CONFIGS[1]],
+            pingpong_64=PINGPONG_CONFIGS[:2] + PINGPONG_64)

@@ -20,7 +20,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	static_assert(BM == 128, "BM must be 128");
+	static_assert(BM == 64 * WG || BM == 128, "BM: 128, or one m64 block per warpgroup (64 x WG)");
 	static_assert(BN == 128 || BN == 256, "BN must be 128 or 256");
 	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
 	static_assert(WG == 1 || WG == 2, "one or two consumer warpgroups");
