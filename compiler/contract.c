@@ -245,6 +245,21 @@ static void upper(FILE *out, const char *s)
 		fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, out);
 }
 
+/* "\tCOMP_KIND_NAME[_SUB] = i,": one id of the header's enum */
+static void id_line(FILE *out, const char *comp, const char *kind, const char *name, const char *sub,
+                    int i)
+{
+	fputc('\t', out);
+	upper(out, comp);
+	fprintf(out, "_%s_", kind);
+	upper(out, name);
+	if (sub) {
+		fputc('_', out);
+		upper(out, sub);
+	}
+	fprintf(out, " = %d,\n", i);
+}
+
 static const char *param_ctype(const Type *t)
 {
 	const DtypeInfo *d = t->dtype ? dtype_lookup(t->dtype) : NULL;
@@ -293,36 +308,14 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		fputs("enum {\n", out);
 	for (int i = 0; i < comp->ports.n; i++) {
 		const Port *p = comp->ports.v[i];
-		fputc('\t', out);
-		upper(out, comp->name);
-		fputs("_PORT_", out);
-		upper(out, p->name);
-		fprintf(out, " = %d,\n", i);
-		for (int f = 0; p->ty->k == TY_BUNDLE && f < p->ty->fields.n; f++) {
-			const Field *fl = p->ty->fields.v[f];
-			fputc('\t', out);
-			upper(out, comp->name);
-			fputs("_FIELD_", out);
-			upper(out, p->name);
-			fputc('_', out);
-			upper(out, fl->name);
-			fprintf(out, " = %d,\n", f);
-		}
+		id_line(out, comp->name, "PORT", p->name, NULL, i);
+		for (int f = 0; p->ty->k == TY_BUNDLE && f < p->ty->fields.n; f++)
+			id_line(out, comp->name, "FIELD", p->name, ((const Field *)p->ty->fields.v[f])->name, f);
 	}
-	for (int i = 0; i < comp->smem.n; i++) {
-		fputc('\t', out);
-		upper(out, comp->name);
-		fputs("_BUF_", out);
-		upper(out, ((const Smem *)comp->smem.v[i])->name);
-		fprintf(out, " = %d,\n", i);
-	}
-	for (int i = 0; i < comp->barriers.n; i++) {
-		fputc('\t', out);
-		upper(out, comp->name);
-		fputs("_BAR_", out);
-		upper(out, ((const Barrier *)comp->barriers.v[i])->name);
-		fprintf(out, " = %d,\n", i);
-	}
+	for (int i = 0; i < comp->smem.n; i++)
+		id_line(out, comp->name, "BUF", ((const Smem *)comp->smem.v[i])->name, NULL, i);
+	for (int i = 0; i < comp->barriers.n; i++)
+		id_line(out, comp->name, "BAR", ((const Barrier *)comp->barriers.v[i])->name, NULL, i);
 	if (nids)
 		fputs("};\n\n", out);
 	fprintf(out, "extern \"C\" __device__ void %s(int inst", comp->entry ? comp->entry : comp->name);

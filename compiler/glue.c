@@ -337,12 +337,21 @@ static LLVMValueRef expr_ir(G *g, const Expr *e)
  * lane. */
 typedef struct Frag { const void *key; int lane; LLVMValueRef ptr; } Frag;
 
+/* The array made for key in lane, or NULL. */
+static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane)
+{
+	for (int i = 0; i < nfr; i++)
+		if (fr[i].key == key && fr[i].lane == lane)
+			return fr[i].ptr;
+	return NULL;
+}
+
 static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
 {
 	const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
-	for (int i = 0; i < *nfr; i++)
-		if (fr[i].key == key && fr[i].lane == g->lane)
-			return fr[i].ptr;
+	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane);
+	if (have)
+		return have;
 	const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
 	LLVMTypeRef et = scalar_type(g, fl ? fl->dtype : "f32");
 	const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
@@ -375,9 +384,9 @@ static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role
  * zeroed in the role's prologue, before its tile loop. */
 static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 {
-	for (int i = 0; i < *nfr; i++)
-		if (fr[i].key == pt && fr[i].lane == g->lane)
-			return fr[i].ptr;
+	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane);
+	if (have)
+		return have;
 	LLVMTypeRef ts[2] = { g->i32, g->i32 };
 	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
 	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);

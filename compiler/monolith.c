@@ -184,7 +184,6 @@ static void entry_call(FILE *o, const Graph *g, const GInst *in, int lane, const
 	fprintf(o, ", tm, tn);\n");
 }
 
-/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
 /* The cursor of pingpong ring le moves over `items` work items' slots. */
 static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int items, const char *indent)
 {
@@ -193,6 +192,7 @@ static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int ite
 	fprintf(o, "), %d);\n", placement_ring(p, le)->stages);
 }
 
+/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
 static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags,
                       int pair)
 {

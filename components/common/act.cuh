@@ -36,4 +36,26 @@ __device__ __forceinline__ float plk_silu_mul(float g, float u)
 	return fmaf(p, plk_tanh_approx(h), p);
 }
 
+/* The SwiGLU of a wgmma_acc fragment whose gate and up columns are
+ * interleaved in blocks of 8 (docs/components.md): acc holds mblocks x
+ * nblocks blocks of 4, v gets mblocks x nblocks / 2 output blocks in the
+ * same order, silu(gate) * up. Template names are lower case: cparams are
+ * macros. */
+template <int mblocks, int nblocks>
+__device__ __forceinline__ void plk_swiglu_blocks(const float *acc, float *v)
+{
+	static_assert(nblocks % 2 == 0, "gate and up blocks come in pairs");
+	constexpr int nout = nblocks / 2;
+#pragma unroll
+	for (int mi = 0; mi < mblocks; mi++)
+#pragma unroll
+		for (int no = 0; no < nout; no++)
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				const float g = acc[(mi * nblocks + 2 * no) * 4 + j];
+				const float u = acc[(mi * nblocks + 2 * no + 1) * 4 + j];
+				v[(mi * nout + no) * 4 + j] = plk_silu_mul(g, u);
+			}
+}
+
 #endif /* PLK_ACT_CUH */

@@ -26,17 +26,8 @@ PLK_ENTRY void plk_swiglu(int inst, __nv_bfloat16 *y, int M, int N, float *acc, 
 	static_assert(BM % (16 * WARPS) == 0, "each warp owns whole 16-row blocks");
 	static_assert(BN % 64 == 0, "BN must be a multiple of 64 (32 output columns per store group)");
 	constexpr int MI = BM / (16 * WARPS), NI = BN / 8, NO = NI / 2;	/* NO: output blocks */
-	float v[MI * NO * 4];	/* registers: every index below is constant */
-#pragma unroll
-	for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-		for (int no = 0; no < NO; no++)
-#pragma unroll
-			for (int j = 0; j < 4; j++) {
-				const float g = acc[(mi * NI + 2 * no) * 4 + j];
-				const float u = acc[(mi * NI + 2 * no + 1) * 4 + j];
-				v[(mi * NO + no) * 4 + j] = plk_silu_mul(g, u);
-			}
+	float v[MI * NO * 4];	/* registers: every index is constant once unrolled */
+	plk_swiglu_blocks<MI, NI>(acc, v);
 	const int r0 = tile_m * BM, c0 = tile_n * (BN / 2);
 	plk_acc_store_bf16<MI, NO, WARPS>(v, plk_warp_rank(inst), y + (size_t)r0 * N + c0,
 	                                  M - r0, N - c0, (size_t)N);

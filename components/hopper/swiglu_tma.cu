@@ -22,18 +22,8 @@ PLK_ENTRY void plk_swiglu_tma(int inst, const void *y, float *acc, int tile_m, i
 	constexpr int MI = BM / (16 * WARPS), NI = BN / 8, NO = NI / 2;
 #if __CUDA_ARCH__ >= 900
 	float v[MI * NO * 4];
-	if (tile_m >= 0) {
-#pragma unroll
-		for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-			for (int no = 0; no < NO; no++)
-#pragma unroll
-				for (int j = 0; j < 4; j++) {
-					const float g = acc[(mi * NI + 2 * no) * 4 + j];
-					const float u = acc[(mi * NI + 2 * no + 1) * 4 + j];
-					v[(mi * NO + no) * 4 + j] = plk_silu_mul(g, u);
-				}
-	}
+	if (tile_m >= 0)
+		plk_swiglu_blocks<MI, NI>(acc, v);
 	plk_acc_store_tma<MI, NO, WARPS, CH>(v, plk_warp_rank(inst),
 	                                     (char *)plk_smem(inst, SWIGLU_TMA_BUF_STAGING), y,
 	                                     plk_named_barrier(inst, SWIGLU_TMA_BAR_STAGED),
