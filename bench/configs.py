@@ -29,6 +29,11 @@ CONFIGS = [
                ("act  = swiglu_tma(y = Y)", "act  = swiglu(y = Y)")]),
     dict(name="bias_gelu_128x256", recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
          kind="bias_gelu", shapes=GEMM_SHAPES[:2]),
+    # the register-store epilogue (hopper/bias_gelu: no staging, no TMA)
+    dict(name="bias_gelu_regs_128x256", recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
+         kind="bias_gelu", shapes=GEMM_SHAPES[:2],
+         edit=[('use "../components/hopper/bias_gelu_tma.plk"', 'use "../components/hopper/bias_gelu.plk"'),
+               ("epi  = bias_gelu_tma(c = C, bias = bias)", "epi  = bias_gelu(c = C, bias = bias)")]),
     # B multicast across 2 x 1 clusters (tma_load_ab MCAST = 2)
     dict(name="gemm_mcast_128x256", recipe="examples/gemm_mcast.plk", arch="sm_90a", kind="gemm",
          shapes=GEMM_SHAPES),
@@ -113,3 +118,28 @@ SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
             # the two configurations whose monolith differs most from the link
             monolith_gap=[CONFIGS[-1], PINGPONG_CONFIGS[1]],
             pingpong_64=PINGPONG_CONFIGS[:2] + PINGPONG_64)
+
+# The pingpong turn: handed off by the mainloop as soon as its last wgmma
+# group is issued (`handoff` on wgmma_mainloop's ring port, the default)
+# against the glue passing it when the mainloop returns, after the group
+# has drained (the same contract without `handoff`).
+LATE_TURN = {"components/hopper/wgmma_mainloop.plk": [("\n         handoff ", "\n         // (no handoff) ")]}
+# 3 and 4 lanes fit the register file only with smaller tiles: 64 x 128
+# per lane (64 accumulator registers a thread) and lower budgets.
+def lanes(n, regs):
+    return [("const BM = 128, BN = 128, BK = 64", "const BM = 64, BN = 128, BK = 64, REGS = %d" % regs),
+            ("pingpong = 2", "pingpong = %d" % n)]
+LANES = [
+    dict(name="gemm_pingpong_late", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES, contracts=LATE_TURN),
+    dict(name="swiglu_pingpong_late", recipe="examples/gemm_swiglu_pingpong.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_SHAPES, contracts=LATE_TURN),
+    dict(name="gemm_pingpong3_64x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES[:2], edit=lanes(3, 152)),
+    dict(name="gemm_pingpong4_64x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES[:2], edit=lanes(4, 112)),
+    dict(name="sm80_swiglu_pingpong", recipe="examples/gemm_swiglu_sm80.plk", arch="sm_90",
+         kind="swiglu", shapes=SWIGLU_SHAPES[1:],
+         edit=[("load.ab -> mma.ab [stages = auto]", "load.ab -> mma.ab [stages = auto, pingpong = 2]")]),
+]
+SETS["lanes"] = PINGPONG_CONFIGS[:2] + LANES

@@ -34,18 +34,32 @@ def run(cmd, **kw):
     return r, dt
 
 
-def variant(cfg, out):
-    """The recipe with the configuration's edits, beside the original so
-    that its relative `use` paths still resolve."""
-    src = open(cfg["recipe"]).read()
-    for old, new in cfg.get("edit", []):
+def edited(name, path, edits, tag):
+    """path with the edits applied, written beside it as .bench_TAG_FILE
+    (relative paths inside it still resolve); returns the new path."""
+    src = open(path).read()
+    for old, new in edits:
         if old not in src:
-            sys.exit("%s: `%s` not in %s" % (cfg["name"], old, cfg["recipe"]))
+            sys.exit("%s: `%s` not in %s" % (name, old, path))
         src = src.replace(old, new)
-    path = os.path.join(os.path.dirname(cfg["recipe"]), ".bench_%s.plk" % cfg["name"])
-    with open(path, "w") as f:
+    out = os.path.join(os.path.dirname(path), ".bench_%s_%s" % (tag, os.path.basename(path)))
+    with open(out, "w") as f:
         f.write(src)
-    return path
+    return out
+
+
+def variant(cfg):
+    """The recipe with the configuration's edits, and the contracts it uses
+    with theirs ("contracts": {path: edits}, e.g. an ablation that drops
+    `handoff`). Returns the recipe's path and every file written."""
+    written, edits = [], list(cfg.get("edit", []))
+    rdir = os.path.dirname(cfg["recipe"])
+    for path, cedits in cfg.get("contracts", {}).items():
+        copy = edited(cfg["name"], path, cedits, cfg["name"])
+        written.append(copy)
+        edits.append(('"%s"' % os.path.relpath(path, rdir), '"%s"' % os.path.relpath(copy, rdir)))
+    recipe = edited(cfg["name"], cfg["recipe"], edits, cfg["name"])
+    return recipe, written + [recipe]
 
 
 def main():
@@ -59,7 +73,7 @@ def main():
     meta = []
     for cfg in SETS[args.set]:
         name, arch = cfg["name"], cfg["arch"]
-        recipe = variant(cfg, args.out)
+        recipe, written = variant(cfg)
         try:
             cubin = os.path.join(args.out, name + ".cubin")
             run([args.plkc, recipe, "-arch", arch, "-o", cubin])   # warms the object cache
@@ -79,7 +93,8 @@ def main():
                              "-I.", "-Istdlib", "-o", mono, mono_cu])
                 nv.append(dt)
         finally:
-            os.remove(recipe)
+            for path in written:
+                os.remove(path)
         man = os.path.join(args.out, name + ".manifest.json")
         meta.append(dict(cfg, cubin=os.path.basename(cubin), mono=os.path.basename(mono),
                          manifest=os.path.basename(man),

@@ -171,6 +171,8 @@ static void component(FILE *o, const Component *c)
 			fputs(" per ", o);
 			expr_print(o, p->per);
 		}
+		if (p->handoff)
+			fputs(" handoff", o);
 		span(o, p->sp);
 		fputc('\n', o);
 	}

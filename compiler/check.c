@@ -454,8 +454,20 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 	for (int i = 0; i < cp->features.n; i++)
 		gi->features |= need_feature(k, cp->features.v[i]);
 
+	int first = 1;   /* contract-only errors: reported at the first instance */
+	for (int i = 0; i < k->g->insts.n; i++)
+		first &= ((const GInst *)k->g->insts.v[i])->comp != cp;
 	for (int i = 0; i < cp->ports.n; i++) {
 		const Port *p = cp->ports.v[i];
+		if (first && p->handoff && (p->dir != PORT_IN || p->ty->k == TY_FRAG)) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0352", p->handoff_sp,
+			                   "`handoff` on %s, which takes no pingpong turns",
+			                   p->dir != PORT_IN ? "an `out` port" : "a frag port");
+			d->primary.msg = "only a ring's consumer passes the turn";
+			diag_label(d, p->sp, "`%s` is %s", p->name, p->dir != PORT_IN ? "a producer's end" : "registers, not a ring");
+			diag_help(d, "remove `handoff`, or move it to the `in` port of the ring the lanes share");
+			diag_end(k->c, d);
+		}
 		GPort *gp = type_port(k, p, cs);
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */

@@ -210,6 +210,8 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 			fputs(" per ", out);
 			print_expr(out, p->per, P_ADD);
 		}
+		if (p->handoff)
+			fputs(" handoff", out);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->smem.n; i++) {

@@ -144,11 +144,16 @@ void graph_print(FILE *out, const Graph *g)
 			if (e->lanes > 1) {
 				fprintf(out, ", pingpong %d (", e->lanes);
 				expr_print(out, e->per);
-				fprintf(out, " slots per work item)");
+				fprintf(out, " slots per work item%s)", edge_handoff(e) ? ", turn handed off by the consumer" : "");
 			}
 			fputc('\n', out);
 		}
 	}
+}
+
+int edge_handoff(const GEdge *e)
+{
+	return e->tp && e->tp->decl && e->tp->decl->handoff;
 }
 
 void graph_dot(FILE *out, const Graph *g)

@@ -272,7 +272,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		        r->turn_bar + 8 * r->lane);
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
 		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t\t");
-		if (le && r->role->insts.v[j] == le->to)
+		if (le && r->role->insts.v[j] == le->to && !edge_handoff(le))
 			fprintf(o, "\t\t\t\tplk_mbar_arrive(pipelink_smem + %u);\n",
 			        r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes));
 	}

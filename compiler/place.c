@@ -799,7 +799,9 @@ void placement_print(FILE *out, const Placement *p)
 			fprintf(out, "    pingpong: %d lanes of `%s`, each skipping ", r->edge->lanes, r->edge->to->name);
 			expr_print(out, r->edge->per);
 			fprintf(out, " slots per work item of another lane\n");
-			fprintf(out, "    turns: mbarriers %u + l*8 (arrivals %d)\n", lr->turn_bar, lr->nwarps * 32);
+			fprintf(out, "    turns: mbarriers %u + l*8 (arrivals %d), passed %s `%s`%s\n", lr->turn_bar,
+			        lr->nwarps * 32, edge_handoff(r->edge) ? "by" : "when", r->edge->to->name,
+			        edge_handoff(r->edge) ? " (handoff)" : " returns");
 		}
 	}
 	if (!any)

@@ -174,12 +174,14 @@ typedef struct CParam {     /* compile-time constant: name [= default] */
 
 typedef enum { PORT_IN, PORT_OUT } PortDir;
 
-typedef struct Port {       /* in/out NAME: TYPE [per COUNT] */
+typedef struct Port {       /* in/out NAME: TYPE [per COUNT] [handoff] */
 	PortDir dir;
 	const char *name;
 	Span sp;
 	Type *ty;
 	Expr *per;              /* tiles (slots) per work item; NULL: unsaid */
+	int handoff;            /* the consumer passes its pingpong turn itself (plk_ring_handoff) */
+	Span handoff_sp;
 } Port;
 
 typedef struct Param {      /* param NAME: TYPE  (a kernel parameter) */
@@ -548,6 +550,9 @@ int edit_distance(const char *a, const char *b);
 /* check.c */
 Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
 void graph_print(FILE *out, const Graph *g);
+/* Whether the consumer of a lanes' ring passes the turn itself (its port
+ * says `handoff`: plk_ring_turn) rather than the glue after it returns. */
+int edge_handoff(const GEdge *e);
 void graph_dot(FILE *out, const Graph *g);
 
 /* place.c */
@@ -581,7 +586,7 @@ typedef struct AbiFn {
 	AbiCase *cases;
 	int ncases;
 } AbiFn;
-enum { ABI_NFNS = 10 };
+enum { ABI_NFNS = 11 };
 /* The `inst` an entry gets (the tables' first key): lane L of an instance
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)

@@ -293,6 +293,7 @@ loop:
 	"tensormap"  { SPAN(); return KW_TENSORMAP; }
 	"ptr"        { SPAN(); return KW_PTR; }
 	"per"        { SPAN(); return KW_PER; }
+	"handoff"    { SPAN(); return KW_HANDOFF; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }
 
 	"sm_" [0-9]+ "a"? {

@@ -101,6 +101,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 	Policy *policy;
 	Arg *arg;
 	PortRef pref;
+	Port *port;
 	int dir;
 }
 
@@ -111,7 +112,8 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_IN "in" KW_OUT "out" KW_SMEM "smem" KW_BYTES "bytes" KW_ALIGN "align"
 %token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
-%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster" KW_PTR "ptr"
+%token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
+%token KW_HANDOFF "handoff" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">="
@@ -126,6 +128,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %type <arg> arg
 %type <pref> portref
 %type <dir> dir
+%type <port> port
 
 %%
 
@@ -205,7 +208,7 @@ citems
 
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
- *       | ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]
+ *       | port [ "handoff" ]
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
  *       | "cluster" expr | ";" . */
 citem
@@ -225,16 +228,8 @@ citem
 		p->name = $2; p->sp = @$; p->ty = $4;
 		vec_push(A, &lx->comp->params, p);
 	}
-	| dir IDENT ':' porttype {
-		Port *p = NEW(Port);
-		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4;
-		vec_push(A, &lx->comp->ports, p);
-	}
-	| dir IDENT ':' porttype "per" expr {
-		Port *p = NEW(Port);
-		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4; p->per = $6;
-		vec_push(A, &lx->comp->ports, p);
-	}
+	| port
+	| port "handoff"     { $1->handoff = 1; $1->handoff_sp = @2; }
 	| "smem" IDENT ':' expr "bytes" {
 		Smem *s = NEW(Smem);
 		s->name = $2; s->sp = span_join(@1, @5); s->size = $4;
@@ -253,6 +248,22 @@ citem
 	}
 	| ';'
 	| error
+	;
+
+/* port = ( "in" | "out" ) IDENT ":" porttype [ "per" expr ] . */
+port
+	: dir IDENT ':' porttype {
+		Port *p = NEW(Port);
+		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4;
+		vec_push(A, &lx->comp->ports, p);
+		$$ = p;
+	}
+	| dir IDENT ':' porttype "per" expr {
+		Port *p = NEW(Port);
+		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4; p->per = $6;
+		vec_push(A, &lx->comp->ports, p);
+		$$ = p;
+	}
 	;
 
 dir

@@ -31,6 +31,7 @@ __device__ void *plk_ring_slot(int inst, int port, int stage);
 __device__ unsigned plk_ring_field(int inst, int port, int field);
 __device__ void *plk_ring_full(int inst, int port, int stage);
 __device__ void *plk_ring_empty(int inst, int port, int stage);
+__device__ void *plk_ring_turn(int inst, int port);
 __device__ int plk_named_barrier(int inst, int bar);
 __device__ int plk_barrier_threads(int inst, int bar);
 __device__ int plk_role_first_warp(int inst);
@@ -198,6 +199,19 @@ __device__ __forceinline__ void plk_consume_release(int inst, int port, plk_pipe
 {
 	plk_mbar_arrive(plk_ring_empty(inst, port, p->stage));
 	plk_pipe_advance(inst, port, p);
+}
+
+/* Pingpong lanes (docs/placement.md): a consumer port declared `handoff`
+ * passes the ring to the next lane itself, as soon as it has issued its
+ * last access of the work item, so the next lane's first wgmma queues
+ * behind this lane's last ones instead of after they drain. Every thread
+ * of the lane calls it once per work item (the turn counts the lane's
+ * threads); with no lanes, or without `handoff`, it does nothing. */
+__device__ __forceinline__ void plk_ring_handoff(int inst, int port)
+{
+	void *turn = plk_ring_turn(inst, port);
+	if (turn)
+		plk_mbar_arrive(turn);
 }
 
 /* Generic pointer to field `field` of stage `stage` of a ring's slot. */

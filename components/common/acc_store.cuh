@@ -12,13 +12,17 @@
 #include "plk.cuh"
 #include <cuda_bf16.h>
 
-/* v: mblocks x nblocks blocks of 4 values (wgmma_acc order); w: warp rank
- * among nwarps warps; out: the tile's top-left element; rows, cols:
- * elements left in the matrix from there (clipping); ld: row pitch.
- * Template names are lower case: cparams are macros. */
-template <int mblocks, int nblocks, int nwarps>
-__device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_bfloat16 *out,
-                                                   int rows, int cols, size_t ld)
+/* pairs(i): the bf16x2 of columns 2i and 2i + 1 of mblocks x nblocks
+ * blocks of 4 values in the wgmma_acc order (an epilogue that packs its
+ * results into registers of its own, leaving the accumulator registers to
+ * wgmma alone: ptxas serializes the wgmmas of a mainloop whose
+ * accumulators other instructions write, C7515); w: warp rank among
+ * nwarps warps; out: the tile's top-left element; rows, cols: elements
+ * left in the matrix from there (clipping); ld: row pitch. Template names
+ * are lower case: cparams are macros. */
+template <int mblocks, int nblocks, int nwarps, typename Pairs>
+__device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __nv_bfloat16 *out,
+                                                         int rows, int cols, size_t ld)
 {
 	static_assert(nblocks % 4 == 0, "stores go 4 column blocks (32 columns) at a time");
 	const int q = plk_lane() & 3;
@@ -33,11 +37,8 @@ __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_b
 				/* p[b]: my column pair of block n4 + b */
 				uint32_t p[4], o[4];
 #pragma unroll
-				for (int b = 0; b < 4; b++) {
-					const float *e = v + (mi * nblocks + n4 + b) * 4 + 2 * h;
-					__nv_bfloat162 t = __floats2bfloat162_rn(e[0], e[1]);
-					p[b] = *(uint32_t *)&t;
-				}
+				for (int b = 0; b < 4; b++)
+					p[b] = pairs((mi * nblocks + n4 + b) * 2 + h);
 				/* Round r: send my pair of block q^r to lane q^r and get
 				 * its pair of block q, which is column pair q^r there.
 				 * Selects, not indexing: registers need constant indices. */
@@ -60,6 +61,19 @@ __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_b
 	}
 }
 
+/* The same from f32 values v in the wgmma_acc order, rounded to bf16 here. */
+template <int mblocks, int nblocks, int nwarps>
+__device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_bfloat16 *out,
+                                                   int rows, int cols, size_t ld)
+{
+	plk_acc_store_bf16_pairs<mblocks, nblocks, nwarps>(
+		[v](int i) {
+			__nv_bfloat162 t = __floats2bfloat162_rn(v[2 * i], v[2 * i + 1]);
+			return *(uint32_t *)&t;
+		},
+		w, out, rows, cols, ld);
+}
+
 #endif /* PLK_ACC_STORE_CUH */
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
@@ -78,11 +92,8 @@ __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_b
  *   row0, col0: the tile's origin in the output tensor (TMA clips)
  * A call with row0 < 0 is the flush: the issuing threads wait until every
  * store they issued has completed.
- * The values come as pairs(i): the bf16x2 of columns 2i and 2i + 1 of the
- * wgmma_acc order (an epilogue that packs its results into registers of
- * its own, leaving the accumulator registers to wgmma alone: ptxas
- * serializes the wgmmas of a mainloop whose accumulators other
- * instructions write, C7515), or, plk_acc_store_tma, f32 values.
+ * The values come as pairs(i), as for plk_acc_store_bf16_pairs, or,
+ * plk_acc_store_tma, as f32 values.
  */
 template <int mblocks, int nblocks, int nwarps, int chunk, typename Pairs>
 __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char *buf,

@@ -9,6 +9,9 @@
 #ifndef PLK_ACT_CUH
 #define PLK_ACT_CUH
 
+#include <stdint.h>
+#include <cuda_bf16.h>
+
 __device__ __forceinline__ float plk_tanh_approx(float x)
 {
 	float t;
@@ -56,6 +59,39 @@ __device__ __forceinline__ void plk_swiglu_blocks(const float *acc, float *v)
 				const float u = acc[(mi * nblocks + 2 * no + 1) * 4 + j];
 				v[(mi * nout + no) * 4 + j] = plk_silu_mul(g, u);
 			}
+}
+
+/* bf16(gelu_tanh(acc + bias[col])) of a wgmma_acc fragment (mblocks x
+ * nblocks blocks of 4), packed into v2 as pairs: v2[i] holds columns
+ * 2i and 2i + 1 of the fragment's order, registers of the epilogue's own
+ * (written in place, the accumulators would serialize the next tile's
+ * wgmmas: ptxas C7515). c0: this lane's first column in the matrix (the
+ * tile's first column + 2 (lane % 4)). The tile's bias slice is loaded
+ * into registers first, one bf16 pair per 8-column block (the same pair
+ * serves every row a thread holds), so the loads' latency is paid once;
+ * past N the bias is 0 (those columns are never stored). Needs N % 8 == 0. */
+template <int mblocks, int nblocks>
+__device__ __forceinline__ void plk_bias_gelu_pairs(const float *acc, const __nv_bfloat16 *bias,
+                                                    int c0, int N, uint32_t *v2)
+{
+	uint32_t b2[nblocks];
+#pragma unroll
+	for (int ni = 0; ni < nblocks; ni++)
+		b2[ni] = c0 + 8 * ni < N ? __ldg((const unsigned int *)(bias + c0 + 8 * ni)) : 0u;
+#pragma unroll
+	for (int ni = 0; ni < nblocks; ni++) {
+		const __nv_bfloat162 b = *(const __nv_bfloat162 *)&b2[ni];
+		const float b0 = __low2float(b), b1 = __high2float(b);
+#pragma unroll
+		for (int mi = 0; mi < mblocks; mi++)
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const float *e = &acc[(mi * nblocks + ni) * 4 + 2 * h];
+				__nv_bfloat162 t = __floats2bfloat162_rn(plk_gelu_tanh(e[0] + b0),
+				                                         plk_gelu_tanh(e[1] + b1));
+				v2[(mi * nblocks + ni) * 2 + h] = *(uint32_t *)&t;
+			}
+	}
 }
 
 #endif /* PLK_ACT_CUH */

@@ -69,6 +69,11 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 			}
 		}
 		plk_wgmma_commit();
+		/* Pingpong lanes: every wgmma of the tile is issued, so the next
+		 * lane may start (contract: `handoff`); its first wgmma then
+		 * queues behind this group instead of after it drains. */
+		if (k == kt - 1)
+			plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);
 		/* Keep this stage's group in flight; the previous one has now
 		 * finished reading its stage, which goes back to the producer. */
 		plk_wgmma_wait<1>();
@@ -77,6 +82,8 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 			PLK_RELEASE(prev);
 		prev = s;
 	}
+	if (kt <= 0)
+		plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);	/* no k tiles: pass the turn on */
 	plk_wgmma_wait<0>();
 	plk_fence_regs<ACC>(acc);
 	if (prev >= 0)

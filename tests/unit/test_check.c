@@ -184,7 +184,10 @@ static void expect(const char *kernel, const char *arch, const char *code)
 
 /* Pingpong lanes, from the check through the placement to the glue and
  * the monolith: the ring's `per` in kernel terms, one role of two lanes,
- * lane 1's instances keyed id + 3, and each lane's cursor skipping. */
+ * lane 1's instances keyed id + 3, and each lane's cursor skipping. With
+ * `handoff` (%s below) the consumer passes the turn: plk_ring_turn gives
+ * each lane the next lane's turn mbarrier, and the glue no longer arrives
+ * on it after the consumer returns. */
 static const char *lanes_comps =
 	"component load(BK = 64) {\n"
 	"  source \"l.cu\"; entry l\n"
@@ -199,7 +202,7 @@ static const char *lanes_comps =
 	"  arch >= sm_90a needs wgmma, setmaxnreg\n"
 	"  warpgroups 1; regs 232\n"
 	"  param K: i32\n"
-	"  in t: tile<bf16, 128 x BK, sw128> per ceil_div(K, BK)\n"
+	"  in t: tile<bf16, 128 x BK, sw128> per ceil_div(K, BK) %s\n"
 	"  out acc: frag<f32, 128 x 128, wgmma_acc>\n"
 	"}\n"
 	"component store {\n"
@@ -217,11 +220,21 @@ static const char *lanes_comps =
 	"  m.acc -> s.acc\n"
 	"}\n";
 
-static void test_lanes(void)
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *q = s; (q = strstr(q, what)); q += strlen(what))
+		n++;
+	return n;
+}
+
+static void test_lanes(int handoff)
 {
 	Ctx c;
 	fresh(&c);
-	int src = ctx_add_source(&c, "t.plk", lanes_comps, strlen(lanes_comps));
+	char text[2048];
+	snprintf(text, sizeof text, lanes_comps, handoff ? "handoff" : "");
+	int src = ctx_add_source(&c, "t.plk", text, strlen(text));
 	Module *m = parse_source(&c, src);
 	CHECK(m && !c.nerrors);
 	if (!m || c.nerrors) { done(&c); return; }
@@ -256,12 +269,23 @@ static void test_lanes(void)
 	CHECK(strstr(txt, "urem i32") && strstr(txt, ", 4\n"));   /* cursor modulo the 4 stages */
 	CHECK(strstr(txt, "call void @m(i32 4,") != NULL);     /* lane 1 of m: 1 + 1 * 3 */
 	CHECK(strstr(txt, "call void @s(i32 5,") != NULL);
+	/* the turns: both lanes wait; the glue passes them unless handed off */
+	CHECK_EQ_INT((int)count(txt, "call void @plk_glue_mbar_wait("), 2);
+	CHECK_EQ_INT((int)count(txt, "call void @plk_glue_mbar_arrive("), handoff ? 0 : 2);
 	free(txt);
 	f = open_memstream(&txt, &n);
 	CHECK_EQ_INT(monolith_write(&c, pl, f), 0);
 	fclose(f);
 	CHECK(strstr(txt, "for (int t = blockIdx.x + 1 * (gridDim.x); t < ntiles; t += 2 * (gridDim.x))") != NULL);
 	CHECK(strstr(txt, "plk_pipe_skip(&pipe_1_0, 1 * (((p3) + (32) - 1) / (32)), 4);") != NULL);
+	/* lane 0 of m (inst 1, port 0) hands to lane 1's turn, lane 1 (inst 4) to lane 0's */
+	const PRole *l0 = pl->roles.v[1], *l1 = pl->roles.v[2];
+	char c0[96], c1[96];
+	snprintf(c0, sizeof c0, "case 1024: return pipelink_smem + %u;", l0->turn_bar + 8);
+	snprintf(c1, sizeof c1, "case 4096: return pipelink_smem + %u;", l1->turn_bar);
+	CHECK_EQ_INT(strstr(txt, c0) != NULL, handoff);
+	CHECK_EQ_INT(strstr(txt, c1) != NULL, handoff);
+	CHECK_EQ_INT((int)count(txt, "plk_mbar_arrive(pipelink_smem"), handoff ? 0 : 2);
 	if (getenv("PLK_TEST_VERBOSE")) fputs(txt, stderr);
 	free(txt);
 	done(&c);
@@ -270,7 +294,8 @@ static void test_lanes(void)
 int main(void)
 {
 	test_gemm();
-	test_lanes();
+	test_lanes(0);
+	test_lanes(1);
 	expect(gemm, "sm_80", "E0329");          /* arch too old */
 	expect(gemm, "sm_90", "E0330");          /* no wgmma without the 'a' features */
 	expect(gemm, "sm_100a", "E0330");        /* wgmma is sm_90a only */
