@@ -119,27 +119,38 @@ SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
             monolith_gap=[CONFIGS[-1], PINGPONG_CONFIGS[1]],
             pingpong_64=PINGPONG_CONFIGS[:2] + PINGPONG_64)
 
-# The pingpong turn: handed off by the mainloop as soon as its last wgmma
-# group is issued (`handoff` on wgmma_mainloop's ring port, the default)
-# against the glue passing it when the mainloop returns, after the group
-# has drained (the same contract without `handoff`).
+# The pingpong turn: handed off by the mainloop (`handoff` on
+# wgmma_mainloop's ring port, the default) against the glue passing it
+# when the mainloop returns (the same contract without `handoff`), and
+# where the mainloop passes it (its TURN: 2 right after committing its last
+# wgmma group, the default; 1 once only that group is in flight; 0 after
+# all have drained, which should time as the glue's return).
 LATE_TURN = {"components/hopper/wgmma_mainloop.plk": [("\n         handoff ", "\n         // (no handoff) ")]}
-# 3 and 4 lanes fit the register file only with smaller tiles: 64 x 128
-# per lane (64 accumulator registers a thread) and lower budgets.
+PP_CONST = "const WG = 1, WARPS = 4 * WG, CH = 64"
+def turn(t):
+    return [(PP_CONST, PP_CONST + ", TURN = %d" % t)]
+TURNS = [
+    dict(name="gemm_pingpong_late", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=GEMM_SHAPES[2:3], contracts=LATE_TURN),
+    dict(name="swiglu_pingpong_late", recipe="examples/gemm_swiglu_pingpong.plk", arch="sm_90a",
+         kind="swiglu", shapes=SWIGLU_BIG, contracts=LATE_TURN),
+] + [dict(name="%s_pingpong_t%d" % (k, t), recipe="examples/gemm%s_pingpong.plk" % ("_swiglu" if k == "swiglu" else ""),
+          arch="sm_90a", kind=k, shapes=GEMM_SHAPES[2:3] if k == "gemm" else SWIGLU_BIG, edit=turn(t))
+     for k in ("gemm", "swiglu") for t in (0, 1, 2)]
+
+# 3 and 4 lanes fit the block's registers only with smaller tiles: 64 x 128
+# per lane (64 accumulator registers a thread) and lower budgets (E0403:
+# the budgets must fit threads x the entry cap, 640 x 96 for four lanes).
 def lanes(n, regs):
     return [("const BM = 128, BN = 128, BK = 64", "const BM = 64, BN = 128, BK = 64, REGS = %d" % regs),
             ("pingpong = 2", "pingpong = %d" % n)]
 LANES = [
-    dict(name="gemm_pingpong_late", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
-         shapes=GEMM_SHAPES, contracts=LATE_TURN),
-    dict(name="swiglu_pingpong_late", recipe="examples/gemm_swiglu_pingpong.plk", arch="sm_90a",
-         kind="swiglu", shapes=SWIGLU_SHAPES, contracts=LATE_TURN),
     dict(name="gemm_pingpong3_64x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
          shapes=GEMM_SHAPES[:2], edit=lanes(3, 152)),
     dict(name="gemm_pingpong4_64x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
-         shapes=GEMM_SHAPES[:2], edit=lanes(4, 112)),
+         shapes=GEMM_SHAPES[:2], edit=lanes(4, 104)),
     dict(name="sm80_swiglu_pingpong", recipe="examples/gemm_swiglu_sm80.plk", arch="sm_90",
          kind="swiglu", shapes=SWIGLU_SHAPES[1:],
          edit=[("load.ab -> mma.ab [stages = auto]", "load.ab -> mma.ab [stages = auto, pingpong = 2]")]),
 ]
-SETS["lanes"] = PINGPONG_CONFIGS[:2] + LANES
+SETS["lanes"] = LANES + TURNS

@@ -270,15 +270,17 @@ static int place_warps(Solve *S)
 		return bad;
 
 	/* Registers: each warpgroup holds 128 threads x its budget (or the
-	 * entry cap); over-subscription makes setmaxnreg.inc wait forever. */
-	long total = 0;
+	 * entry cap). setmaxnreg moves registers only inside the block's own
+	 * pool, what it got at launch (threads x entry cap), so the budgets
+	 * must fit that: over-subscription makes setmaxnreg.inc wait forever. */
+	long total = 0, pool = (long)p->threads * p->entry_regs;
 	for (int j = 0; j < nwg; j++)
 		total += 128L * (wg[j] ? wg[j] : p->entry_regs);
-	if (total <= arch->regs_per_sm)
+	if (total <= pool)
 		return 0;
-	long over = total - arch->regs_per_sm;
+	long over = total - pool;
 	Diag *d = diag_new(c, DIAG_ERROR, "E0403", kernel_span(g),
-			   "register split over-subscribes the register file by %ld registers", over);
+			   "register split over-subscribes the block's registers by %ld", over);
 	const char *sh = "";
 	int big = -1;
 	long bigshare = 0;
@@ -302,13 +304,15 @@ static int place_warps(Solve *S)
 				  *who ? who : "idle", 128 * k, regs, 128L * k * regs);
 		j += k - 1;
 	}
-	diag_label(d, kernel_span(g), "needs %ld of %d registers", total, arch->regs_per_sm);
+	diag_label(d, kernel_span(g), "needs %ld of the %ld registers it gets at launch", total, pool);
 	for (int i = 0; i < nr && d->nsecondary < 4; i++)
 		if (pr[i].role->regs && pr[i].role->insts.n && !pr[i].lane)
 			diag_label(d, inst_span(pr[i].role->insts.v[0]), "%d warps at %d registers",
 				   pr[i].nwarps, pr[i].regs);
-	diag_note(d, "registers by warpgroup: %s; total %ld > %d", sh, total, arch->regs_per_sm);
-	diag_note(d, "setmaxnreg.inc waits until the registers are free: a split that over-subscribes the file hangs");
+	diag_note(d, "registers by warpgroup: %s; total %ld > %d threads x %d (the entry cap)", sh, total,
+		  p->threads, p->entry_regs);
+	diag_note(d, "setmaxnreg.inc takes registers only from those the block's other warpgroups gave back "
+		  "(setmaxnreg.dec): a split over the block's registers hangs");
 	/* warpgroups at the entry cap first: a forgotten budget is the usual cause */
 	for (int j = 0; j < nwg && d->nhelps < 2; j++) {
 		if (wg[j])
@@ -319,7 +323,7 @@ static int place_warps(Solve *S)
 				who = arena_printf(c->arena, "%s%s`%s`", who, *who ? " and " : "",
 						   role_name(c->arena, pr[i].role));
 		long rest = total - 128L * p->entry_regs;
-		int fit = (int)((arch->regs_per_sm - rest) / 128L) / REGS_STEP * REGS_STEP;
+		int fit = (int)((pool - rest) / 128L) / REGS_STEP * REGS_STEP;
 		if (fit > REGS_MAX)
 			fit = REGS_MAX;
 		if (*who && fit >= REGS_MIN && fit < p->entry_regs)
@@ -327,10 +331,10 @@ static int place_warps(Solve *S)
 				  j, who, p->entry_regs, fit);
 	}
 	if (big >= 0) {
-		const GRole *r = pr[big].role;
-		int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS;
-		long rest = total - bigshare;
-		int fit = (int)((arch->regs_per_sm - rest) / (128L * k)) / REGS_STEP * REGS_STEP;
+		const GRole *r = pr[big].role;   /* every lane of it has the budget */
+		int k = (r->nwarps + WG_WARPS - 1) / WG_WARPS * (r->lanes > 1 ? r->lanes : 1);
+		long rest = total - 128L * k * r->regs;
+		int fit = (int)((pool - rest) / (128L * k)) / REGS_STEP * REGS_STEP;
 		if (fit >= REGS_MIN)
 			diag_help(d, "regs of `%s` from %d to %d would fit (%ld registers)",
 				  r->insts.n ? ((GInst *)r->insts.v[0])->name : role_name(c->arena, r),
@@ -849,7 +853,8 @@ void placement_print(FILE *out, const Placement *p)
 		long t = 0;
 		for (int j = 0; j < p->nwarpgroups; j++)
 			t += 128L * (p->wg_regs[j] ? p->wg_regs[j] : p->entry_regs);
-		fprintf(out, "  registers       %ld / %d\n", t, arch->regs_per_sm);
+		fprintf(out, "  registers       %ld / %ld (%d threads x entry cap %d)\n", t,
+		        (long)p->threads * p->entry_regs, p->threads, p->entry_regs);
 	} else {
 		fprintf(out, "  registers       %ld / %d (entry cap)\n", (long)p->threads * p->entry_regs,
 			arch->regs_per_sm);

@@ -25,6 +25,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
 	static_assert(WG == 1 || WG == 2, "one or two consumer warpgroups");
 	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
+	static_assert(TURN >= 0 && TURN <= 2, "TURN: 0, 1 or 2 (wgmma_mainloop.plk)");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;
@@ -70,24 +71,26 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 		}
 		plk_wgmma_commit();
 		/* Pingpong lanes: every wgmma of the tile is issued, so the next
-		 * lane may start (contract: `handoff`); its first wgmma then
-		 * queues behind this group instead of after it drains. */
-		if (k == kt - 1)
+		 * lane may start (contract: `handoff`; TURN, below); its first
+		 * wgmma then queues behind this group instead of after it drains. */
+		if (TURN == 2 && k == kt - 1)
 			plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);
 		/* Keep this stage's group in flight; the previous one has now
 		 * finished reading its stage, which goes back to the producer. */
 		plk_wgmma_wait<1>();
+		if (TURN == 1 && k == kt - 1)
+			plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);
 		plk_fence_regs<ACC>(acc);
 		if (prev >= 0)
 			PLK_RELEASE(prev);
 		prev = s;
 	}
-	if (kt <= 0)
-		plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);	/* no k tiles: pass the turn on */
 	plk_wgmma_wait<0>();
 	plk_fence_regs<ACC>(acc);
 	if (prev >= 0)
 		PLK_RELEASE(prev);
+	if (TURN == 0 || kt <= 0)	/* once per tile, also with no k tiles */
+		plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);
 #undef PLK_RELEASE
 #else
 	(void)inst; (void)K; (void)ab; (void)acc;

@@ -7,11 +7,13 @@
 B=${1:-build}
 if ! nvidia-smi -L >/dev/null 2>&1; then
 	echo "no GPU here: skipped bench/gpu_run.sh (tests/link/gpu_run.sh, tests/runtime/gpu_all.sh," \
-	     "compute-sanitizer, bench/linked_bench.py); last results: tests/link/gpu_output.txt," \
-	     "tests/runtime/gpu_output.txt, bench/results/"
+	     "compute-sanitizer, bench/linked_bench.py) and bench/gpu_lanes.sh (3 and 4 pingpong lanes," \
+	     "sm_80 lanes); last results: tests/link/gpu_output.txt, tests/runtime/gpu_output.txt, bench/results/"
 	exit 77
 fi
 case $B in *san*) echo "GPU tests run once, with the plain build"; exit 77 ;; esac
 python3 bench/prepare.py --plkc "$B/plkc" --repeat 1 || exit 1
 PLK_GPU_OUT=$PWD/.carry/linktest bash tests/scripts/link_compositions.sh "$B" || exit 1
-OUT="$B/gpu-out" bash bench/gpu_run.sh
+python3 bench/prepare.py --plkc "$B/plkc" --repeat 1 --set lanes --out .carry/lanes || exit 1
+OUT="$B/gpu-out" bash bench/gpu_run.sh || exit 1
+OUT="$B/gpu-out-lanes" bash bench/gpu_lanes.sh

@@ -198,17 +198,48 @@ static void test_oversubscribed(void)
 {
 	T t;
 	t_init(&t, "sm_90a");
-	gemm(&t, 240, 2);    /* 128 x 40 + 256 x 240 = 66560 > 65536 */
+	gemm(&t, 240, 2);    /* 128 x 40 + 256 x 240 = 66560 > 384 x 168 = 64512 */
 	CHECK(!place(&t.u.c, t.g));
 	const char *e = unit_log(&t.u);
 	CHECK(strstr(e, "E0403"));
-	CHECK(strstr(e, "by 1024 registers"));
+	CHECK(strstr(e, "by 2048"));
 	CHECK(strstr(e, "from 240 to 232"));
 	unit_ctx_fini(&t.u);
 
 	t_init(&t, "sm_90a");
 	gemm(&t, 232, 2);    /* the standard 40/232 split fits exactly 64512 */
 	CHECK(place(&t.u.c, t.g));
+	unit_ctx_fini(&t.u);
+}
+
+/* Four pingpong lanes and a producer: 640 threads, entry cap 96. The
+ * pool is the block's 640 x 96 = 61440 registers, not the file's 65536:
+ * 40 + 4 x 112 over it hung on the H200; 4 x 104 fits. */
+static void lanes4(T *t, int regs)
+{
+	t_init(t, "sm_90a");
+	GInst *load = inst(t, "load", 1, 40, FEAT_TMA, NULL);
+	GInst *mma = inst(t, "mma", 4, regs, FEAT_WGMMA, NULL);
+	uint32_t fb[2] = { 64 * 64 * 2, 128 * 64 * 2 }, fa[2] = { 1024, 1024 };
+	GEdge *e = ring(t, load, mma, 0, 2, fb, fa);
+	GRole *r = t->g->roles.v[mma->role];
+	r->lanes = e->lanes = 4;
+	r->lane_edge = e;
+}
+
+static void test_oversubscribed_lanes(void)
+{
+	T t;
+	lanes4(&t, 112);
+	CHECK(!place(&t.u.c, t.g));
+	const char *e = unit_log(&t.u);
+	CHECK(strstr(e, "E0403") && strstr(e, "total 62464 > 640 threads x 96"));
+	if (getenv("PLK_TEST_VERBOSE")) fputs(e, stderr);
+	CHECK(strstr(e, "from 112 to 104 would fit (58368 registers)"));
+	unit_ctx_fini(&t.u);
+	lanes4(&t, 104);
+	Placement *p = place(&t.u.c, t.g);
+	CHECK(p && p->entry_regs == 96 && p->threads == 640);
 	unit_ctx_fini(&t.u);
 }
 
@@ -654,6 +685,7 @@ int main(void)
 	test_gemm();
 	test_lanes();
 	test_oversubscribed();
+	test_oversubscribed_lanes();
 	test_regs_invalid();
 	test_sm80_sequential();
 	test_barriers();

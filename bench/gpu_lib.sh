@@ -1,0 +1,49 @@
+# Shared by the GPU sessions (bench/gpu_run.sh, bench/gpu_lanes.sh), sourced
+# from the repository root: logs go to $O ($OUT, or build/gpu-out).
+O=${OUT:-build/gpu-out}
+mkdir -p "$O"
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+CS=$CUDA/bin/compute-sanitizer
+export PATH="$CUDA/bin:$PATH"
+RUN=build/runtime/plk-run
+summary=()
+failed=0
+
+build_runtime() {
+	make -s -C runtime all >"$O/runtime-build.log" 2>&1 || { cat "$O/runtime-build.log"; return 1; }
+}
+
+step() {   # step NAME CMD...: runs CMD, log in $O/NAME.log
+	local name=$1
+	shift
+	local t0=$SECONDS
+	"$@" >"$O/$name.log" 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || failed=1
+	summary+=("$(printf '%-28s %s (%ds)' "$name" "$([ $rc -eq 0 ] && echo ok || echo "FAIL rc=$rc")" $((SECONDS - t0)))")
+	tail -n 3 "$O/$name.log"
+	return $rc
+}
+
+# [TO=SECONDS] [PLK_MAX_BLOCKS=N] sanitize CONFIG DIMS...: memcheck and
+# racecheck on $B/CONFIG.cubin (plk-run --check at the given dims); a
+# deadlock shows as the timeout.
+sanitize() {
+	local cfg=$1
+	shift
+	local dims=()
+	for d in "$@"; do dims+=(--dim "$d"); done
+	for tool in memcheck racecheck; do
+		${TO:+timeout $TO} "$CS" --tool $tool --report-api-errors no --error-exitcode 9 "$RUN" "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
+			"${dims[@]}" --iters 1 --warmup 0 --check || return 1
+	done
+}
+
+# The summary and the exit status (1 if any step failed). The logs go
+# into one $O/logs.tgz: the GPU host returns few files.
+finish() {
+	echo
+	printf '%s\n' "${summary[@]}"
+	(cd "$O" && tar czf logs.tgz -- *.log *.sass *.csv 2>/dev/null; rm -f -- *.log *.sass)
+	exit $failed
+}
