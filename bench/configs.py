@@ -127,15 +127,16 @@ SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
 # all have drained, which should time as the glue's return).
 LATE_TURN = {"components/hopper/wgmma_mainloop.plk": [("\n         handoff ", "\n         // (no handoff) ")]}
 PP_CONST = "const WG = 1, WARPS = 4 * WG, CH = 64"
-def turn(t):
-    return [(PP_CONST, PP_CONST + ", TURN = %d" % t)]
+def turn(t, kind):   # gemm_swiglu_pingpong.plk says TURN = 0 itself
+    old = PP_CONST + (", TURN = 0" if kind == "swiglu" else "")
+    return [(old, PP_CONST + ", TURN = %d" % t)]
 TURNS = [
     dict(name="gemm_pingpong_late", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
          shapes=GEMM_SHAPES[2:3], contracts=LATE_TURN),
     dict(name="swiglu_pingpong_late", recipe="examples/gemm_swiglu_pingpong.plk", arch="sm_90a",
          kind="swiglu", shapes=SWIGLU_BIG, contracts=LATE_TURN),
 ] + [dict(name="%s_pingpong_t%d" % (k, t), recipe="examples/gemm%s_pingpong.plk" % ("_swiglu" if k == "swiglu" else ""),
-          arch="sm_90a", kind=k, shapes=GEMM_SHAPES[2:3] if k == "gemm" else SWIGLU_BIG, edit=turn(t))
+          arch="sm_90a", kind=k, shapes=GEMM_SHAPES[2:3] if k == "gemm" else SWIGLU_BIG, edit=turn(t, k))
      for k in ("gemm", "swiglu") for t in (0, 1, 2)]
 
 # 3 and 4 lanes fit the block's registers only with smaller tiles: 64 x 128
@@ -154,3 +155,4 @@ LANES = [
          edit=[("load.ab -> mma.ab [stages = auto]", "load.ab -> mma.ab [stages = auto, pingpong = 2]")]),
 ]
 SETS["lanes"] = LANES + TURNS
+SETS["turn"] = TURNS

@@ -39,7 +39,7 @@ static int lanes_of(const GInst *in, const Graph *g)
 	return r && r->lanes > 1 ? r->lanes : 1;
 }
 
-enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_TURN, F_NBAR, F_BTHREADS,
+enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_HANDOFF, F_TURN, F_NBAR, F_BTHREADS,
 	F_FIRST_WARP, F_WARPS };
 
 void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
@@ -51,6 +51,7 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 		[F_FIELD] = { "plk_ring_field", "unsigned", 3, 3, ABI_INT },
 		[F_FULL] = { "plk_ring_full", "void *", 3, 2, ABI_SMEM },
 		[F_EMPTY] = { "plk_ring_empty", "void *", 3, 2, ABI_SMEM },
+		[F_HANDOFF] = { "plk_ring_handoffs", "int", 2, 2, ABI_INT },
 		[F_TURN] = { "plk_ring_turn", "void *", 2, 2, ABI_SMEM },
 		[F_NBAR] = { "plk_named_barrier", "int", 2, 2, ABI_INT },
 		[F_BTHREADS] = { "plk_barrier_threads", "int", 2, 2, ABI_INT },
@@ -90,13 +91,17 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 			}
 	}
 	/* A consumer that passes its lanes' turn itself (`handoff`): lane L's
-	 * next turn is lane L + 1's mbarrier. Any other port has none (NULL). */
+	 * next turn is lane L + 1's mbarrier. Any other port passes none
+	 * (plk_ring_handoffs 0, the turn NULL). The flag is an int of its own:
+	 * a generic pointer into shared memory does not fold against NULL. */
 	for (int i = 0; i < p->roles.n; i++) {
 		const PRole *r = p->roles.v[i];
 		const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
-		if (le && edge_handoff(le))
-			add_case(c, &f[F_TURN], abi_inst(p->g, le->to, r->lane), le->tp->id, 0,
-			         r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes), 0);
+		if (!le || !edge_handoff(le))
+			continue;
+		int in = abi_inst(p->g, le->to, r->lane);
+		add_case(c, &f[F_HANDOFF], in, le->tp->id, 0, 1, 0);
+		add_case(c, &f[F_TURN], in, le->tp->id, 0, r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes), 0);
 	}
 	for (int i = 0; i < p->bars.n; i++) {
 		const PBar *b = p->bars.v[i];

@@ -586,7 +586,7 @@ typedef struct AbiFn {
 	AbiCase *cases;
 	int ncases;
 } AbiFn;
-enum { ABI_NFNS = 11 };
+enum { ABI_NFNS = 12 };
 /* The `inst` an entry gets (the tables' first key): lane L of an instance
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)

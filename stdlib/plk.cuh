@@ -31,6 +31,7 @@ __device__ void *plk_ring_slot(int inst, int port, int stage);
 __device__ unsigned plk_ring_field(int inst, int port, int field);
 __device__ void *plk_ring_full(int inst, int port, int stage);
 __device__ void *plk_ring_empty(int inst, int port, int stage);
+__device__ int plk_ring_handoffs(int inst, int port);
 __device__ void *plk_ring_turn(int inst, int port);
 __device__ int plk_named_barrier(int inst, int bar);
 __device__ int plk_barrier_threads(int inst, int bar);
@@ -209,9 +210,8 @@ __device__ __forceinline__ void plk_consume_release(int inst, int port, plk_pipe
  * threads); with no lanes, or without `handoff`, it does nothing. */
 __device__ __forceinline__ void plk_ring_handoff(int inst, int port)
 {
-	void *turn = plk_ring_turn(inst, port);
-	if (turn)
-		plk_mbar_arrive(turn);
+	if (plk_ring_handoffs(inst, port))
+		plk_mbar_arrive(plk_ring_turn(inst, port));
 }
 
 /* Generic pointer to field `field` of stage `stage` of a ring's slot. */

@@ -81,7 +81,8 @@ extern "C" __device__ __forceinline__ void *plk_ring_empty(int inst, int port, i
 {
 	return plk_dsmem + place::EMPTY + 8 * stage;
 }
-extern "C" __device__ __forceinline__ void *plk_ring_turn(int inst, int port) { return nullptr; }	/* no lanes */
+extern "C" __device__ __forceinline__ int plk_ring_handoffs(int inst, int port) { return 0; }	/* no lanes */
+extern "C" __device__ __forceinline__ void *plk_ring_turn(int inst, int port) { return nullptr; }
 extern "C" __device__ __forceinline__ int plk_named_barrier(int inst, int bar) { return 1 + bar; }
 extern "C" __device__ __forceinline__ int plk_barrier_threads(int inst, int bar) { return 32 * CONSUMER_WARPS; }
 extern "C" __device__ __forceinline__ int plk_role_first_warp(int inst) { return inst == 0 ? 0 : LOAD_WARPS; }

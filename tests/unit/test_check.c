@@ -284,6 +284,15 @@ static void test_lanes(int handoff)
 	snprintf(c0, sizeof c0, "case 1024: return pipelink_smem + %u;", l0->turn_bar + 8);
 	snprintf(c1, sizeof c1, "case 4096: return pipelink_smem + %u;", l1->turn_bar);
 	CHECK_EQ_INT(strstr(txt, c0) != NULL, handoff);
+	const char *hf = strstr(txt, "int plk_ring_handoffs(int a0, int a1)");
+	const char *hend = hf ? strstr(hf, "return 0;") : NULL;
+	CHECK(hf && hend);
+	if (hf && hend) {   /* 1 for both lanes of m, nothing else */
+		char *body = strndup(hf, (size_t)(hend - hf));
+		CHECK_EQ_INT((int)count(body, "return 1;"), handoff ? 2 : 0);
+		CHECK_EQ_INT(strstr(body, "case 1024: return 1;") != NULL, handoff);
+		free(body);
+	}
 	CHECK_EQ_INT(strstr(txt, c1) != NULL, handoff);
 	CHECK_EQ_INT((int)count(txt, "plk_mbar_arrive(pipelink_smem"), handoff ? 0 : 2);
 	if (getenv("PLK_TEST_VERBOSE")) fputs(txt, stderr);
