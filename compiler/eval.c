@@ -7,29 +7,34 @@
 #include <string.h>
 #include "plk.h"
 
+/* Edit distance with adjacent transpositions (optimal string alignment):
+ * insertions, deletions, substitutions and swaps of two neighbours each
+ * cost 1, so `warsp` is one edit from `warps`. */
 int edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 64 || lb > 64)     /* names that long are never typos of each other */
 		return la > lb ? (int)la : (int)lb;
-	int row[65];
+	int d[65][65];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int diag = row[0];
-		row[0] = (int)i;
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
 		for (size_t j = 1; j <= lb; j++) {
-			int up = row[j];
-			int best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best) best = up + 1;
-			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
-	}
-	return row[lb];
+	return d[la][lb];
 }
 
+/* The candidate nearest to name within a third of its length (at least
+ * one edit), other than name itself; NULL if none. Every "did you mean"
+ * of plkc goes through here: names, functions, layouts, keywords. */
 const char *did_you_mean(const char *name, const char *const *cands, int n)
 {
 	int len = (int)strlen(name);

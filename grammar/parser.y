@@ -606,17 +606,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 		diag_label(d, sp, "unexpected %s", tok_name(lx, got));
 		/* a misspelled keyword: an identifier close to an expected one */
 		if (got == YYSYMBOL_IDENT) {
-			const char *word = token_text(lx, sp), *best = NULL;
-			int bd = 3;
+			const char *kws[YYNTOKENS];
+			int nk = 0;
 			for (int i = 0; i < n; i++)
-				if (is_keyword(exp[i])) {
-					const char *k = yysymbol_name(exp[i]);
-					int dd = edit_distance(word, k);
-					if (dd < bd && dd <= (int)strlen(k) / 3 + 1) {
-						bd = dd;
-						best = yysymbol_name(exp[i]);
-					}
-				}
+				if (is_keyword(exp[i]))
+					kws[nk++] = yysymbol_name(exp[i]);
+			const char *best = did_you_mean(token_text(lx, sp), kws, nk);
 			if (best)
 				diag_help(d, "a keyword is expected here: did you mean `%s`?", best);
 		}
@@ -627,13 +622,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 				"param", "smem", "barrier", "component", "kernel", "use",
 			};
 			const char *word = token_text(lx, lx->prev);
-			for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
-				int dd = edit_distance(word, starts[i]);
-				if (dd > 0 && dd <= 2 && strlen(word) > 2) {
-					diag_label(d, lx->prev, "did you mean `%s`?", starts[i]);
-					break;
-				}
-			}
+			const char *best = strlen(word) > 2 ? did_you_mean(word, starts, (int)(sizeof starts / sizeof starts[0]))
+			                                    : NULL;
+			if (best)
+				diag_label(d, lx->prev, "did you mean `%s`?", best);
 		}
 		/* two arguments without a comma between them */
 		if (got == YYSYMBOL_IDENT)

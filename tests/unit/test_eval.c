@@ -95,6 +95,8 @@ int main(void)
 	CHECK_EQ_INT(edit_distance("kitten", "sitting"), 3);
 	CHECK_EQ_INT(edit_distance("", "abc"), 3);
 	CHECK_EQ_INT(edit_distance("wgmma", "wgmma"), 0);
+	CHECK_EQ_INT(edit_distance("warsp", "warps"), 1);     /* a swap is one edit */
+	CHECK_EQ_INT(edit_distance("ca", "abc"), 3);          /* OSA: no edit of a swapped pair */
 	const char *cands[] = { "wgmma", "tma", "tcgen05", "setmaxnreg" };
 	CHECK_STR(did_you_mean("wgma", cands, 4), "wgmma");
 	CHECK_STR(did_you_mean("setmaxreg", cands, 4), "setmaxnreg");
