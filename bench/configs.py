@@ -127,8 +127,8 @@ SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
 # all have drained, which should time as the glue's return).
 LATE_TURN = {"components/hopper/wgmma_mainloop.plk": [("\n         handoff ", "\n         // (no handoff) ")]}
 PP_CONST = "const WG = 1, WARPS = 4 * WG, CH = 64"
-def turn(t, kind):   # gemm_swiglu_pingpong.plk says TURN = 0 itself
-    old = PP_CONST + (", TURN = 0" if kind == "swiglu" else "")
+def turn(t, kind):   # the examples say TURN = 2 (GEMM) and 0 (SwiGLU)
+    old = PP_CONST + (", TURN = 0" if kind == "swiglu" else ", TURN = 2")
     return [(old, PP_CONST + ", TURN = %d" % t)]
 TURNS = [
     dict(name="gemm_pingpong_late", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
@@ -156,3 +156,12 @@ LANES = [
 ]
 SETS["lanes"] = LANES + TURNS
 SETS["turn"] = TURNS
+
+# bias+GELU on lanes: the early turn (TURN 2, the mainloop's default) against
+# TURN 0, as for the SwiGLU.
+BG_PP = BN128 + [(PINGPONG[0][0], PINGPONG[0][1] + ", TURN = %d"), PINGPONG[1]]
+SETS["bias_gelu_turn"] = [
+    dict(name="bias_gelu_pingpong_t%d" % t, recipe="examples/gemm_bias_gelu.plk", arch="sm_90a",
+         kind="bias_gelu", shapes=GEMM_SHAPES[:2],
+         edit=[(a, b % t if "%d" in b else b) for a, b in BG_PP])
+    for t in (2, 0)]
