@@ -37,9 +37,11 @@ $(B)/gen/lexer.c: grammar/lexer.re $(B)/gen/parser.h
 	@mkdir -p $(B)/gen
 	re2c -W --no-generation-date --no-version -o $@ $<
 
-$(B)/gen/parser.c $(B)/gen/parser.h: grammar/parser.y
+# A pattern rule with two targets: one bison run makes both (two explicit
+# targets would be two rules, and make -j ran bison twice at once).
+$(B)/gen/%.c $(B)/gen/%.h: grammar/%.y
 	@mkdir -p $(B)/gen
-	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
+	bison -Wall -Werror --defines=$(B)/gen/$*.h -o $(B)/gen/$*.c $<
 
 $(B)/lexer.o: $(B)/gen/lexer.c compiler/plk.h
 	$(CC) $(CFLAGS) -Wno-unused-function -c -o $@ $<
