@@ -1,6 +1,6 @@
 #!/bin/bash
 # Energy per launch, on the GPU host from the repository root:
-#   bash bench/energy.sh [B=DIR] CONFIG...     (default DIR .carry/bench)
+#   [DIR=CUBINS] bash bench/energy.sh CONFIG...     (default CUBINS .carry/bench)
 # Each configuration's linked kernel runs alone, 1000 launches after 100
 # warm-up ones, at M=8192 N=14336 K=4096 (the SwiGLU shape; GEMM configs
 # get N = 28672), while nvidia-smi samples the power and the SM clock
@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 O=${OUT:-build/gpu-out}
-B=${B:-.carry/bench}
+B=${DIR:-.carry/bench}   # not B: the runtime's Makefile reads B from the environment
 mkdir -p "$O"
 make -s -C runtime all >"$O/runtime-build.log" 2>&1 || { cat "$O/runtime-build.log"; exit 1; }
 mean() {   # mean power and clock of the samples above 300 W in $1
