@@ -31,8 +31,9 @@ measure() {   # measure NAME MS_COMMAND...: runs the command under sampling
 		'BEGIN { printf "| %s | %s | %s | %s | %s | %.3f |\n", k, ms, w, c, n, w * ms / 1000 }'
 }
 plk() {   # the median ms of 1000 launches of config $1
-	local n=14336
-	grep -q '"kind": "gemm"' <(python3 -c "import json,sys; print(json.dumps([c for c in json.load(open('$B/configs.json')) if c['name']=='$1'][0]))") && n=28672
+	local n
+	n=$(python3 -c "import json, sys; c = {c['name']: c for c in json.load(open(sys.argv[1]))}[sys.argv[2]]
+print(28672 if c['kind'] == 'gemm' else 14336)" "$B/configs.json" "$1") || return 1
 	build/runtime/plk-run "$B/$1.cubin" --manifest "$B/$1.manifest.json" --dim M=8192 --dim N=$n --dim K=4096 \
 		--iters 1000 --warmup 100 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p'
 }

@@ -233,40 +233,27 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		pipe_skip_text(o, p, le, r->lane, "\t\t\t");
 	if (le)   /* the lanes' turns (glue.c) */
 		fprintf(o, "\t\t\tunsigned turn = %d;\n", r->lane == 0);
-	if (pair) {   /* the glue's tile pairs (glue.c, role_body) */
-		const char *step = g->persistent ? "gridDim.x >> 1" : "npairs";
-		fprintf(o, "\t\t\tint tm, tn;\n");
-		if (le)
-			fprintf(o, "\t\t\tfor (int t = (blockIdx.x >> 1) + %d * (%s); t < npairs; t += %d * (%s)) {\n",
-			        r->lane, step, r->role->lanes, step);
-		else
-			fprintf(o, "\t\t\tfor (int t = blockIdx.x >> 1; t < npairs; t += %s) {\n", step);
-		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
-			fprintf(o, "\t\t\t\tplk_raster_grouped(t, pairs_m, tiles_n, %lld, &tm, &tn);\n",
-			        (long long)g->raster_group);
-		else if (g->raster && !strcmp(g->raster, "column"))
-			fprintf(o, "\t\t\t\ttm = t %% pairs_m, tn = t / pairs_m;\n");
-		else
-			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+	/* The glue's tile loop (glue.c, role_body): over tile pairs, their
+	 * rows `pairs_m`, with a cluster of 2 x 1; lane L of N starting at
+	 * item L and stepping by N. */
+	const char *count = pair ? "npairs" : "ntiles", *rows = pair ? "pairs_m" : "tiles_m";
+	const char *first = pair ? "blockIdx.x >> 1" : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
+	const char *step = !g->persistent ? count : pair ? "gridDim.x >> 1" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
+	fprintf(o, "\t\t\tint tm, tn;\n");
+	if (le)
+		fprintf(o, "\t\t\tfor (int t = %s%s%s + %d * (%s); t < %s; t += %d * (%s)) {\n", pair ? "(" : "", first,
+		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
+	else
+		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
+	if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
+		fprintf(o, "\t\t\t\tplk_raster_grouped(t, %s, tiles_n, %lld, &tm, &tn);\n", rows,
+		        (long long)g->raster_group);
+	else if (g->raster && !strcmp(g->raster, "column"))
+		fprintf(o, "\t\t\t\ttm = t %% %s, tn = t / %s;\n", rows, rows);
+	else
+		fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+	if (pair)
 		fprintf(o, "\t\t\t\ttm = 2 * tm + (blockIdx.x & 1);\n");
-	} else {
-		const char *step = !g->persistent ? "ntiles" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
-		fprintf(o, "\t\t\tint tm, tn;\n");
-		if (le)   /* the glue's pingpong lanes (glue.c, role_body) */
-			fprintf(o, "\t\t\tfor (int t = %s + %d * (%s); t < ntiles; t += %d * (%s)) {\n",
-			        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x", r->lane, step,
-			        r->role->lanes, step);
-		else
-			fprintf(o, "\t\t\tfor (int t = %s; t < ntiles; t += %s) {\n",
-			        twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x", step);
-		if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
-			fprintf(o, "\t\t\t\tplk_raster_grouped(t, tiles_m, tiles_n, %lld, &tm, &tn);\n",
-			        (long long)g->raster_group);
-		else if (g->raster && !strcmp(g->raster, "column"))
-			fprintf(o, "\t\t\t\ttm = t %% tiles_m, tn = t / tiles_m;\n");
-		else
-			fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
-	}
 	if (le)
 		fprintf(o, "\t\t\t\tplk_mbar_wait(pipelink_smem + %u, turn);\n\t\t\t\tturn ^= 1u;\n",
 		        r->turn_bar + 8 * r->lane);

@@ -127,6 +127,16 @@ static int role_wide(const GRole *r)
 }
 
 /* Warp ranges and per-warpgroup budgets; returns non-zero on errors. */
+/* Registers the warpgroups hold after setmaxnreg: 128 threads x each
+ * one's budget, or the entry cap where it has none. */
+static long regs_total(const Placement *p)
+{
+	long t = 0;
+	for (int j = 0; j < p->nwarpgroups; j++)
+		t += 128L * (p->wg_regs[j] ? p->wg_regs[j] : p->entry_regs);
+	return t;
+}
+
 static int place_warps(Solve *S)
 {
 	Ctx *c = S->c;
@@ -273,9 +283,7 @@ static int place_warps(Solve *S)
 	 * entry cap). setmaxnreg moves registers only inside the block's own
 	 * pool, what it got at launch (threads x entry cap), so the budgets
 	 * must fit that: over-subscription makes setmaxnreg.inc wait forever. */
-	long total = 0, pool = (long)p->threads * p->entry_regs;
-	for (int j = 0; j < nwg; j++)
-		total += 128L * (wg[j] ? wg[j] : p->entry_regs);
+	long total = regs_total(p), pool = (long)p->threads * p->entry_regs;
 	if (total <= pool)
 		return 0;
 	long over = total - pool;
@@ -850,10 +858,7 @@ void placement_print(FILE *out, const Placement *p)
 		p->smem_limit - p->smem_bytes);
 	fprintf(out, "  threads         %d / %d\n", p->threads, arch->max_threads);
 	if (p->nwarpgroups) {
-		long t = 0;
-		for (int j = 0; j < p->nwarpgroups; j++)
-			t += 128L * (p->wg_regs[j] ? p->wg_regs[j] : p->entry_regs);
-		fprintf(out, "  registers       %ld / %ld (%d threads x entry cap %d)\n", t,
+		fprintf(out, "  registers       %ld / %ld (%d threads x entry cap %d)\n", regs_total(p),
 		        (long)p->threads * p->entry_regs, p->threads, p->entry_regs);
 	} else {
 		fprintf(out, "  registers       %ld / %d (entry cap)\n", (long)p->threads * p->entry_regs,

@@ -220,14 +220,6 @@ static const char *lanes_comps =
 	"  m.acc -> s.acc\n"
 	"}\n";
 
-static size_t count(const char *s, const char *what)
-{
-	size_t n = 0;
-	for (const char *q = s; (q = strstr(q, what)); q += strlen(what))
-		n++;
-	return n;
-}
-
 static void test_lanes(int handoff)
 {
 	Ctx c;
@@ -270,8 +262,8 @@ static void test_lanes(int handoff)
 	CHECK(strstr(txt, "call void @m(i32 4,") != NULL);     /* lane 1 of m: 1 + 1 * 3 */
 	CHECK(strstr(txt, "call void @s(i32 5,") != NULL);
 	/* the turns: both lanes wait; the glue passes them unless handed off */
-	CHECK_EQ_INT((int)count(txt, "call void @plk_glue_mbar_wait("), 2);
-	CHECK_EQ_INT((int)count(txt, "call void @plk_glue_mbar_arrive("), handoff ? 0 : 2);
+	CHECK_EQ_INT(unit_count(txt, "call void @plk_glue_mbar_wait("), 2);
+	CHECK_EQ_INT(unit_count(txt, "call void @plk_glue_mbar_arrive("), handoff ? 0 : 2);
 	free(txt);
 	f = open_memstream(&txt, &n);
 	CHECK_EQ_INT(monolith_write(&c, pl, f), 0);
@@ -289,12 +281,12 @@ static void test_lanes(int handoff)
 	CHECK(hf && hend);
 	if (hf && hend) {   /* 1 for both lanes of m, nothing else */
 		char *body = strndup(hf, (size_t)(hend - hf));
-		CHECK_EQ_INT((int)count(body, "return 1;"), handoff ? 2 : 0);
+		CHECK_EQ_INT(unit_count(body, "return 1;"), handoff ? 2 : 0);
 		CHECK_EQ_INT(strstr(body, "case 1024: return 1;") != NULL, handoff);
 		free(body);
 	}
 	CHECK_EQ_INT(strstr(txt, c1) != NULL, handoff);
-	CHECK_EQ_INT((int)count(txt, "plk_mbar_arrive(pipelink_smem"), handoff ? 0 : 2);
+	CHECK_EQ_INT(unit_count(txt, "plk_mbar_arrive(pipelink_smem"), handoff ? 0 : 2);
 	if (getenv("PLK_TEST_VERBOSE")) fputs(txt, stderr);
 	free(txt);
 	done(&c);

@@ -89,14 +89,6 @@ static const char *obj(Ctx *c, const GInst *in, void *ud)
 	return arena_printf(c->arena, "%s/%s.o", objdir, in->comp->name);
 }
 
-static int count(const char *s, const char *sub)
-{
-	int n = 0;
-	for (; (s = strstr(s, sub)); s++)
-		n++;
-	return n;
-}
-
 static void test_link_all(void)
 {
 	for (int a = 0; a < 3; a++)
@@ -126,7 +118,7 @@ static void test_link_all(void)
 			CHECK(has(ptx, ".minnctapersm 1"));
 			CHECK(has(ptx, ".extern .shared .align 1024 .b8 pipelink_smem[]"));
 			/* 4 stages x (full + empty) initialised; counts are immediates */
-			CHECK_EQ_INT(count(ptx, "mbarrier.init.shared.b64"), 8);
+			CHECK_EQ_INT(unit_count(ptx, "mbarrier.init.shared.b64"), 8);
 			CHECK(!has(r.info_log, "C7508"));
 			if (three)   /* plk_smem(store, stage) folded into the address */
 				CHECK(has(ptx, "+17408]"));

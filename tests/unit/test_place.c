@@ -212,6 +212,15 @@ static void test_oversubscribed(void)
 	unit_ctx_fini(&t.u);
 }
 
+/* Splits the role of e's consumer into n pingpong lanes over e (what
+ * check.c does for `[pingpong = n]`). */
+static void split_lanes(T *t, GEdge *e, int n)
+{
+	GRole *r = t->g->roles.v[e->to->role];
+	r->lanes = e->lanes = n;
+	r->lane_edge = e;
+}
+
 /* Four pingpong lanes and a producer: 640 threads, entry cap 96. The
  * pool is the block's 640 x 96 = 61440 registers, not the file's 65536:
  * 40 + 4 x 112 over it hung on the H200; 4 x 104 fits. */
@@ -221,10 +230,7 @@ static void lanes4(T *t, int regs)
 	GInst *load = inst(t, "load", 1, 40, FEAT_TMA, NULL);
 	GInst *mma = inst(t, "mma", 4, regs, FEAT_WGMMA, NULL);
 	uint32_t fb[2] = { 64 * 64 * 2, 128 * 64 * 2 }, fa[2] = { 1024, 1024 };
-	GEdge *e = ring(t, load, mma, 0, 2, fb, fa);
-	GRole *r = t->g->roles.v[mma->role];
-	r->lanes = e->lanes = 4;
-	r->lane_edge = e;
+	split_lanes(t, ring(t, load, mma, 0, 2, fb, fa), 4);
 }
 
 static void test_oversubscribed_lanes(void)
@@ -651,11 +657,7 @@ static void test_lanes(void)
 	buf(&t, epi, "staging", 16384, 1024, "all");
 	bar(&t, epi, "staged", 128);
 	uint32_t fb[2] = { 128 * 64 * 2, 128 * 64 * 2 }, fa[2] = { 1024, 1024 };
-	GEdge *e = ring(&t, load, mma, 0, 2, fb, fa);
-	GRole *r = t.g->roles.v[mma->role];
-	r->lanes = 2;
-	r->lane_edge = e;
-	e->lanes = 2;
+	split_lanes(&t, ring(&t, load, mma, 0, 2, fb, fa), 2);
 	Placement *p = place(&t.u.c, t.g);
 	CHECK(p);
 	if (!p) { fprintf(stderr, "%s", unit_log(&t.u)); unit_ctx_fini(&t.u); return; }

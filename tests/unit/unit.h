@@ -43,6 +43,15 @@ static inline void unit_ctx_fini(UnitCtx *u)
 	free(u->log);
 }
 
+/* occurrences of sub in s */
+static inline int unit_count(const char *s, const char *sub)
+{
+	int n = 0;
+	for (; (s = strstr(s, sub)); s++)
+		n++;
+	return n;
+}
+
 #define CHECK_LOG(u, s) do { if (!strstr(unit_log(u), s)) { unit_failures++; \
 	fprintf(stderr, "%s:%d: diagnostics lack \"%s\":\n%s\n", __FILE__, __LINE__, s, unit_log(u)); } } while (0)
 
