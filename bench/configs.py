@@ -164,3 +164,8 @@ SETS["bias_gelu_turn"] = [
          kind="bias_gelu", shapes=GEMM_SHAPES[:2],
          edit=BN128 + [(PINGPONG[0][0], PINGPONG[0][1] + ", TURN = %d" % t), PINGPONG[1]])
     for t in (2, 0)]
+
+# Two source revisions side by side (bench/README.md, "Two revisions"): the
+# kernels that set the SwiGLU and GEMM figures, built once per revision
+# into one directory with `prepare.py --suffix _base` and `--append`.
+SETS["core"] = [CONFIGS[2], PINGPONG_CONFIGS[0], PINGPONG_CONFIGS[1]]

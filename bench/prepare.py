@@ -68,10 +68,16 @@ def main():
     ap.add_argument("--plkc", default="build/plkc")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--set", default="main", choices=sorted(SETS), help="bench/configs.py SETS")
+    ap.add_argument("--suffix", default="", help="appended to every configuration's name")
+    ap.add_argument("--append", action="store_true", help="add to DIR/configs.json, not replace it")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     meta = []
+    index = os.path.join(args.out, "configs.json")
+    if args.append and os.path.exists(index):
+        meta = json.load(open(index))
     for cfg in SETS[args.set]:
+        cfg = dict(cfg, name=cfg["name"] + args.suffix)
         name, arch = cfg["name"], cfg["arch"]
         recipe, written = variant(cfg)
         try:
@@ -102,7 +108,7 @@ def main():
                          nvcc_s=statistics.median(nv)))
         print("%-22s plkc %.2f s (nvJitLink %.2f s)   monolith nvcc %.2f s" % (
             name, meta[-1]["plkc_s"], meta[-1]["nvjitlink_s"], meta[-1]["nvcc_s"]), flush=True)
-    with open(os.path.join(args.out, "configs.json"), "w") as f:
+    with open(index, "w") as f:
         json.dump(meta, f, indent=1)
 
 

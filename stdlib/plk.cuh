@@ -382,16 +382,22 @@ template <int regs> __device__ __forceinline__ void plk_setmaxnreg_dec(void)
  * bytes, 8-row core groups 1024 bytes apart (stride byte offset), the
  * leading byte offset unused for this mode. The tile must be 1024-byte
  * aligned so the swizzle phase (base offset field) is 0. Advancing along K
- * by 16 elements adds 32 bytes to the start address. */
-__device__ __forceinline__ uint64_t plk_wgmma_desc_sw128(const void *p)
+ * by 16 elements adds 32 bytes to the start address.
+ *
+ * Split in two words: the high one is a constant, and offsets within the
+ * tile are added to the low one alone (32-bit adds: a shared-memory
+ * address >> 4 stays below bit 14, so no carry reaches the LBO field). */
+constexpr uint32_t PLK_SW128_DESC_HI = (1024u >> 4)   /* bits 32-45: SBO >> 4 */
+                                       | (1u << 30);  /* bits 62-63: 1 = 128B swizzle */
+__device__ __forceinline__ uint32_t plk_wgmma_desc_sw128_lo(const void *p)
 {
-	const uint64_t addr = plk_smem_u32(p);
-	return ((addr & 0x3FFFFull) >> 4)      /* bits 0-13: start address >> 4 */
-	       | (1ull << 16)                  /* bits 16-29: LBO >> 4 (ignored) */
-	       | ((1024ull >> 4) << 32)        /* bits 32-45: SBO >> 4 */
-	       | (1ull << 62);                 /* bits 62-63: 1 = 128B swizzle */
+	return ((plk_smem_u32(p) & 0x3FFFFu) >> 4)   /* bits 0-13: start address >> 4 */
+	       | (1u << 16);                         /* bits 16-29: LBO >> 4 (ignored) */
 }
-
+__device__ __forceinline__ uint64_t plk_wgmma_desc_sw128_at(uint32_t lo, uint32_t plus16)
+{
+	return (uint64_t)PLK_SW128_DESC_HI << 32 | (lo + plus16);
+}
 /* Makes prior register writes of the accumulators visible to wgmma. */
 __device__ __forceinline__ void plk_wgmma_fence(void)
 {

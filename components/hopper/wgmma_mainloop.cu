@@ -50,17 +50,17 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	for (int k = 0; k < kt; k++) {
 		const int s = plk_consume_wait(inst, WGMMA_MAINLOOP_PORT_AB, ab);
 		plk_pipe_advance(inst, WGMMA_MAINLOOP_PORT_AB, ab);
-		const uint64_t da0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, WGMMA_MAINLOOP_PORT_AB, s,
-		                                                       WGMMA_MAINLOOP_FIELD_AB_A));
-		const uint64_t db0 = plk_wgmma_desc_sw128(plk_ring_ptr(inst, WGMMA_MAINLOOP_PORT_AB, s,
-		                                                       WGMMA_MAINLOOP_FIELD_AB_B));
+		const uint32_t da0 = plk_wgmma_desc_sw128_lo(plk_ring_ptr(inst, WGMMA_MAINLOOP_PORT_AB, s,
+		                                                          WGMMA_MAINLOOP_FIELD_AB_A));
+		const uint32_t db0 = plk_wgmma_desc_sw128_lo(plk_ring_ptr(inst, WGMMA_MAINLOOP_PORT_AB, s,
+		                                                          WGMMA_MAINLOOP_FIELD_AB_B));
 		plk_wgmma_fence();
 #pragma unroll
 		for (int kk = 0; kk < BK / 16; kk++) {
 #pragma unroll
 			for (int mi = 0; mi < MI; mi++) {
-				const uint64_t da = da0 + ((mi * WG + wg) * M64_BYTES >> 4) + kk * K16_DESC;
-				const uint64_t db = db0 + kk * K16_DESC;
+				const uint64_t da = plk_wgmma_desc_sw128_at(da0, ((mi * WG + wg) * M64_BYTES >> 4) + kk * K16_DESC);
+				const uint64_t db = plk_wgmma_desc_sw128_at(db0, kk * K16_DESC);
 				/* the first k16 step of a tile overwrites (scale-d = 0) */
 				const int accumulate = (k | kk) != 0;
 				if (BN == 256)
