@@ -34,7 +34,7 @@ def main():
     args = ap.parse_args()
     cfgs = {c["name"]: c for c in json.load(open(os.path.join(args.dir, "configs.json")))}
     stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    head = "device: %s, torch %s, %s, %d timed launches each (median)\n\n" % (
+    head = "device: %s, torch %s, %s, at least %d timed launches each, and 1 s of each kernel (median)\n\n" % (
         torch.cuda.get_device_name(0), torch.__version__, stamp, args.iters)
     rows = ["| A | B | M x N x K | rel err A / B | A ms | B ms | A / B | baseline ms | baseline / A | baseline / B |",
             "|---|---|---|---|---|---|---|---|---|---|"]

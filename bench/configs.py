@@ -127,9 +127,8 @@ SETS = dict(main=CONFIGS + PINGPONG_CONFIGS, explore=EXPLORE,
 # all have drained, which should time as the glue's return).
 LATE_TURN = {"components/hopper/wgmma_mainloop.plk": [("\n         handoff ", "\n         // (no handoff) ")]}
 PP_CONST = "const WG = 1, WARPS = 4 * WG, CH = 64"
-def turn(t, kind):   # the examples say TURN = 2 (GEMM) and 0 (SwiGLU)
-    old = PP_CONST + (", TURN = 0" if kind == "swiglu" else ", TURN = 2")
-    return [(old, PP_CONST + ", TURN = %d" % t)]
+def turn(t, kind):   # the examples say TURN = 2
+    return [(PP_CONST + ", TURN = 2", PP_CONST + ", TURN = %d" % t)]
 TURNS = [
     dict(name="gemm_pingpong_late", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
          shapes=GEMM_SHAPES[2:3], contracts=LATE_TURN),

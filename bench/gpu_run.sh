@@ -41,6 +41,7 @@ TO=120 step sanitize-swiglu-mcast sanitize swiglu_mcast_128x256 M=256 N=256 K=25
 # block get different numbers of tiles.
 PLK_MAX_BLOCKS=2 TO=120 step sanitize-gemm-pingpong sanitize gemm_pingpong_128x128 M=384 N=640 K=512
 PLK_MAX_BLOCKS=2 TO=120 step sanitize-swiglu-pingpong sanitize swiglu_pingpong_128x128 M=384 N=320 K=512
+PLK_MAX_BLOCKS=2 TO=120 step sanitize-bias-gelu-pingpong sanitize bias_gelu_pingpong_128x128 M=384 N=640 K=512
 
 sass() {
 	cuobjdump -sass "$B/gemm_128x256.cubin" >"$O/gemm_128x256.sass" || return 1

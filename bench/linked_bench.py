@@ -8,13 +8,15 @@ monolithic one (the same sources as one nvcc unit) are both launched
 through libplkrt with the same manifest, each on a NaN-poisoned output and
 checked against an fp32 torch reference (relative Frobenius error < 1e-2);
 then the three are timed interleaved launch by launch (CUDA events, median
-of N timed launches each after warm-up).
+of at least N timed launches each after warm-up, more for kernels shorter
+than 1 s / N: see bench()).
 
     python3 bench/linked_bench.py --dir .carry/bench [--iters 200] [--out results.md]
 """
 import argparse
 import datetime
 import json
+import math
 import os
 import random
 import statistics
@@ -37,17 +39,25 @@ def rel_err(out, ref):
     return ((out - ref).norm() / ref.norm()).item()
 
 
-def bench(fns, iters, warm=20, seed=1):
-    """Median ms of each function. Launches are interleaved one by one, in
-    a fresh random order every round, so that every kernel follows every
-    other equally often: a kernel's time depends by up to 1% on what ran
-    before it (a rotating order keeps the same neighbours: measured with
-    the A/A control)."""
+def bench(fns, iters, warm=20, seed=1, min_s=1.0, cap=5000):
+    """Median ms of each function over at least `iters` timed launches, and
+    more for short kernels: enough for `min_s` seconds of each (at most
+    `cap`); a 0.2 ms kernel gets 5000, so its median is as steady as a 3 ms
+    kernel's over 300 (the A/A column shows the noise that is left).
+    Launches are interleaved one by one, in a fresh random order every
+    round, so that every kernel follows every other equally often: a
+    kernel's time depends by up to 1% on what ran before it (a rotating
+    order keeps the same neighbours: measured with the A/A control)."""
     rng = random.Random(seed)
+    w0, w1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    w0.record()
     for f in fns:
         for _ in range(warm):
             f()
+    w1.record()
     torch.cuda.synchronize()
+    per_launch_s = w0.elapsed_time(w1) / 1e3 / (warm * len(fns))
+    iters = max(iters, min(cap, math.ceil(min_s / per_launch_s)))
     ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
            for _ in range(iters)] for _ in fns]
     order = list(range(len(fns)))
@@ -153,7 +163,7 @@ def main():
     summary = ("linked vs monolithic over %d configurations: median |diff| %.2f%%, max %.2f%%; "
                "the same linked kernel timed twice (A/A): median |diff| %.2f%%, max %.2f%%"
                % (len(diffs), statistics.median(diffs), max(diffs), statistics.median(aas), max(aas)))
-    text = "device: %s, torch %s, %s, %d timed launches each (median)\n\n%s\n\n%s\n" % (
+    text = "device: %s, torch %s, %s, at least %d timed launches each, and 1 s of each kernel (median)\n\n%s\n\n%s\n" % (
         dev, torch.__version__, stamp, args.iters, "\n".join(head + rows), summary)
     print()
     print(text)

@@ -33,39 +33,56 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 	auto at = [](uint32_t base, int r, int ch) -> uint32_t {
 		return base + r * 128 + ((ch ^ (r & 7)) << 4);
 	};
+	/* Fragments of k16 step kk + 1 are loaded while the mma.syncs of step
+	 * kk run (two register sets): each ldmatrix's latency hides behind
+	 * the previous step's mmas instead of stalling the next mma. */
+	uint32_t af[2][MI][4], bf[2][NI / 2][4];
 	for (int k = 0; k < kt; k++) {
 		const int s = plk_consume_wait(inst, MMA_SYNC_MAINLOOP_PORT_AB, ab);
 		const uint32_t sa = plk_smem_u32(plk_ring_ptr(inst, MMA_SYNC_MAINLOOP_PORT_AB, s,
 		                                              MMA_SYNC_MAINLOOP_FIELD_AB_A));
 		const uint32_t sb = plk_smem_u32(plk_ring_ptr(inst, MMA_SYNC_MAINLOOP_PORT_AB, s,
 		                                              MMA_SYNC_MAINLOOP_FIELD_AB_B));
-#pragma unroll
-		for (int kk = 0; kk < BK / 16; kk++) {
+		auto load = [&](int kk, uint32_t (&a)[MI][4], uint32_t (&b)[NI / 2][4]) {
 #pragma unroll
 			for (int mi = 0; mi < MI; mi++) {
 				/* A x4: rows 0-7 / 8-15 of the block, k 0-7 / 8-15 */
-				uint32_t a0, a1, a2, a3;
 				const int ar = (mi * WARPS + w) * 16 + (lane & 7) + 8 * ((lane >> 3) & 1);
 				asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-				             : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
+				             : "=r"(a[mi][0]), "=r"(a[mi][1]), "=r"(a[mi][2]), "=r"(a[mi][3])
 				             : "r"(at(sa, ar, 2 * kk + (lane >> 4))));
+			}
+#pragma unroll
+			for (int np = 0; np < NI / 2; np++) {
+				/* B x4: n blocks 2np and 2np+1, k 0-7 / 8-15 each */
+				const int br = (2 * np + (lane >> 4)) * 8 + (lane & 7);
+				asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+				             : "=r"(b[np][0]), "=r"(b[np][1]), "=r"(b[np][2]), "=r"(b[np][3])
+				             : "r"(at(sb, br, 2 * kk + ((lane >> 3) & 1))));
+			}
+		};
+		load(0, af[0], bf[0]);
+#pragma unroll
+		for (int kk = 0; kk < BK / 16; kk++) {
+			if (kk + 1 < BK / 16)
+				load(kk + 1, af[(kk + 1) & 1], bf[(kk + 1) & 1]);
+			const uint32_t (&a)[MI][4] = af[kk & 1];
+			const uint32_t (&b)[NI / 2][4] = bf[kk & 1];
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
 				for (int np = 0; np < NI / 2; np++) {
-					/* B x4: n blocks 2np and 2np+1, k 0-7 / 8-15 each */
-					uint32_t b0, b1, b2, b3;
-					const int br = (2 * np + (lane >> 4)) * 8 + (lane & 7);
-					asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-					             : "=r"(b0), "=r"(b1), "=r"(b2), "=r"(b3)
-					             : "r"(at(sb, br, 2 * kk + ((lane >> 3) & 1))));
 					float *d0 = acc + (mi * NI + 2 * np) * 4, *d1 = d0 + 4;
 					asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
 					             "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
 					             : "+f"(d0[0]), "+f"(d0[1]), "+f"(d0[2]), "+f"(d0[3])
-					             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+					             : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
+					               "r"(b[np][0]), "r"(b[np][1]));
 					asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
 					             "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
 					             : "+f"(d1[0]), "+f"(d1[1]), "+f"(d1[2]), "+f"(d1[3])
-					             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b2), "r"(b3));
+					             : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
+					               "r"(b[np][2]), "r"(b[np][3]));
 				}
 			}
 		}
