@@ -168,3 +168,14 @@ SETS["bias_gelu_turn"] = [
 # kernels that set the SwiGLU and GEMM figures, built once per revision
 # into one directory with `prepare.py --suffix _base` and `--append`.
 SETS["core"] = [CONFIGS[2], PINGPONG_CONFIGS[0], PINGPONG_CONFIGS[1]]
+
+# Two wgmma groups in flight (wgmma_mainloop's INFLIGHT = 2) against one,
+# for the kernels of the `core` set: `prepare.py --set core` and then
+# `--set inflight --append` into one directory.
+IF2 = ", INFLIGHT = 2"
+SETS["inflight"] = [
+    dict(CONFIGS[2], name="swiglu_tma_if2", shapes=SWIGLU_SHAPES,
+         edit=[("const WG = 2, WARPS = 4 * WG", "const WG = 2, WARPS = 4 * WG" + IF2)]),
+    dict(PINGPONG_CONFIGS[0], name="gemm_pingpong_if2", edit=[(PP_CONST + ", TURN = 2", PP_CONST + ", TURN = 2" + IF2)]),
+    dict(PINGPONG_CONFIGS[1], name="swiglu_pingpong_if2", edit=[(PP_CONST + ", TURN = 2", PP_CONST + ", TURN = 2" + IF2)]),
+]

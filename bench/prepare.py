@@ -9,6 +9,7 @@ times each recipe's link (plkc wall time and nvJitLink's share, from
 OUT (default .carry/bench), which the GPU run reads.
 
     python3 bench/prepare.py [--out DIR] [--plkc build/plkc] [--repeat 3] [--set main]
+    python3 bench/prepare.py --check      # every configuration of every set type-checks
 """
 import argparse
 import json
@@ -54,11 +55,16 @@ def variant(cfg):
     `handoff`). Returns the recipe's path and every file written."""
     written, edits = [], list(cfg.get("edit", []))
     rdir = os.path.dirname(cfg["recipe"])
-    for path, cedits in cfg.get("contracts", {}).items():
-        copy = edited(cfg["name"], path, cedits, cfg["name"])
-        written.append(copy)
-        edits.append(('"%s"' % os.path.relpath(path, rdir), '"%s"' % os.path.relpath(copy, rdir)))
-    recipe = edited(cfg["name"], cfg["recipe"], edits, cfg["name"])
+    try:
+        for path, cedits in cfg.get("contracts", {}).items():
+            copy = edited(cfg["name"], path, cedits, cfg["name"])
+            written.append(copy)
+            edits.append(('"%s"' % os.path.relpath(path, rdir), '"%s"' % os.path.relpath(copy, rdir)))
+        recipe = edited(cfg["name"], cfg["recipe"], edits, cfg["name"])
+    except SystemExit:   # a stale edit: leave no copies behind
+        for path in written:
+            os.remove(path)
+        raise
     return recipe, written + [recipe]
 
 
@@ -70,7 +76,11 @@ def main():
     ap.add_argument("--set", default="main", choices=sorted(SETS), help="bench/configs.py SETS")
     ap.add_argument("--suffix", default="", help="appended to every configuration's name")
     ap.add_argument("--append", action="store_true", help="add to DIR/configs.json, not replace it")
+    ap.add_argument("--check", action="store_true",
+                    help="only type-check every configuration of every set (plkc --check)")
     args = ap.parse_args()
+    if args.check:
+        return check_all(args.plkc)
     os.makedirs(args.out, exist_ok=True)
     meta = []
     index = os.path.join(args.out, "configs.json")
@@ -110,6 +120,24 @@ def main():
             name, meta[-1]["plkc_s"], meta[-1]["nvjitlink_s"], meta[-1]["nvcc_s"]), flush=True)
     with open(index, "w") as f:
         json.dump(meta, f, indent=1)
+
+
+def check_all(plkc):
+    """Each configuration's edits still apply and its recipe type-checks
+    and places (`plkc --check`): a set whose edits went stale fails here,
+    on the build host, not in a GPU session."""
+    seen = {}
+    for cfgs in SETS.values():
+        for cfg in cfgs:
+            seen[cfg["name"]] = cfg
+    for cfg in seen.values():
+        recipe, written = variant(cfg)
+        try:
+            run([plkc, "--check", recipe, "-arch", cfg["arch"]])
+        finally:
+            for path in written:
+                os.remove(path)
+    print("%d configurations of %d sets type-check" % (len(seen), len(SETS)))
 
 
 if __name__ == "__main__":

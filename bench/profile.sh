@@ -1,13 +1,14 @@
 #!/bin/bash
 # Where a kernel's cycles go, from the hardware counters (Nsight Compute),
 # on the GPU host from the repository root:
-#   [DIR=CUBINS] bash bench/profile.sh CONFIG:MxNxK ...    (default CUBINS .carry/bench)
+#   [DIR=CUBINS] bash bench/profile.sh CONFIG[.mono]:MxNxK ...    (default CUBINS .carry/bench)
 # One launch of each linked kernel (the 4th, after 3 warm-up ones; caches
 # and clocks left as they are) and of cuBLAS on the GEMM of the first
 # SwiGLU shape given. Per kernel: elapsed cycles, the SMs' active cycles
 # (min / mean / max over the 132 SMs: a max above the mean is work
 # imbalance, an idle tail), the tensor pipe's active share of the active
-# cycles, and DRAM and L2 bytes.
+# cycles, DRAM and L2 bytes, instructions executed and shared-memory bank
+# conflicts. CONFIG.mono profiles the configuration's monolith.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 O=${OUT:-build/gpu-out}
@@ -15,11 +16,15 @@ B=${DIR:-.carry/bench}   # not B: the runtime's Makefile reads B from the enviro
 mkdir -p "$O"
 export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 make -s -C runtime all >"$O/runtime-build.log" 2>&1 || { cat "$O/runtime-build.log"; exit 1; }
-# The tensor pipe's counter is named for the wgmma (gmma) pipe on sm_90.
-tensor=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}' |
-	grep -E '^sm__pipe_tensor_op_gmma_cycles_active$|^sm__pipe_tensor_op_hmma_cycles_active$' | head -1)
+# Counter names differ between ncu versions: take the ones this one has.
+# The tensor pipe's is named for the wgmma (gmma) pipe on sm_90.
+have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')
+tensor=$(grep -E '^sm__pipe_tensor_op_gmma_cycles_active$|^sm__pipe_tensor_op_hmma_cycles_active$' <<<"$have" | head -1)
 metrics="gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum"
 [ -n "$tensor" ] && metrics="$metrics,$tensor.avg.pct_of_peak_sustained_active,$tensor.max,$tensor.min"
+for extra in smsp__inst_executed l1tex__data_bank_conflicts_pipe_lsu_mem_shared; do
+	grep -qx "$extra" <<<"$have" && metrics="$metrics,$extra.sum"
+done
 prof() {   # [KSEL="-k regex:RE"] prof NAME CMD...: one table row for the 4th matching launch
 	local name=$1
 	shift
@@ -37,24 +42,26 @@ def f(k):
 t = sys.argv[3]
 el, mn, av, mx = (f("gpc__cycles_elapsed.max"), f("sm__cycles_active.min"),
                   f("sm__cycles_active.avg"), f("sm__cycles_active.max"))
-print("| %s | %.0f | %.3f / %.3f / %.3f | %.1f%% | %.3f | %.1f / %.1f | %.2f | %.2f |" % (
+print("| %s | %.0f | %.3f / %.3f / %.3f | %.1f%% | %.3f | %.1f / %.1f | %.2f | %.2f | %.3f | %.1f |" % (
     sys.argv[2], el, mn / el, av / el, mx / el,
     f(t + ".avg.pct_of_peak_sustained_active") if t else float("nan"),
     (f(t + ".max") - f(t + ".min")) / f(t + ".max") if t else float("nan"),
     f("dram__bytes_read.sum") / 1e9, f("dram__bytes_write.sum") / 1e9, f("lts__t_bytes.sum") / 1e9,
-    av / mx))
+    av / mx, f("smsp__inst_executed.sum") / 1e9,
+    f("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum") / 1e6))
 PY
 }
 echo "tensor pipe counter: ${tensor:-none found}"
 echo
-echo "| kernel | elapsed cycles | SM active / elapsed: min / mean / max | tensor active (of active) | tensor cycles (max-min)/max | DRAM read / write GB | L2 GB | mean / max active |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| kernel | elapsed cycles | SM active / elapsed: min / mean / max | tensor active (of active) | tensor cycles (max-min)/max | DRAM read / write GB | L2 GB | mean / max active | instructions (G) | smem bank conflicts (M) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 first=
 for spec in "$@"; do
 	cfg=${spec%%:*}
 	IFS=x read -r m n k <<<"${spec#*:}"
 	[ -z "$first" ] && first="$m $n $k"
-	prof "${cfg}_${m}x${n}x${k}" build/runtime/plk-run "$B/$cfg.cubin" --manifest "$B/$cfg.manifest.json" \
+	# CONFIG.mono: the configuration's monolith, with the same manifest
+	prof "${cfg}_${m}x${n}x${k}" build/runtime/plk-run "$B/$cfg.cubin" --manifest "$B/${cfg%.mono}.manifest.json" \
 		--dim M="$m" --dim N="$n" --dim K="$k" --iters 1 --warmup 3
 done
 read -r m n k <<<"$first"

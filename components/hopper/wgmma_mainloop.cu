@@ -26,6 +26,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	static_assert(WG == 1 || WG == 2, "one or two consumer warpgroups");
 	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
 	static_assert(TURN >= 0 && TURN <= 2, "TURN: 0, 1 or 2 (wgmma_mainloop.plk)");
+	static_assert(INFLIGHT == 1 || INFLIGHT == 2, "INFLIGHT: 1 or 2 wgmma groups in flight");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;
@@ -44,7 +45,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 #endif
 	const int wg = plk_warp_rank(inst) >> 2;
 	const int kt = (K + BK - 1) / BK;
-	int prev = -1;
+	int prev = -1, prev2 = -1;	/* stages of the last two groups, prev the newer */
 
 	plk_fence_regs<ACC>(acc);
 	for (int k = 0; k < kt; k++) {
@@ -75,18 +76,27 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 		 * wgmma then queues behind this group instead of after it drains. */
 		if (TURN == 2 && k == kt - 1)
 			plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);
-		/* Keep this stage's group in flight; the previous one has now
-		 * finished reading its stage, which goes back to the producer. */
-		plk_wgmma_wait<1>();
-		if (TURN == 1 && k == kt - 1)
+		/* Keep INFLIGHT groups in flight (this stage's, and with 2 the
+		 * previous one's too): the group before them has now finished
+		 * reading its stage, which goes back to the producer. Two give
+		 * the next k-step's waits and descriptors a whole group's time. */
+		plk_wgmma_wait<INFLIGHT>();
+		if (TURN == 1 && k == kt - 1) {
+			if (INFLIGHT > 1)
+				plk_wgmma_wait<1>();
 			plk_ring_handoff(inst, WGMMA_MAINLOOP_PORT_AB);
+		}
 		plk_fence_regs<ACC>(acc);
-		if (prev >= 0)
-			PLK_RELEASE(prev);
+		const int done = INFLIGHT == 1 ? prev : prev2;
+		if (done >= 0)
+			PLK_RELEASE(done);
+		prev2 = prev;
 		prev = s;
 	}
 	plk_wgmma_wait<0>();
 	plk_fence_regs<ACC>(acc);
+	if (INFLIGHT > 1 && prev2 >= 0)
+		PLK_RELEASE(prev2);
 	if (prev >= 0)
 		PLK_RELEASE(prev);
 	if (TURN == 0 || kt <= 0)	/* once per tile, also with no k tiles */
