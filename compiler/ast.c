@@ -9,6 +9,30 @@ static void span(FILE *o, Span s)
 	fprintf(o, " @%d:%d-%d:%d", s.line, s.col, s.eline, s.ecol);
 }
 
+const char *req_op_text(ReqOp op)
+{
+	static const char *const t[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
+	return t[op];
+}
+
+/* lhs OP rhs, or lhs in {a, b}, each expression printed by pe */
+void require_print(FILE *o, const Require *r, void (*pe)(FILE *, const Expr *))
+{
+	pe(o, r->lhs);
+	fprintf(o, " %s ", req_op_text(r->op));
+	if (r->op != REQ_IN) {
+		pe(o, r->rhs);
+		return;
+	}
+	fputc('{', o);
+	for (int i = 0; i < r->set.n; i++) {
+		if (i)
+			fputs(", ", o);
+		pe(o, r->set.v[i]);
+	}
+	fputc('}', o);
+}
+
 void expr_print(FILE *o, const Expr *e)
 {
 	if (!e) {
@@ -154,6 +178,13 @@ static void component(FILE *o, const Component *c)
 	if (c->cluster) {
 		fputs("    cluster ", o);
 		expr_print(o, c->cluster);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < c->requires.n; i++) {
+		const Require *r = c->requires.v[i];
+		fputs("    require ", o);
+		require_print(o, r, expr_print);
+		span(o, r->sp);
 		fputc('\n', o);
 	}
 	for (int i = 0; i < c->params.n; i++) {

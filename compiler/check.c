@@ -1640,6 +1640,121 @@ static void form_roles(Chk *k, GInst **topo)
 	}
 }
 
+/* ------------------------------------------------------------- requires
+ * `require COND` in a contract: every instance's cparams must meet it
+ * (a value the component's source would reject with a static_assert, or
+ * worse, compile into a kernel that hangs). Checked before anything is
+ * placed, at the instance. */
+
+/* the cparams a condition names, "A = 1, B = 2" */
+static void req_names(const Expr *e, const char **names, const int64_t *vals, int n, Vec *seen,
+                      Arena *a)
+{
+	if (!e)
+		return;
+	switch (e->k) {
+	case EX_NAME:
+		for (int i = 0; i < seen->n; i++)
+			if (!strcmp(seen->v[i], e->name))
+				return;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(names[i], e->name)) {
+				vec_push(a, seen, (void *)e->name);
+				vec_push(a, seen, arena_printf(a, "%s = %lld", e->name, (long long)vals[i]));
+				return;
+			}
+		return;
+	case EX_NEG:
+		req_names(e->a, names, vals, n, seen, a);
+		return;
+	case EX_BIN:
+		req_names(e->a, names, vals, n, seen, a);
+		req_names(e->b, names, vals, n, seen, a);
+		return;
+	case EX_CALL:
+		for (int i = 0; i < e->args.n; i++)
+			req_names(e->args.v[i], names, vals, n, seen, a);
+		return;
+	default:
+		return;
+	}
+}
+
+/* 1 met, 0 not, -1 an expression did not evaluate (reported) */
+static int req_met(Chk *k, const Require *r, const Scope *cs)
+{
+	int64_t l, v;
+	if (eval_expr(k->c, r->lhs, cs, &l))
+		return -1;
+	if (r->op == REQ_IN) {
+		int met = 0;
+		for (int i = 0; i < r->set.n; i++) {
+			if (eval_expr(k->c, r->set.v[i], cs, &v))
+				return -1;
+			met |= v == l;
+		}
+		return met;
+	}
+	if (eval_expr(k->c, r->rhs, cs, &v))
+		return -1;
+	switch (r->op) {
+	case REQ_EQ: return l == v;
+	case REQ_NE: return l != v;
+	case REQ_LT: return l < v;
+	case REQ_LE: return l <= v;
+	case REQ_GT: return l > v;
+	case REQ_GE: return l >= v;
+	default: return 1;
+	}
+}
+
+static void check_requires(Chk *k)
+{
+	const Graph *g = k->g;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		const Component *cp = gi->comp;
+		if (!cp->requires.n)
+			continue;
+		const char **names = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *names);
+		for (int j = 0; j < cp->cparams.n; j++)
+			names[j] = ((const CParam *)cp->cparams.v[j])->name;
+		Scope cs = { names, gi->cvals, cp->cparams.n, NULL };
+		for (int j = 0; j < cp->requires.n; j++) {
+			const Require *r = cp->requires.v[j];
+			int met = req_met(k, r, &cs);
+			if (met < 0)
+				return;
+			if (met)
+				continue;
+			char *cond = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&cond, &len);
+			if (f) {
+				contract_print_require(f, r);
+				fclose(f);
+			}
+			Vec seen = { 0 };
+			req_names(r->lhs, names, gi->cvals, cp->cparams.n, &seen, A(k));
+			req_names(r->rhs, names, gi->cvals, cp->cparams.n, &seen, A(k));
+			for (int e = 0; e < r->set.n; e++)
+				req_names(r->set.v[e], names, gi->cvals, cp->cparams.n, &seen, A(k));
+			const char *vals = "";
+			for (int e = 1; e < seen.n; e += 2)
+				vals = arena_printf(A(k), "%s%s%s", vals, *vals ? ", " : "", (const char *)seen.v[e]);
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0353", gi->decl ? gi->decl->sp : k->k->name_sp,
+			                   "`%s` does not meet its contract's `require %s`", gi->name,
+			                   cond ? cond : "?");
+			d->primary.msg = *vals ? arena_printf(A(k), "here %s", vals) : "this instance";
+			diag_label(d, r->sp, "`%s` requires this", cp->name);
+			diag_help(d, "give `%s` values that meet it: the kernel's `const` line or the instance's "
+			          "arguments set them", gi->name);
+			diag_end(k->c, d);
+			free(cond);
+		}
+	}
+}
+
 /* ------------------------------------------------------------- clusters
  * `cluster N` in a contract, N > 1: the component works with the other
  * blocks of a cluster of exactly N (a TMA multicast to N CTAs, slots
@@ -2195,6 +2310,8 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 		diag_help(d, "bind it to a component's param, `inst = comp(PARAM = %s)`, or remove it", kp->name);
 		diag_end(c, d);
 	}
+	if (c->nerrors == errs0)
+		check_requires(k);
 	if (c->nerrors == errs0)
 		order_kparams(k, &bounds);
 	if (c->nerrors == errs0)

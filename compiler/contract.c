@@ -73,6 +73,16 @@ static void print_expr(FILE *out, const Expr *e, int need)
 		fputc(')', out);
 }
 
+static void print_expr_top(FILE *out, const Expr *e)
+{
+	print_expr(out, e, P_ADD);
+}
+
+void contract_print_require(FILE *out, const Require *r)
+{
+	require_print(out, r, print_expr_top);
+}
+
 static void print_exprs(FILE *out, const Vec *v)
 {
 	for (int i = 0; i < v->n; i++) {
@@ -194,6 +204,11 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 	if (comp->cluster) {
 		fputs("  cluster ", out);
 		print_expr(out, comp->cluster, P_ADD);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < comp->requires.n; i++) {
+		fputs("  require ", out);
+		require_print(out, comp->requires.v[i], print_expr_top);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->params.n; i++) {

@@ -210,6 +210,16 @@ typedef struct Feature {
 	Span sp;
 } Feature;
 
+/* `require LHS OP RHS` or `require LHS in { E, ... }`: a condition on the
+ * component's cparams that every instance must meet (check.c, E0353). */
+typedef enum { REQ_EQ, REQ_NE, REQ_LT, REQ_LE, REQ_GT, REQ_GE, REQ_IN } ReqOp;
+typedef struct Require {
+	Expr *lhs, *rhs;        /* rhs: NULL for REQ_IN */
+	ReqOp op;
+	Vec set;                /* Expr*: the values REQ_IN allows */
+	Span sp;
+} Require;
+
 typedef struct Component {
 	const char *name;
 	Span sp;                /* the whole declaration */
@@ -228,6 +238,7 @@ typedef struct Component {
 	Expr *cluster;          /* `cluster N`: the blocks per cluster it assumes; NULL: any */
 	Span cluster_sp;
 	Vec params, ports, smem, barriers;
+	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */
 	const char *object;     /* read back from this object's .plk.contract */
 } Component;
@@ -307,6 +318,9 @@ Module *parse_source(Ctx *c, int src);
 /* ast.c: the --emit=ast dump used by the golden tests. */
 void ast_dump(FILE *out, const Module *m);
 void expr_print(FILE *out, const Expr *e);
+/* a `require` condition; each expression printed by pe */
+const char *req_op_text(ReqOp op);
+void require_print(FILE *out, const Require *r, void (*pe)(FILE *, const Expr *));
 /* e as a C expression (the component headers, the monolith): every
  * compound operand parenthesised, ceil_div/min/max spelled out with
  * eval.c's semantics, no casts, so the preprocessor can evaluate it too.
@@ -536,6 +550,8 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
+/* one `require` condition as contract_print writes it: `TURN in {0, 1, 2}` */
+void contract_print_require(FILE *out, const Require *r);
 /* <component>.plk.h: cparam macros (defaults, or cvals when given), ids
  * and the entry's prototype; the source includes it */
 void contract_header(FILE *out, const Component *comp, const int64_t *cvals);

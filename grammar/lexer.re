@@ -294,6 +294,7 @@ loop:
 	"ptr"        { SPAN(); return KW_PTR; }
 	"per"        { SPAN(); return KW_PER; }
 	"handoff"    { SPAN(); return KW_HANDOFF; }
+	"require"    { SPAN(); return KW_REQUIRE; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }
 
 	"sm_" [0-9]+ "a"? {
@@ -330,6 +331,9 @@ loop:
 
 	"->" { SPAN(); return ARROW; }
 	">=" { SPAN(); return GE; }
+	"<=" { SPAN(); return LE; }
+	"==" { SPAN(); return EQ; }
+	"!=" { SPAN(); return NE; }
 	"=>" | "<-" | "- >" | "-->" | "~>" {
 		SPAN();
 		Diag *d = diag_new(lx->c, DIAG_ERROR, "E0112", *lloc, "malformed arrow `%.*s`",

@@ -103,6 +103,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 	PortRef pref;
 	Port *port;
 	int dir;
+	Require *req;
 }
 
 %token END 0 "end of file"
@@ -113,10 +114,10 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
-%token KW_HANDOFF "handoff" KW_PTR "ptr"
+%token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
-%token ARROW "->" GE ">="
+%token ARROW "->" GE ">=" LE "<=" EQ "==" NE "!="
 
 %type <expr> expr term unary primary
 %type <vec> exprs exprs_opt fields args args_opt
@@ -127,7 +128,8 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %type <policy> policy
 %type <arg> arg
 %type <pref> portref
-%type <dir> dir
+%type <dir> dir relop
+%type <req> cond
 %type <port> port
 
 %%
@@ -210,7 +212,7 @@ citems
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
  *       | port [ "handoff" ]
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
- *       | "cluster" expr | ";" . */
+ *       | "cluster" expr | "require" cond { "," cond } | ";" . */
 citem
 	: "source" STRING    { Component *c = lx->comp; c->source = $2; c->source_sp = @2; }
 	| "entry" IDENT      { Component *c = lx->comp; c->entry = $2; c->entry_sp = @2; }
@@ -223,6 +225,7 @@ citem
 	| "warpgroups" expr  { Component *c = lx->comp; c->warps = $2; c->warpgroups = 1; }
 	| "regs" expr        { Component *c = lx->comp; c->regs = $2; }
 	| "cluster" expr     { Component *c = lx->comp; c->cluster = $2; c->cluster_sp = @$; }
+	| "require" conds
 	| "param" IDENT ':' ptype {
 		Param *p = NEW(Param);
 		p->name = $2; p->sp = @$; p->ty = $4;
@@ -269,6 +272,34 @@ port
 dir
 	: "in"  { $$ = PORT_IN; }
 	| "out" { $$ = PORT_OUT; }
+	;
+
+/* "require" cond { "," cond } : each cond goes to the component */
+conds
+	: cond           { vec_push(A, &lx->comp->requires, $1); }
+	| conds ',' cond { vec_push(A, &lx->comp->requires, $3); }
+	;
+
+/* cond = expr relop expr | expr "in" "{" expr { "," expr } "}" . */
+cond
+	: expr relop expr {
+		$$ = NEW(Require);
+		$$->lhs = $1; $$->op = (ReqOp)$2; $$->rhs = $3; $$->sp = @$;
+	}
+	| expr "in" '{' exprs '}' {
+		$$ = NEW(Require);
+		$$->lhs = $1; $$->op = REQ_IN; $$->set = $4; $$->sp = @$;
+	}
+	;
+
+/* relop = "==" | "!=" | "<" | "<=" | ">" | ">=" . */
+relop
+	: EQ  { $$ = REQ_EQ; }
+	| NE  { $$ = REQ_NE; }
+	| '<' { $$ = REQ_LT; }
+	| LE  { $$ = REQ_LE; }
+	| '>' { $$ = REQ_GT; }
+	| GE  { $$ = REQ_GE; }
 	;
 
 /* [ "needs" IDENT { "," IDENT } ] */
@@ -619,7 +650,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 		if (lx->prev.src == lx->src && lx->prev.end > lx->prev.off) {
 			static const char *const starts[] = {
 				"const", "grid", "source", "entry", "arch", "warps", "warpgroups", "regs",
-				"param", "smem", "barrier", "component", "kernel", "use",
+				"param", "smem", "barrier", "component", "kernel", "use", "require",
 			};
 			const char *word = token_text(lx, lx->prev);
 			const char *best = strlen(word) > 2 ? did_you_mean(word, starts, (int)(sizeof starts / sizeof starts[0]))
@@ -627,6 +658,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 			if (best)
 				diag_label(d, lx->prev, "did you mean `%s`?", best);
 		}
+		/* `=` where a comparison goes: `require A = 1` */
+		if (got == YYTRANSLATE('='))
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYSYMBOL_EQ) {
+					diag_help(d, "compare with `==`: `=` only gives a value");
+					break;
+				}
 		/* two arguments without a comma between them */
 		if (got == YYSYMBOL_IDENT)
 			for (int i = 0; i < n; i++)

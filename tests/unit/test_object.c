@@ -93,6 +93,7 @@ static void test_roundtrip(void)
 		}
 		if (bound)
 			CHECK(strstr(a, "component plk_test_add(N = 5, M = 10, K = -1) {") != NULL);
+		CHECK(strstr(a, "\n  require N > 0\n  require K in {-1, 1}\n") != NULL);
 		free(a);
 	}
 	CHECK_EQ_INT(t.c.nerrors, 0);

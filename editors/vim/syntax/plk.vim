@@ -20,7 +20,7 @@ syn keyword plkInclude object use
 syn keyword plkDecl const
 syn keyword plkDecl component nextgroup=plkCompName skipwhite
 syn keyword plkDecl kernel nextgroup=plkKernelName skipwhite
-syn keyword plkKeyword align arch barrier bytes cluster entry grid handoff in live needs out param per raster regs smem source warpgroups warps
+syn keyword plkKeyword align arch barrier bytes cluster entry grid handoff in live needs out param per raster regs require smem source warpgroups warps
 syn keyword plkTypeKeyword frag ptr tensor tensormap tile
 syn keyword plkShapeOp x
 syn keyword plkAuto auto
@@ -37,7 +37,7 @@ syn match plkNumber /\<0[xX][0-9A-Fa-f_]\+\>/
 syn match plkNumber /\<0[bB][01_]\+\>/
 syn match plkUnit /\%(KiB\|MiB\|K\|M\)\>/ contained
 
-syn match plkOperator /[-+*/%=]\|>=/
+syn match plkOperator /[-+*/%=]\|[<>=!]=/
 syn match plkArrow /->/
 
 " Declarations and instances.
