@@ -1646,9 +1646,8 @@ static void form_roles(Chk *k, GInst **topo)
  * worse, compile into a kernel that hangs). Checked before anything is
  * placed, at the instance. */
 
-/* the cparams a condition names, "A = 1, B = 2" */
-static void req_names(const Expr *e, const char **names, const int64_t *vals, int n, Vec *seen,
-                      Arena *a)
+/* the distinct names a condition's expressions use, in order */
+static void req_names(const Expr *e, Vec *seen, Arena *a)
 {
 	if (!e)
 		return;
@@ -1657,27 +1656,39 @@ static void req_names(const Expr *e, const char **names, const int64_t *vals, in
 		for (int i = 0; i < seen->n; i++)
 			if (!strcmp(seen->v[i], e->name))
 				return;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(names[i], e->name)) {
-				vec_push(a, seen, (void *)e->name);
-				vec_push(a, seen, arena_printf(a, "%s = %lld", e->name, (long long)vals[i]));
-				return;
-			}
+		vec_push(a, seen, (void *)e->name);
 		return;
 	case EX_NEG:
-		req_names(e->a, names, vals, n, seen, a);
+		req_names(e->a, seen, a);
 		return;
 	case EX_BIN:
-		req_names(e->a, names, vals, n, seen, a);
-		req_names(e->b, names, vals, n, seen, a);
+		req_names(e->a, seen, a);
+		req_names(e->b, seen, a);
 		return;
 	case EX_CALL:
 		for (int i = 0; i < e->args.n; i++)
-			req_names(e->args.v[i], names, vals, n, seen, a);
+			req_names(e->args.v[i], seen, a);
 		return;
 	default:
 		return;
 	}
+}
+
+/* "A = 1, B = 2": the values of the cparams r names */
+static const char *req_values(Chk *k, const Require *r, const Scope *cs)
+{
+	Vec seen = { 0 };
+	req_names(r->lhs, &seen, A(k));
+	req_names(r->rhs, &seen, A(k));
+	for (int i = 0; i < r->set.n; i++)
+		req_names(r->set.v[i], &seen, A(k));
+	const char *out = "";
+	for (int i = 0; i < seen.n; i++)
+		for (int j = 0; j < cs->n; j++)
+			if (!strcmp(cs->names[j], seen.v[i]))
+				out = arena_printf(A(k), "%s%s%s = %lld", out, *out ? ", " : "", cs->names[j],
+				                   (long long)cs->vals[j]);
+	return out;
 }
 
 /* 1 met, 0 not, -1 an expression did not evaluate (reported) */
@@ -1734,14 +1745,7 @@ static void check_requires(Chk *k)
 				contract_print_require(f, r);
 				fclose(f);
 			}
-			Vec seen = { 0 };
-			req_names(r->lhs, names, gi->cvals, cp->cparams.n, &seen, A(k));
-			req_names(r->rhs, names, gi->cvals, cp->cparams.n, &seen, A(k));
-			for (int e = 0; e < r->set.n; e++)
-				req_names(r->set.v[e], names, gi->cvals, cp->cparams.n, &seen, A(k));
-			const char *vals = "";
-			for (int e = 1; e < seen.n; e += 2)
-				vals = arena_printf(A(k), "%s%s%s", vals, *vals ? ", " : "", (const char *)seen.v[e]);
+			const char *vals = req_values(k, r, &cs);
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0353", gi->decl ? gi->decl->sp : k->k->name_sp,
 			                   "`%s` does not meet its contract's `require %s`", gi->name,
 			                   cond ? cond : "?");
