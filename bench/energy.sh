@@ -10,10 +10,9 @@
 # limit, so a kernel is faster only by spending less energy per tile.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-O=${OUT:-build/gpu-out}
+. bench/gpu_lib.sh
 B=${DIR:-.carry/bench}   # not B: the runtime's Makefile reads B from the environment
-mkdir -p "$O"
-make -s -C runtime all >"$O/runtime-build.log" 2>&1 || { cat "$O/runtime-build.log"; exit 1; }
+build_runtime || exit 1
 mean() {   # mean power and clock of the samples above 300 W in $1
 	awk -F', ' '$2 > 300 { w += $2; c += $3; n++ } END { if (n) printf "%.0f %.0f %d", w / n, c / n, n; else print "0 0 0" }' "$1"
 }

@@ -1,5 +1,6 @@
-# Shared by the GPU sessions (bench/gpu_run.sh, bench/gpu_lanes.sh), sourced
-# from the repository root: logs go to $O ($OUT, or build/gpu-out).
+# Shared by the GPU scripts (bench/gpu_run.sh, gpu_lanes.sh, gpu_ab.sh,
+# energy.sh, profile.sh), sourced from the repository root: logs go to $O
+# ($OUT, or build/gpu-out).
 O=${OUT:-build/gpu-out}
 mkdir -p "$O"
 CUDA=${CUDA_HOME:-/usr/local/cuda}

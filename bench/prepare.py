@@ -12,6 +12,7 @@ OUT (default .carry/bench), which the GPU run reads.
     python3 bench/prepare.py --check      # every configuration of every set type-checks
 """
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -35,37 +36,37 @@ def run(cmd, **kw):
     return r, dt
 
 
-def edited(name, path, edits, tag):
-    """path with the edits applied, written beside it as .bench_TAG_FILE
+def edited(name, path, edits):
+    """path with the edits applied, written beside it as .bench_NAME_FILE
     (relative paths inside it still resolve); returns the new path."""
     src = open(path).read()
     for old, new in edits:
         if old not in src:
             sys.exit("%s: `%s` not in %s" % (name, old, path))
         src = src.replace(old, new)
-    out = os.path.join(os.path.dirname(path), ".bench_%s_%s" % (tag, os.path.basename(path)))
+    out = os.path.join(os.path.dirname(path), ".bench_%s_%s" % (name, os.path.basename(path)))
     with open(out, "w") as f:
         f.write(src)
     return out
 
 
+@contextlib.contextmanager
 def variant(cfg):
     """The recipe with the configuration's edits, and the contracts it uses
     with theirs ("contracts": {path: edits}, e.g. an ablation that drops
-    `handoff`). Returns the recipe's path and every file written."""
+    `handoff`): yields the recipe's path, and removes every file written
+    when done (also when an edit went stale)."""
     written, edits = [], list(cfg.get("edit", []))
     rdir = os.path.dirname(cfg["recipe"])
     try:
         for path, cedits in cfg.get("contracts", {}).items():
-            copy = edited(cfg["name"], path, cedits, cfg["name"])
-            written.append(copy)
-            edits.append(('"%s"' % os.path.relpath(path, rdir), '"%s"' % os.path.relpath(copy, rdir)))
-        recipe = edited(cfg["name"], cfg["recipe"], edits, cfg["name"])
-    except SystemExit:   # a stale edit: leave no copies behind
+            written.append(edited(cfg["name"], path, cedits))
+            edits.append(('"%s"' % os.path.relpath(path, rdir), '"%s"' % os.path.relpath(written[-1], rdir)))
+        written.append(edited(cfg["name"], cfg["recipe"], edits))
+        yield written[-1]
+    finally:
         for path in written:
             os.remove(path)
-        raise
-    return recipe, written + [recipe]
 
 
 def main():
@@ -89,8 +90,7 @@ def main():
     for cfg in SETS[args.set]:
         cfg = dict(cfg, name=cfg["name"] + args.suffix)
         name, arch = cfg["name"], cfg["arch"]
-        recipe, written = variant(cfg)
-        try:
+        with variant(cfg) as recipe:
             cubin = os.path.join(args.out, name + ".cubin")
             run([args.plkc, recipe, "-arch", arch, "-o", cubin])   # warms the object cache
             links, jit = [], []
@@ -108,9 +108,6 @@ def main():
                 _, dt = run([NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-cubin",
                              "-I.", "-Istdlib", "-o", mono, mono_cu])
                 nv.append(dt)
-        finally:
-            for path in written:
-                os.remove(path)
         man = os.path.join(args.out, name + ".manifest.json")
         meta.append(dict(cfg, cubin=os.path.basename(cubin), mono=os.path.basename(mono),
                          manifest=os.path.basename(man),
@@ -131,12 +128,8 @@ def check_all(plkc):
         for cfg in cfgs:
             seen[cfg["name"]] = cfg
     for cfg in seen.values():
-        recipe, written = variant(cfg)
-        try:
+        with variant(cfg) as recipe:
             run([plkc, "--check", recipe, "-arch", cfg["arch"]])
-        finally:
-            for path in written:
-                os.remove(path)
     print("%d configurations of %d sets type-check" % (len(seen), len(SETS)))
 
 

@@ -11,11 +11,9 @@
 # conflicts. CONFIG.mono profiles the configuration's monolith.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-O=${OUT:-build/gpu-out}
+. bench/gpu_lib.sh
 B=${DIR:-.carry/bench}   # not B: the runtime's Makefile reads B from the environment
-mkdir -p "$O"
-export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
-make -s -C runtime all >"$O/runtime-build.log" 2>&1 || { cat "$O/runtime-build.log"; exit 1; }
+build_runtime || exit 1
 # Counter names differ between ncu versions: take the ones this one has.
 # The tensor pipe's is named for the wgmma (gmma) pipe on sm_90.
 have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')

@@ -728,6 +728,16 @@ typedef struct Bound {       /* one resolved binding, before kparams are ordered
 
 static void check_names_in(Chk *k, const Expr *e);
 
+/* An instance's cparams as a scope: its contract's names, its values. */
+static Scope inst_scope(Chk *k, const GInst *gi)
+{
+	const Component *cp = gi->comp;
+	const char **names = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *names);
+	for (int i = 0; i < cp->cparams.n; i++)
+		names[i] = ((const CParam *)cp->cparams.v[i])->name;
+	return (Scope){ names, gi->cvals, cp->cparams.n, NULL };
+}
+
 static int bind_params(Chk *k, Vec *bounds)
 {
 	const Kernel *kn = k->k;
@@ -737,11 +747,7 @@ static int bind_params(Chk *k, Vec *bounds)
 		if (!gi->cvals)
 			continue;
 		const Component *cp = gi->comp;
-		Scope cs = { NULL, gi->cvals, cp->cparams.n, NULL };
-		const char **cn = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *cn);
-		for (int i = 0; i < cp->cparams.n; i++)
-			cn[i] = ((CParam *)cp->cparams.v[i])->name;
-		cs.names = cn;
+		Scope cs = inst_scope(k, gi);
 		for (int pi = 0; pi < cp->params.n; pi++) {
 			const Param *p = cp->params.v[pi];
 			const Arg *a = find_arg(gi->decl, p->name);
@@ -1727,10 +1733,7 @@ static void check_requires(Chk *k)
 		const Component *cp = gi->comp;
 		if (!cp->requires.n)
 			continue;
-		const char **names = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *names);
-		for (int j = 0; j < cp->cparams.n; j++)
-			names[j] = ((const CParam *)cp->cparams.v[j])->name;
-		Scope cs = { names, gi->cvals, cp->cparams.n, NULL };
+		Scope cs = inst_scope(k, gi);
 		for (int j = 0; j < cp->requires.n; j++) {
 			const Require *r = cp->requires.v[j];
 			int met = req_met(k, r, &cs);
@@ -1783,10 +1786,7 @@ static void check_clusters(Chk *k)
 		wants[gi->id] = 1;
 		if (!cp->cluster)
 			continue;
-		const char **names = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *names);
-		for (int j = 0; j < cp->cparams.n; j++)
-			names[j] = ((const CParam *)cp->cparams.v[j])->name;
-		Scope cs = { names, gi->cvals, cp->cparams.n, NULL };
+		Scope cs = inst_scope(k, gi);
 		int64_t want;
 		if (eval_expr(k->c, cp->cluster, &cs, &want))
 			return;

@@ -208,7 +208,7 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 	}
 	for (int i = 0; i < comp->requires.n; i++) {
 		fputs("  require ", out);
-		require_print(out, comp->requires.v[i], print_expr_top);
+		contract_print_require(out, comp->requires.v[i]);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->params.n; i++) {

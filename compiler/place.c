@@ -126,7 +126,6 @@ static int role_wide(const GRole *r)
 	return (r->warpgroup_aligned && r->nwarps >= WG_WARPS) || r->nwarps > WG_WARPS;
 }
 
-/* Warp ranges and per-warpgroup budgets; returns non-zero on errors. */
 /* Registers the warpgroups hold after setmaxnreg: 128 threads x each
  * one's budget, or the entry cap where it has none. */
 static long regs_total(const Placement *p)
@@ -137,6 +136,14 @@ static long regs_total(const Placement *p)
 	return t;
 }
 
+/* The registers the block gets at launch, all setmaxnreg can move:
+ * threads x the entry cap. */
+static long regs_pool(const Placement *p)
+{
+	return (long)p->threads * p->entry_regs;
+}
+
+/* Warp ranges and per-warpgroup budgets; returns non-zero on errors. */
 static int place_warps(Solve *S)
 {
 	Ctx *c = S->c;
@@ -283,7 +290,7 @@ static int place_warps(Solve *S)
 	 * entry cap). setmaxnreg moves registers only inside the block's own
 	 * pool, what it got at launch (threads x entry cap), so the budgets
 	 * must fit that: over-subscription makes setmaxnreg.inc wait forever. */
-	long total = regs_total(p), pool = (long)p->threads * p->entry_regs;
+	long total = regs_total(p), pool = regs_pool(p);
 	if (total <= pool)
 		return 0;
 	long over = total - pool;
@@ -859,10 +866,9 @@ void placement_print(FILE *out, const Placement *p)
 	fprintf(out, "  threads         %d / %d\n", p->threads, arch->max_threads);
 	if (p->nwarpgroups) {
 		fprintf(out, "  registers       %ld / %ld (%d threads x entry cap %d)\n", regs_total(p),
-		        (long)p->threads * p->entry_regs, p->threads, p->entry_regs);
+		        regs_pool(p), p->threads, p->entry_regs);
 	} else {
-		fprintf(out, "  registers       %ld / %d (entry cap)\n", (long)p->threads * p->entry_regs,
-			arch->regs_per_sm);
+		fprintf(out, "  registers       %ld / %d (entry cap)\n", regs_pool(p), arch->regs_per_sm);
 	}
 	fprintf(out, "  named barriers  %d / %d\n", p->bars.n,
 		arch->named_barriers > 1 ? arch->named_barriers - 1 : 15);

@@ -398,6 +398,7 @@ __device__ __forceinline__ uint64_t plk_wgmma_desc_sw128_at(uint32_t lo, uint32_
 {
 	return (uint64_t)PLK_SW128_DESC_HI << 32 | (lo + plus16);
 }
+
 /* Makes prior register writes of the accumulators visible to wgmma. */
 __device__ __forceinline__ void plk_wgmma_fence(void)
 {
