@@ -10,9 +10,11 @@ OUT (default .carry/bench), which the GPU run reads.
 
     python3 bench/prepare.py [--out DIR] [--plkc build/plkc] [--repeat 3] [--set main]
     python3 bench/prepare.py --check      # every configuration of every set type-checks
+    python3 bench/prepare.py --hashes     # sha256 of every configuration's outputs
 """
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -79,9 +81,14 @@ def main():
     ap.add_argument("--append", action="store_true", help="add to DIR/configs.json, not replace it")
     ap.add_argument("--check", action="store_true",
                     help="only type-check every configuration of every set (plkc --check)")
+    ap.add_argument("--hashes", action="store_true",
+                    help="only link every configuration of every set and print the sha256 of its "
+                         "cubin, manifest and monolith source (scripts/output_hashes.sh)")
     args = ap.parse_args()
     if args.check:
         return check_all(args.plkc)
+    if args.hashes:
+        return hash_all(args.plkc, args.out)
     os.makedirs(args.out, exist_ok=True)
     meta = []
     index = os.path.join(args.out, "configs.json")
@@ -123,14 +130,33 @@ def check_all(plkc):
     """Each configuration's edits still apply and its recipe type-checks
     and places (`plkc --check`): a set whose edits went stale fails here,
     on the build host, not in a GPU session."""
+    cfgs = unique_configs()
+    for cfg in cfgs:
+        with variant(cfg) as recipe:
+            run([plkc, "--check", recipe, "-arch", cfg["arch"]])
+    print("%d configurations of %d sets type-check" % (len(cfgs), len(SETS)))
+
+
+def hash_all(plkc, out):
+    """One line per output of every configuration: "sha256  NAME FILE"."""
+    os.makedirs(out, exist_ok=True)
+    for cfg in unique_configs():
+        with variant(cfg) as recipe:
+            base = os.path.join(out, cfg["name"])
+            run([plkc, recipe, "-arch", cfg["arch"], "-o", base + ".cubin"])
+            run([plkc, recipe, "-arch", cfg["arch"], "--emit=monolith", "-o", base + ".mono.cu"])
+        for ext in (".cubin", ".manifest.json", ".mono.cu"):
+            with open(base + ext, "rb") as f:
+                print("%s  bench %s%s" % (hashlib.sha256(f.read()).hexdigest(), cfg["name"], ext))
+
+
+def unique_configs():
+    """Every configuration of every set, once, by name."""
     seen = {}
     for cfgs in SETS.values():
         for cfg in cfgs:
             seen[cfg["name"]] = cfg
-    for cfg in seen.values():
-        with variant(cfg) as recipe:
-            run([plkc, "--check", recipe, "-arch", cfg["arch"]])
-    print("%d configurations of %d sets type-check" % (len(seen), len(SETS)))
+    return list(seen.values())
 
 
 if __name__ == "__main__":
