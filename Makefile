@@ -50,6 +50,8 @@ $(B)/parser.o: $(B)/gen/parser.c compiler/plk.h
 $(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
+# The checker's files share a private header.
+$(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/check*.c)): compiler/check.h
 
 $(B)/libplkc.a: $(OBJS)
 	rm -f $@; ar rcs $@ $^

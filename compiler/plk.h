@@ -211,7 +211,7 @@ typedef struct Feature {
 } Feature;
 
 /* `require LHS OP RHS` or `require LHS in { E, ... }`: a condition on the
- * component's cparams that every instance must meet (check.c, E0353). */
+ * component's cparams that every instance must meet (check_rules.c, E0353). */
 typedef enum { REQ_EQ, REQ_NE, REQ_LT, REQ_LE, REQ_GT, REQ_GE, REQ_IN } ReqOp;
 typedef struct Require {
 	Expr *lhs, *rhs;        /* rhs: NULL for REQ_IN */

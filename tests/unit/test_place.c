@@ -213,7 +213,7 @@ static void test_oversubscribed(void)
 }
 
 /* Splits the role of e's consumer into n pingpong lanes over e (what
- * check.c does for `[pingpong = n]`). */
+ * edge_lanes and check_lanes do for `[pingpong = n]`). */
 static void split_lanes(T *t, GEdge *e, int n)
 {
 	GRole *r = t->g->roles.v[e->to->role];

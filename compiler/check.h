@@ -1,0 +1,72 @@
+/* check.h: the checker's private state and what its files share; the
+ * rest of plkc sees only check_kernel (plk.h).
+ *
+ *   check.c        the driver: kernel consts, then each step in order
+ *   check_types.c  stdlib lookups, port types, port agreement
+ *   check_inst.c   instances: cparams, warps, ports, buffers, barriers
+ *   check_graph.c  edges, dataflow order, roles
+ *   check_bind.c   kernel params, shape symbols, grid, bindings
+ *   check_rules.c  the composition rules the driver runs last */
+#ifndef PLK_CHECK_H
+#define PLK_CHECK_H
+
+#include "plk.h"
+
+typedef struct Chk {
+	Ctx *c;
+	const Program *p;
+	const Kernel *k;
+	const ArchInfo *arch;
+	Graph *g;
+	Scope kscope;            /* the kernel's consts */
+	const char **dims;       /* shape symbols of the kernel's tensors */
+	Span *dim_sp;
+	int ndims;
+	int *kused;              /* per kernel param: bound or referenced */
+	Vec bounds;              /* Bound*: what bind_params resolved, for order_kparams */
+} Chk;
+
+static inline Arena *A(Chk *k) { return k->c->arena; }
+
+/* check.c */
+void help_similar(Diag *d, const char *name, const char **cands, int n, const char *what);
+const char **names_of_vec(Chk *k, const Vec *v, size_t name_off, int *n);
+int eval_pos(Chk *k, const Expr *e, const Scope *s, const char *what, int64_t *out);
+int64_t kconst(Chk *k, const char *name, int *found);
+
+/* check_types.c */
+const DtypeInfo *need_dtype(Chk *k, const char *name, Span sp);
+const LayoutInfo *need_layout(Chk *k, const char *name, Span sp, int want_frag);
+unsigned need_feature(Chk *k, const Feature *f);
+char *arches_with(Chk *k, unsigned bit);
+char *field_str(Chk *k, const GField *f, int frag);
+char *port_str(Chk *k, const GPort *p);
+GPort *type_port(Chk *k, const Port *p, const Scope *cs);
+int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b);
+
+/* check_inst.c */
+const Arg *find_arg(const Inst *in, const char *name);
+GInst *inst_named(const Graph *g, const char *name);
+Scope inst_scope(Chk *k, const GInst *gi);
+void make_insts(Chk *k);
+
+/* check_graph.c */
+void make_edges(Chk *k);
+void check_unconnected(Chk *k);
+void make_roles(Chk *k);
+
+/* check_bind.c */
+void kernel_params(Chk *k);
+void check_grid(Chk *k);
+int bind_params(Chk *k);
+void check_unused(Chk *k);
+void order_kparams(Chk *k);
+
+/* check_rules.c */
+void check_requires(Chk *k);
+void check_counts(Chk *k);
+void check_clusters(Chk *k);
+void check_lanes(Chk *k);
+void check_resources(Chk *k);
+
+#endif

@@ -1,0 +1,374 @@
+/* check_inst.c: the kernel's instances, each a component made concrete.
+ *
+ * An instance's cparams come from its arguments, the kernel's consts or
+ * the defaults; over them its warps, register budget, ports, buffers and
+ * barriers are evaluated and checked, and its features against the arch. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+static int is_pow2(int64_t v) { return v > 0 && !(v & (v - 1)); }
+
+static const Component *find_comp(const Program *p, const char *name)
+{
+	for (int i = 0; i < p->comps.n; i++) {
+		const Component *c = p->comps.v[i];
+		if (!strcmp(c->name, name))
+			return c;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ instances */
+
+const Arg *find_arg(const Inst *in, const char *name)
+{
+	for (int i = 0; i < in->args.n; i++) {
+		const Arg *a = in->args.v[i];
+		if (!strcmp(a->name, name))
+			return a;
+	}
+	return NULL;
+}
+
+static int comp_has(const Component *cp, const char *name)
+{
+	for (int i = 0; i < cp->cparams.n; i++)
+		if (!strcmp(((CParam *)cp->cparams.v[i])->name, name))
+			return 1;
+	for (int i = 0; i < cp->params.n; i++)
+		if (!strcmp(((Param *)cp->params.v[i])->name, name))
+			return 1;
+	return 0;
+}
+
+static void check_args(Chk *k, const Inst *in, const Component *cp)
+{
+	for (int i = 0; i < in->args.n; i++) {
+		const Arg *a = in->args.v[i];
+		for (int j = 0; j < i; j++) {
+			const Arg *b = in->args.v[j];
+			if (!strcmp(a->name, b->name)) {
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0306", a->sp, "`%s` is given twice", a->name);
+				d->primary.msg = "given again here";
+				diag_label(d, b->sp, "first given here");
+				diag_help(d, "remove one of them");
+				diag_end(k->c, d);
+				break;
+			}
+		}
+		int ok = comp_has(cp, a->name) ||
+		         (cp->warps && (!strcmp(a->name, "warps") || !strcmp(a->name, "warpgroups")));
+		if (ok)
+			continue;
+		int n = 0;
+		const char **cands = arena_alloc(A(k), (cp->cparams.n + cp->params.n + 1) * sizeof *cands);
+		for (int j = 0; j < cp->cparams.n; j++)
+			cands[n++] = ((CParam *)cp->cparams.v[j])->name;
+		for (int j = 0; j < cp->params.n; j++)
+			cands[n++] = ((Param *)cp->params.v[j])->name;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0305", a->sp,
+		                   "component `%s` has no constant or param `%s`", cp->name, a->name);
+		d->primary.msg = "unknown argument";
+		diag_label(d, cp->name_sp, "`%s` declared here", cp->name);
+		help_similar(d, a->name, cands, n, "constants and params of the component");
+		diag_end(k->c, d);
+	}
+}
+
+/* cparams: the instance's argument, else the kernel's const of that name,
+ * else the default (over the cparams before it). */
+static int eval_cparams(Chk *k, GInst *gi, Scope *cs)
+{
+	const Component *cp = gi->comp;
+	const Inst *in = gi->decl;
+	int n = cp->cparams.n, bad = 0;
+	const char **names = arena_alloc(A(k), (n + 1) * sizeof *names);
+	gi->cvals = arena_alloc(A(k), (n + 1) * sizeof *gi->cvals);
+	cs->names = names;
+	cs->vals = gi->cvals;
+	cs->n = 0;
+	cs->up = NULL;
+	for (int i = 0; i < n; i++) {
+		const CParam *p = cp->cparams.v[i];
+		const Arg *a = find_arg(in, p->name);
+		int found;
+		int64_t v = 0;
+		if (a) {
+			if (eval_expr(k->c, a->val, &k->kscope, &v))
+				bad = 1;
+		} else if (v = kconst(k, p->name, &found), found) {
+		} else if (p->def) {
+			if (eval_expr(k->c, p->def, cs, &v))
+				bad = 1;
+		} else {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0325", in->sp,
+			                   "no value for constant `%s` of `%s`", p->name, cp->name);
+			d->primary.msg = arena_printf(A(k), "`%s` is not given here", p->name);
+			diag_label(d, p->sp, "declared without a default");
+			diag_help(d, "pass it, `%s(%s = ...)`, or declare `const %s = ...` in the kernel",
+			          cp->name, p->name, p->name);
+			diag_end(k->c, d);
+			bad = 1;
+		}
+		names[i] = p->name;
+		gi->cvals[i] = v;
+		cs->n = i + 1;
+	}
+	return bad ? -1 : 0;
+}
+
+static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
+{
+	GInst *gi = arena_alloc(A(k), sizeof *gi);
+	gi->name = in->name;
+	gi->decl = in;
+	gi->comp = cp;
+	gi->role = -1;
+	check_args(k, in, cp);
+	Scope *cs = arena_alloc(A(k), sizeof *cs);
+	if (eval_cparams(k, gi, cs)) {
+		gi->nwarps = -1;     /* everything below depends on the constants */
+		gi->cvals = NULL;
+		return gi;
+	}
+
+	/* warps: the component's own, or the instance's warps/warpgroups override */
+	if (cp->warps) {
+		const Arg *o = comp_has(cp, "warpgroups") ? NULL : find_arg(in, "warpgroups");
+		int wg = o != NULL;
+		if (!o) {
+			o = comp_has(cp, "warps") ? NULL : find_arg(in, "warps");
+			wg = o ? 0 : cp->warpgroups;
+		}
+		int64_t w;
+		int rc = o ? eval_pos(k, o->val, &k->kscope, "a warp count", &w)
+		           : eval_pos(k, cp->warps, cs, "a warp count", &w);
+		if (rc == 0) {
+			if (wg)
+				w *= 4;
+			if (w > 1024)
+				w = 1024;   /* more than any arch allows: reported as E0337 */
+			gi->nwarps = (int)w;
+		} else {
+			gi->nwarps = -1;
+		}
+	}
+	if (cp->regs) {
+		int64_t r;
+		if (eval_expr(k->c, cp->regs, cs, &r) == 0) {
+			if (r % 8 || r < 24 || r > 256) {
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0342", cp->regs->sp,
+				                   "register budget %lld is not a setmaxnreg value", (long long)r);
+				d->primary.msg = "must be a multiple of 8 in 24..256";
+				diag_label(d, in->sp, "`%s` instantiated here", in->name);
+				long long lo = r < 24 ? 24 : r > 256 ? 256 : r / 8 * 8;
+				diag_help(d, "use %lld", lo);
+				diag_end(k->c, d);
+			} else {
+				gi->regs = (int)r;
+			}
+		}
+	}
+	for (int i = 0; i < cp->features.n; i++)
+		gi->features |= need_feature(k, cp->features.v[i]);
+
+	int first = 1;   /* contract-only errors: reported at the first instance */
+	for (int i = 0; i < k->g->insts.n; i++)
+		first &= ((const GInst *)k->g->insts.v[i])->comp != cp;
+	for (int i = 0; i < cp->ports.n; i++) {
+		const Port *p = cp->ports.v[i];
+		if (first && p->handoff && (p->dir != PORT_IN || p->ty->k == TY_FRAG)) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0352", p->handoff_sp,
+			                   "`handoff` on %s, which takes no pingpong turns",
+			                   p->dir != PORT_IN ? "an `out` port" : "a frag port");
+			d->primary.msg = "only a ring's consumer passes the turn";
+			diag_label(d, p->sp, "`%s` is %s", p->name, p->dir != PORT_IN ? "a producer's end" : "registers, not a ring");
+			diag_help(d, "remove `handoff`, or move it to the `in` port of the ring the lanes share");
+			diag_end(k->c, d);
+		}
+		GPort *gp = type_port(k, p, cs);
+		if (!gp) {
+			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */
+			gp->name = p->name;
+			gp->dir = p->dir;
+			gp->decl = p;
+			gp->k = p->ty->k;
+			gp->id = -1;
+		} else {
+			gp->id = i;
+		}
+		vec_push(A(k), &gi->ports, gp);
+	}
+
+	static const char *const phases[] = { "prologue", "mainloop", "epilogue", "all" };
+	for (int i = 0; i < cp->smem.n; i++) {
+		const Smem *s = cp->smem.v[i];
+		int64_t size, al = 128;
+		if (eval_expr(k->c, s->size, cs, &size) || (s->align && eval_expr(k->c, s->align, cs, &al)))
+			continue;
+		if (size <= 0 || size > UINT32_MAX || !is_pow2(al) || al > 65536) {
+			int sz = size <= 0 || size > UINT32_MAX;
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0341", sz ? s->size->sp : s->align->sp,
+			                   sz ? "buffer `%s` has size %lld bytes" : "buffer `%s` has alignment %lld",
+			                   s->name, (long long)(sz ? size : al));
+			d->primary.msg = sz ? "must be positive" : "must be a power of two";
+			diag_help(d, sz ? "a buffer holds at least one byte" : "use a power of two such as 128 or 1024");
+			diag_end(k->c, d);
+			continue;
+		}
+		const char *live = s->live ? s->live : "all";
+		int ok = 0;
+		for (int j = 0; j < 4; j++)
+			ok |= !strcmp(live, phases[j]);
+		if (!ok) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0341", s->live_sp, "unknown phase `%s`", live);
+			d->primary.msg = "not a lifetime phase";
+			help_similar(d, live, (const char **)phases, 4, "phases");
+			diag_end(k->c, d);
+			continue;
+		}
+		/* A buffer named after a port stages that port's tile: it must hold it. */
+		for (int j = 0; j < gi->ports.n; j++) {
+			GPort *gp = gi->ports.v[j];
+			if (gp->id >= 0 && gp->k != TY_FRAG && !strcmp(gp->name, s->name) && size < gp->bytes) {
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0340", s->size->sp,
+				                   "buffer `%s` is smaller than the tile it stages",
+				                   s->name);
+				d->primary.msg = arena_printf(A(k), "%lld bytes", (long long)size);
+				diag_label(d, gp->decl->sp, "`%s` is %s: %u bytes", gp->name, port_str(k, gp), gp->bytes);
+				diag_help(d, "make it at least %u bytes", gp->bytes);
+				diag_end(k->c, d);
+			}
+		}
+		GBuf *b = arena_alloc(A(k), sizeof *b);
+		b->name = s->name;
+		b->id = gi->bufs.n;
+		b->size = (uint32_t)size;
+		b->align = (uint32_t)al;
+		b->live = live;
+		b->sp = s->sp;
+		vec_push(A(k), &gi->bufs, b);
+	}
+	for (int i = 0; i < cp->barriers.n; i++) {
+		const Barrier *br = cp->barriers.v[i];
+		GBar *b = arena_alloc(A(k), sizeof *b);
+		b->name = br->name;
+		b->id = i;
+		b->sp = br->sp;
+		int64_t t = 0;
+		if (br->threads && eval_pos(k, br->threads, cs, "a barrier's thread count", &t))
+			continue;
+		if (t % 32) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", br->threads->sp,
+			                   "barrier `%s` has %lld threads", br->name, (long long)t);
+			d->primary.msg = "named barriers count whole warps";
+			diag_help(d, "use a multiple of 32");
+			diag_end(k->c, d);
+			continue;
+		}
+		b->threads = (int)t;     /* 0: the role's threads, filled in later */
+		vec_push(A(k), &gi->bars, b);
+	}
+	return gi;
+}
+
+static void check_arch(Chk *k, GInst *gi)
+{
+	const Component *cp = gi->comp;
+	const Inst *in = gi->decl;
+	if (cp->arch_min) {
+		int sm = atoi(cp->arch_min + (strncmp(cp->arch_min, "sm_", 3) ? 0 : 3));
+		if (sm > k->arch->sm) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0329", in->sp,
+			                   "component `%s` needs %s or newer, but the target is %s",
+			                   cp->name, cp->arch_min, k->arch->name);
+			d->primary.msg = arena_printf(A(k), "`%s` cannot run on %s", in->name, k->arch->name);
+			diag_label(d, cp->arch_sp, "`%s` requires this arch", cp->name);
+			diag_help(d, "build for `-arch %s` or newer, or use a component that supports %s",
+			          cp->arch_min, k->arch->name);
+			diag_end(k->c, d);
+			return;
+		}
+	}
+	unsigned missing = gi->features & ~k->arch->features;
+	for (int i = 0; i < cp->features.n; i++) {
+		const Feature *f = cp->features.v[i];
+		unsigned b = feature_lookup(f->name);
+		if (!(b & missing))
+			continue;
+		missing &= ~b;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0330", in->sp,
+		                   "component `%s` needs `%s`, which %s lacks", cp->name, f->name, k->arch->name);
+		d->primary.msg = arena_printf(A(k), "`%s` cannot run on %s", in->name, k->arch->name);
+		diag_label(d, f->sp, "`%s` needed here", f->name);
+		diag_help(d, "`%s` is available on: %s", f->name, arches_with(k, b));
+		diag_end(k->c, d);
+	}
+}
+
+GInst *inst_named(const Graph *g, const char *name)
+{
+	for (int i = 0; i < g->insts.n; i++) {
+		GInst *gi = g->insts.v[i];
+		if (!strcmp(gi->name, name))
+			return gi;
+	}
+	return NULL;
+}
+
+/* An instance's cparams as a scope: its contract's names, its values. */
+Scope inst_scope(Chk *k, const GInst *gi)
+{
+	const Component *cp = gi->comp;
+	const char **names = arena_alloc(A(k), (cp->cparams.n + 1) * sizeof *names);
+	for (int i = 0; i < cp->cparams.n; i++)
+		names[i] = ((const CParam *)cp->cparams.v[i])->name;
+	return (Scope){ names, gi->cvals, cp->cparams.n, NULL };
+}
+
+/* The kernel's instances in declaration order: a second of one name is
+ * reported and left out, one of an unknown component kept without ports. */
+void make_insts(Chk *k)
+{
+	Ctx *c = k->c;
+	const Program *p = k->p;
+	const Kernel *kn = k->k;
+	Graph *g = k->g;
+	for (int i = 0; i < kn->insts.n; i++) {
+		const Inst *in = kn->insts.v[i];
+		for (int j = 0; j < i; j++) {
+			const Inst *o = kn->insts.v[j];
+			if (!strcmp(o->name, in->name)) {
+				Diag *d = diag_new(c, DIAG_ERROR, "E0302", in->name_sp, "instance `%s` is declared twice", in->name);
+				d->primary.msg = "declared again here";
+				diag_label(d, o->name_sp, "first declared here");
+				diag_help(d, "give each instance its own name");
+				diag_end(c, d);
+				break;
+			}
+		}
+		if (inst_named(g, in->name))
+			continue;
+		const Component *cp = find_comp(p, in->comp);
+		GInst *gi;
+		if (!cp) {
+			int n;
+			const char **cands = names_of_vec(k, &p->comps, offsetof(Component, name), &n);
+			Diag *d = diag_new(c, DIAG_ERROR, "E0301", in->comp_sp, "unknown component `%s`", in->comp);
+			d->primary.msg = "not declared in this file or any file it uses";
+			help_similar(d, in->comp, cands, n, "components in scope");
+			diag_end(c, d);
+			gi = arena_alloc(c->arena, sizeof *gi);
+			gi->name = in->name;
+			gi->decl = in;
+			gi->role = -1;
+			gi->nwarps = -1;
+		} else {
+			gi = make_inst(k, in, cp);
+			check_arch(k, gi);
+		}
+		gi->id = g->insts.n;
+		vec_push(c->arena, &g->insts, gi);
+	}
+}

@@ -1,0 +1,528 @@
+/* check_rules.c: the composition rules, over a graph that is whole (every
+ * port typed and connected, roles formed, params bound); check.c runs
+ * them in order until one reports. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+/* ------------------------------------------------------------- requires
+ * `require COND` in a contract: every instance's cparams must meet it
+ * (a value the component's source would reject with a static_assert, or
+ * worse, compile into a kernel that hangs). Checked before anything is
+ * placed, at the instance. */
+
+/* the distinct names a condition's expressions use, in order */
+static void req_names(const Expr *e, Vec *seen, Arena *a)
+{
+	if (!e)
+		return;
+	switch (e->k) {
+	case EX_NAME:
+		for (int i = 0; i < seen->n; i++)
+			if (!strcmp(seen->v[i], e->name))
+				return;
+		vec_push(a, seen, (void *)e->name);
+		return;
+	case EX_NEG:
+		req_names(e->a, seen, a);
+		return;
+	case EX_BIN:
+		req_names(e->a, seen, a);
+		req_names(e->b, seen, a);
+		return;
+	case EX_CALL:
+		for (int i = 0; i < e->args.n; i++)
+			req_names(e->args.v[i], seen, a);
+		return;
+	default:
+		return;
+	}
+}
+
+/* "A = 1, B = 2": the values of the cparams r names */
+static const char *req_values(Chk *k, const Require *r, const Scope *cs)
+{
+	Vec seen = { 0 };
+	req_names(r->lhs, &seen, A(k));
+	req_names(r->rhs, &seen, A(k));
+	for (int i = 0; i < r->set.n; i++)
+		req_names(r->set.v[i], &seen, A(k));
+	const char *out = "";
+	for (int i = 0; i < seen.n; i++)
+		for (int j = 0; j < cs->n; j++)
+			if (!strcmp(cs->names[j], seen.v[i]))
+				out = arena_printf(A(k), "%s%s%s = %lld", out, *out ? ", " : "", cs->names[j],
+				                   (long long)cs->vals[j]);
+	return out;
+}
+
+/* 1 met, 0 not, -1 an expression did not evaluate (reported) */
+static int req_met(Chk *k, const Require *r, const Scope *cs)
+{
+	int64_t l, v;
+	if (eval_expr(k->c, r->lhs, cs, &l))
+		return -1;
+	if (r->op == REQ_IN) {
+		int met = 0;
+		for (int i = 0; i < r->set.n; i++) {
+			if (eval_expr(k->c, r->set.v[i], cs, &v))
+				return -1;
+			met |= v == l;
+		}
+		return met;
+	}
+	if (eval_expr(k->c, r->rhs, cs, &v))
+		return -1;
+	switch (r->op) {
+	case REQ_EQ: return l == v;
+	case REQ_NE: return l != v;
+	case REQ_LT: return l < v;
+	case REQ_LE: return l <= v;
+	case REQ_GT: return l > v;
+	case REQ_GE: return l >= v;
+	default: return 1;
+	}
+}
+
+void check_requires(Chk *k)
+{
+	const Graph *g = k->g;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		const Component *cp = gi->comp;
+		if (!cp->requires.n)
+			continue;
+		Scope cs = inst_scope(k, gi);
+		for (int j = 0; j < cp->requires.n; j++) {
+			const Require *r = cp->requires.v[j];
+			int met = req_met(k, r, &cs);
+			if (met < 0)
+				return;
+			if (met)
+				continue;
+			char *cond = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&cond, &len);
+			if (f) {
+				contract_print_require(f, r);
+				fclose(f);
+			}
+			const char *vals = req_values(k, r, &cs);
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0353", gi->decl ? gi->decl->sp : k->k->name_sp,
+			                   "`%s` does not meet its contract's `require %s`", gi->name,
+			                   cond ? cond : "?");
+			d->primary.msg = *vals ? arena_printf(A(k), "here %s", vals) : "this instance";
+			diag_label(d, r->sp, "`%s` requires this", cp->name);
+			diag_help(d, "give `%s` values that meet it: the kernel's `const` line or the instance's "
+			          "arguments set them", gi->name);
+			diag_end(k->c, d);
+			free(cond);
+		}
+	}
+}
+
+/* ---------------------------------------------------- counts per work item
+ * `out ab: ... per ceil_div(K, BK)` says how many slots a port moves per
+ * work item. Both sides of a ring must agree for every input, or one of
+ * them waits forever. The counts depend on run-time sizes, so they are
+ * compared at a few probe values of every shape symbol and scalar: an
+ * identity of the two expressions passes every probe; a typical mistake
+ * (another BK, K rounded another way) fails at least one. */
+
+enum { NPROBES = 4 };
+
+/* The probe value of kernel name `name` in round r: distinct per name,
+ * not multiples of the usual tile sizes (rounding differences show). */
+static int64_t probe(const char *name, int r)
+{
+	static const int64_t base[NPROBES] = { 4096, 1000, 8197, 130 };
+	uint32_t h = 2166136261u;
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return base[r] + (int64_t)(h % 61) * 8 + r;
+}
+
+/* The value of one side's count in round r: the component's cparams, and
+ * its params at the probe values of what they are bound to. */
+static int count_at(Chk *k, const GInst *gi, const Expr *per, int r, int64_t *out)
+{
+	const Graph *g = k->g;
+	const Component *cp = gi->comp;
+	int n = cp->cparams.n + gi->binds.n + g->kparams.n;
+	const char **names = arena_alloc(A(k), (n + 1) * sizeof *names);
+	int64_t *vals = arena_alloc(A(k), (n + 1) * sizeof *vals);
+	int m = 0;
+	/* kernel names first (the scope of bound expressions) */
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *kp = g->kparams.v[i];
+		if (kp->kind == KP_I32 || kp->kind == KP_I64) {
+			names[m] = kp->dim ? kp->dim : kp->name;
+			vals[m] = probe(names[m], r);
+			m++;
+		}
+	}
+	Scope ks = { names, vals, m, &k->kscope };
+	const char **cn = arena_alloc(A(k), (n + 1) * sizeof *cn);
+	int64_t *cv = arena_alloc(A(k), (n + 1) * sizeof *cv);
+	int q = 0;
+	for (int i = 0; i < cp->cparams.n; i++) {
+		cn[q] = ((const CParam *)cp->cparams.v[i])->name;
+		cv[q++] = gi->cvals[i];
+	}
+	for (int i = 0; i < gi->binds.n; i++) {
+		const GBind *b = gi->binds.v[i];
+		int64_t v;
+		if (b->expr) {
+			if (eval_expr(k->c, b->expr, &ks, &v))
+				return -1;
+		} else if (b->kparam >= 0 && b->kparam < g->kparams.n) {
+			const GKParam *kp = g->kparams.v[b->kparam];
+			if (kp->kind != KP_I32 && kp->kind != KP_I64)
+				continue;   /* a pointer or tensor map: not a number */
+			v = probe(kp->dim ? kp->dim : kp->name, r);
+		} else
+			continue;
+		cn[q] = b->param;
+		cv[q++] = v;
+	}
+	Scope cs = { cn, cv, q, NULL };
+	return eval_expr(k->c, per, &cs, out);
+}
+
+void check_counts(Chk *k)
+{
+	for (int i = 0; i < k->g->edges.n; i++) {
+		const GEdge *e = k->g->edges.v[i];
+		const Port *a = e->fp->decl, *b = e->tp->decl;
+		if (e->kind != EDGE_RING || !a || !b || !a->per || !b->per)
+			continue;
+		for (int r = 0; r < NPROBES; r++) {
+			int64_t va, vb;
+			if (count_at(k, e->from, a->per, r, &va) || count_at(k, e->to, b->per, r, &vb))
+				return;
+			if (va == vb)
+				continue;
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0349", e->sp,
+			                   "`%s.%s` and `%s.%s` move different numbers of tiles per work item",
+			                   e->from->name, e->fp->name, e->to->name, e->tp->name);
+			d->primary.msg = "the consumer would wait for a tile that never comes, or the producer for a free slot";
+			diag_label(d, a->per->sp, "%lld per work item", (long long)va);
+			diag_label(d, b->per->sp, "%lld per work item", (long long)vb);
+			char at[256] = "";
+			size_t len = 0;
+			for (int j = 0; j < k->g->kparams.n && len < sizeof at - 40; j++) {
+				const GKParam *kp = k->g->kparams.v[j];
+				if (kp->kind == KP_I32 || kp->kind == KP_I64) {
+					const char *nm = kp->dim ? kp->dim : kp->name;
+					len += (size_t)snprintf(at + len, sizeof at - len, "%s%s = %lld", len ? ", " : "",
+					                        nm, (long long)probe(nm, r));
+				}
+			}
+			diag_note(d, "with %s", at[0] ? at : "these constants");
+			diag_help(d, "both sides must step through the same extent with the same tile (e.g. `per ceil_div(K, BK)` with one BK)");
+			diag_end(k->c, d);
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------------- clusters
+ * `cluster N` in a contract, N > 1: the component works with the other
+ * blocks of a cluster of exactly N (a TMA multicast to N CTAs, slots
+ * released across them). Any other launch hangs or computes garbage, so
+ * the kernel's cluster must hold N blocks. N = 1 asks for nothing: such a
+ * component runs alone in its block, in a cluster or not. */
+
+void check_clusters(Chk *k)
+{
+	const Graph *g = k->g;
+	int64_t have = (int64_t)g->cluster[0] * g->cluster[1];
+	Span pol = k->k->name_sp;
+	for (int i = 0; i < k->k->policies.n; i++) {
+		const Policy *p = k->k->policies.v[i];
+		if (!strcmp(p->name, "cluster"))
+			pol = p->sp;
+	}
+	int64_t *wants = arena_alloc(A(k), (g->insts.n + 1) * sizeof *wants);
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		const Component *cp = gi->comp;
+		wants[gi->id] = 1;
+		if (!cp->cluster)
+			continue;
+		Scope cs = inst_scope(k, gi);
+		int64_t want;
+		if (eval_expr(k->c, cp->cluster, &cs, &want))
+			return;
+		wants[gi->id] = want;
+		if (want <= 1 || want == have)
+			continue;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", gi->decl ? gi->decl->sp : k->k->name_sp,
+		                   "`%s` needs clusters of %lld blocks; kernel `%s` launches %lld",
+		                   gi->name, (long long)want, k->k->name, (long long)have);
+		d->primary.msg = arena_printf(A(k), "`%s` would wait for partner blocks that are not there", gi->name);
+		diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
+		if (have > 1)
+			diag_label(d, pol, "%lld blocks per cluster", (long long)have);
+		diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, 1)`), or instantiate `%s` for %lld",
+		          (long long)want, (long long)want, cp->name, (long long)have);
+		diag_end(k->c, d);
+	}
+	/* A ring shared across blocks is shared by both its ends: a producer
+	 * that multicasts needs a consumer that releases in every block. */
+	for (int i = 0; i < g->edges.n && !k->c->nerrors; i++) {
+		const GEdge *e = g->edges.v[i];
+		int64_t wa = wants[e->from->id], wb = wants[e->to->id];
+		if (e->kind != EDGE_RING || wa == wb)
+			continue;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", e->sp,
+		                   "the ends of `%s.%s -> %s.%s` assume clusters of %lld and %lld blocks",
+		                   e->from->name, e->fp->name, e->to->name, e->tp->name, (long long)wa,
+		                   (long long)wb);
+		d->primary.msg = "a slot shared across blocks must be released in every block";
+		if (e->from->comp->cluster)
+			diag_label(d, e->from->comp->cluster_sp, "`%s` assumes %lld", e->from->comp->name, (long long)wa);
+		if (e->to->comp->cluster)
+			diag_label(d, e->to->comp->cluster_sp, "`%s` assumes %lld", e->to->comp->name, (long long)wb);
+		diag_help(d, "give both components the same cluster constant");
+		diag_end(k->c, d);
+	}
+}
+
+/* ------------------------------------------------------------- lanes
+ * `pingpong = N` on a ring: the consumer's role runs as N copies (lanes)
+ * on warps of their own; the producer keeps its order and lane L takes
+ * work items L, L + N, ... So one lane's epilogue overlaps the next
+ * lane's mainloop. Each lane skips the slots of the items the others
+ * take, which the contract's `per` counts: it is required. */
+
+/* e, in the terms of instance gi (its cparams and params), rewritten in
+ * the kernel's: cparams become numbers, params their bindings. NULL (and
+ * *bad set to the name) when a name is neither. */
+static Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad)
+{
+	if (!e)
+		return NULL;
+	Expr *n = arena_alloc(A(k), sizeof *n);
+	*n = *e;
+	if (e->k == EX_NAME) {
+		const Component *cp = gi->comp;
+		for (int i = 0; i < cp->cparams.n; i++)
+			if (!strcmp(((const CParam *)cp->cparams.v[i])->name, e->name)) {
+				n->k = EX_NUM, n->num = gi->cvals[i], n->name = NULL;
+				return n;
+			}
+		for (int i = 0; i < gi->binds.n; i++) {
+			const GBind *b = gi->binds.v[i];
+			if (strcmp(b->param, e->name))
+				continue;
+			if (b->expr)
+				return (Expr *)b->expr;   /* already in kernel terms */
+			if (b->kparam >= 0 && b->kparam < k->g->kparams.n) {
+				const GKParam *kp = k->g->kparams.v[b->kparam];
+				if (kp->kind == KP_I32 || kp->kind == KP_I64) {
+					n->name = kp->name;
+					return n;
+				}
+			}
+		}
+		*bad = e->name;
+		return NULL;
+	}
+	if (e->a && !(n->a = kernel_terms(k, gi, e->a, bad)))
+		return NULL;
+	if (e->b && !(n->b = kernel_terms(k, gi, e->b, bad)))
+		return NULL;
+	if (e->args.n) {
+		n->args = (Vec){ 0 };
+		for (int i = 0; i < e->args.n; i++) {
+			Expr *x = kernel_terms(k, gi, e->args.v[i], bad);
+			if (!x)
+				return NULL;
+			vec_push(A(k), &n->args, x);
+		}
+	}
+	return n;
+}
+
+static void lane_error(Chk *k, const GEdge *e, const char *msg, const char *label, const char *help)
+{
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", e->lanes_sp, "%s", msg);
+	d->primary.msg = label;
+	diag_help(d, "%s", help);
+	diag_end(k->c, d);
+}
+
+void check_lanes(Chk *k)
+{
+	Graph *g = k->g;
+	for (int i = 0; i < g->edges.n; i++) {
+		GEdge *e = g->edges.v[i];
+		if (e->lanes < 2 || e->to->role < 0)
+			continue;
+		GRole *r = g->roles.v[e->to->role];
+		if (!g->persistent) {
+			lane_error(k, e, "pingpong lanes need a persistent grid", "each block would have one work item for two lanes",
+			           "add `grid persistent`: the lanes then take the block's work items in turn");
+			continue;
+		}
+		if (r->lanes > 1) {
+			lane_error(k, e, arena_printf(A(k), "the role of `%s` is split into lanes by two rings", e->to->name),
+			           "second `pingpong` of the role", "keep `pingpong` on one ring into the role");
+			continue;
+		}
+		const GEdge *other = NULL;
+		for (int j = 0; j < g->edges.n && !other; j++) {
+			const GEdge *f = g->edges.v[j];
+			if (f != e && f->kind == EDGE_RING && (f->from->role == r->id || f->to->role == r->id))
+				other = f;
+		}
+		if (other || e->from->role == r->id) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", e->lanes_sp,
+			                   "a role split into pingpong lanes must have this ring as its only ring");
+			d->primary.msg = "lanes take work items out of the other rings' order";
+			if (other)
+				diag_label(d, other->sp, "a ring %s `%s`'s role", other->to->role == r->id ? "into" : "out of",
+				           e->to->name);
+			diag_help(d, "give the lanes one ring in (their operands) and registers or global memory out");
+			diag_end(k->c, d);
+			continue;
+		}
+		const Port *tp = e->tp->decl, *fp = e->fp->decl;
+		const GInst *who = tp && tp->per ? e->to : e->from;
+		const Port *pp = tp && tp->per ? tp : fp;
+		if (!pp || !pp->per) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", e->lanes_sp,
+			                   "pingpong needs the slots per work item of `%s.%s`, and its contract does not say",
+			                   e->to->name, e->tp->name);
+			d->primary.msg = "a lane skips the slots of the items other lanes take";
+			if (tp)
+				diag_label(d, tp->sp, "no `per COUNT` here");
+			diag_help(d, "declare the count on the port, e.g. `in ab: ... per ceil_div(K, BK)`");
+			diag_end(k->c, d);
+			continue;
+		}
+		const char *bad = NULL;
+		e->per = kernel_terms(k, who, pp->per, &bad);
+		if (!e->per) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0351", pp->per->sp,
+			                   "`per` of `%s.%s` names `%s`, which the kernel cannot compute", who->name,
+			                   pp->name, bad ? bad : "?");
+			d->primary.msg = "not a constant or an integer param of the component";
+			diag_label(d, e->lanes_sp, "pingpong needs the count at run time");
+			diag_help(d, "write the count over the component's constants and integer params");
+			diag_end(k->c, d);
+			continue;
+		}
+		r->lanes = e->lanes;
+		r->lane_edge = e;
+	}
+}
+
+/* ------------------------------------------------------------ resources */
+
+void check_resources(Chk *k)
+{
+	Graph *g = k->g;
+	const ArchInfo *ar = k->arch;
+	const Kernel *kn = k->k;
+
+	int warps = 0;
+	for (int i = 0; i < g->roles.n; i++)
+		warps += ((GRole *)g->roles.v[i])->nwarps * ((GRole *)g->roles.v[i])->lanes;
+	if (warps * 32 > ar->max_threads) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0337", kn->name_sp,
+		                   "kernel `%s` needs %d threads, above %s's %d per block",
+		                   kn->name, warps * 32, ar->name, ar->max_threads);
+		d->primary.msg = arena_printf(A(k), "%d warps in %d roles", warps, g->roles.n);
+		for (int i = 0; i < g->roles.n; i++) {
+			GRole *r = g->roles.v[i];
+			GInst *o = r->insts.v[0];
+			if (r->lanes > 1)
+				diag_note(d, "`%s`: %d lanes x %d warps (%d threads)", o->name, r->lanes, r->nwarps,
+				          r->lanes * r->nwarps * 32);
+			else
+				diag_note(d, "`%s`: %d warps (%d threads)", o->name, r->nwarps, r->nwarps * 32);
+		}
+		diag_help(d, "remove %d warps", warps - ar->max_threads / 32);
+		diag_end(k->c, d);
+	}
+
+	int anyregs = 0;
+	int64_t regs = 0;
+	for (int i = 0; i < g->roles.n; i++) {
+		GRole *r = g->roles.v[i];
+		anyregs |= r->regs != 0;
+		regs += (int64_t)(r->regs ? r->regs : 24) * r->nwarps * 32 * r->lanes;
+	}
+	if (anyregs && regs > ar->regs_per_sm) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0338", kn->name_sp,
+		                   "the register budgets of kernel `%s` need %lld registers, above %s's %d",
+		                   kn->name, (long long)regs, ar->name, ar->regs_per_sm);
+		d->primary.msg = "setmaxnreg budgets can never fit the register file";
+		for (int i = 0; i < g->roles.n; i++) {
+			GRole *r = g->roles.v[i];
+			GInst *o = r->insts.v[0];
+			diag_note(d, "`%s`: %d warps x 32 x %d registers%s = %d", o->name, r->nwarps * r->lanes,
+			          r->regs ? r->regs : 24, r->regs ? "" : " (at least)",
+			          (r->regs ? r->regs : 24) * r->nwarps * r->lanes * 32);
+		}
+		diag_help(d, "over by %lld registers: lower the budgets or use fewer warps",
+		          (long long)(regs - ar->regs_per_sm));
+		diag_end(k->c, d);
+	}
+
+	/* Named barriers are counted by the placement, which assigns them (E0402). */
+
+	/* shared memory, the least any placement needs: buffers live in every
+	 * phase, plus the fullest single phase (phases never overlap, so their
+	 * buffers may share space), plus each ring at one stage with its two
+	 * mbarriers. Padding is left out: a lower bound. A ring whose fixed
+	 * depth does not fit is the placement's to explain (E0402), with the
+	 * depth that would. */
+	static const char *const phases[] = { "prologue", "mainloop", "epilogue" };
+	uint64_t always = 0, phase[3] = { 0, 0, 0 };
+	for (int i = 0; i < g->insts.n; i++) {
+		GInst *gi = g->insts.v[i];
+		for (int j = 0; j < gi->bufs.n; j++) {
+			GBuf *b = gi->bufs.v[j];
+			int ph = -1;
+			for (int q = 0; q < 3; q++)
+				if (!strcmp(b->live, phases[q]))
+					ph = q;
+			int lanes = gi->role >= 0 ? ((GRole *)g->roles.v[gi->role])->lanes : 1;
+			*(ph < 0 ? &always : &phase[ph]) += (uint64_t)b->size * lanes;
+		}
+	}
+	uint64_t total = always + (phase[0] > phase[1] ? (phase[0] > phase[2] ? phase[0] : phase[2])
+	                                               : (phase[1] > phase[2] ? phase[1] : phase[2]));
+	for (int i = 0; i < g->edges.n; i++) {
+		GEdge *e = g->edges.v[i];
+		if (e->kind == EDGE_RING)
+			total += (uint64_t)e->slot_bytes + 16u;
+	}
+	if (total > ar->smem_per_block) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0336", kn->name_sp,
+		                   "kernel `%s` needs at least %llu bytes of shared memory, above %s's %u",
+		                   kn->name, (unsigned long long)total, ar->name, ar->smem_per_block);
+		d->primary.msg = arena_printf(A(k), "over by %llu bytes",
+		                              (unsigned long long)(total - ar->smem_per_block));
+		for (int i = 0; i < g->insts.n; i++) {
+			GInst *gi = g->insts.v[i];
+			uint64_t s = 0;
+			for (int j = 0; j < gi->bufs.n; j++)
+				s += ((GBuf *)gi->bufs.v[j])->size;
+			if (s)
+				diag_note(d, "`%s`: %llu bytes of buffers (`%s`)", gi->name, (unsigned long long)s,
+				          gi->comp->name);
+		}
+		for (int i = 0; i < g->edges.n; i++) {
+			GEdge *e = g->edges.v[i];
+			if (e->kind == EDGE_RING)
+				diag_note(d, "ring `%s.%s -> %s.%s`: at least 1 stage of %u bytes, + 16 bytes of mbarriers",
+				          e->from->name, e->fp->name, e->to->name, e->tp->name, e->slot_bytes);
+		}
+		diag_help(d, "use smaller tiles or smaller buffers");
+		diag_end(k->c, d);
+	}
+}
