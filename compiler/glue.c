@@ -5,6 +5,8 @@
  * each call folds to a constant) and plk_main, the kernel body the NVRTC
  * trampoline calls: mbarrier initialisation, setmaxnreg per warpgroup,
  * warp-role dispatch, the tile loop and the calls to each instance's entry.
+ * What they hold (the tables' cases, the budgets, the dispatch runs, the
+ * cluster launch) abi.c decides; here it is only emitted.
  *
  * libNVVM reads this bitcode with an LLVM 7.0.1 reader: typed pointers
  * only, and no attribute that reader lacks (type attributes, willreturn,
@@ -21,28 +23,7 @@
 
 /* ------------------------------------------------------------ tables */
 
-static void add_case(Ctx *c, AbiFn *f, int k0, int k1, int k2, int64_t base, int64_t step)
-{
-	for (int i = 0; i < f->ncases; i++)   /* both ends of a ring share it */
-		if (f->cases[i].key[0] == k0 && f->cases[i].key[1] == k1 && f->cases[i].key[2] == k2)
-			return;
-	AbiCase *n = arena_alloc(c->arena, (f->ncases + 1) * sizeof *n);
-	if (f->ncases)
-		memcpy(n, f->cases, f->ncases * sizeof *n);
-	n[f->ncases++] = (AbiCase){ { k0, k1, k2 }, base, step };
-	f->cases = n;
-}
-
-static int lanes_of(const GInst *in, const Graph *g)
-{
-	const GRole *r = in->role >= 0 && in->role < g->roles.n ? g->roles.v[in->role] : NULL;
-	return r && r->lanes > 1 ? r->lanes : 1;
-}
-
-enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_HANDOFF, F_TURN, F_NBAR, F_BTHREADS,
-	F_FIRST_WARP, F_WARPS };
-
-void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
+void abi_sigs(AbiFn f[ABI_NFNS])
 {
 	static const struct { const char *name, *cret; int nargs, nkeys; AbiRet ret; } sig[ABI_NFNS] = {
 		[F_SMEM] = { "plk_smem", "void *", 2, 2, ABI_SMEM },
@@ -60,109 +41,6 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 	};
 	for (int i = 0; i < ABI_NFNS; i++)
 		f[i] = (AbiFn){ sig[i].name, sig[i].cret, sig[i].nargs, sig[i].nkeys, sig[i].ret, NULL, 0 };
-	for (int i = 0; i < p->bufs.n; i++) {
-		const PBuf *b = p->bufs.v[i];
-		add_case(c, &f[F_SMEM], abi_inst(p->g, b->inst, b->lane), b->buf->id, 0, b->off, 0);
-	}
-	for (int i = 0; i < p->rings.n; i++) {
-		const PRing *r = p->rings.v[i];
-		const GEdge *e = r->edge;
-		const struct { const GInst *in; const GPort *pt; } ends[2] = { { e->from, e->fp }, { e->to, e->tp } };
-		/* every lane of each end: the lanes of a pingpong role share it */
-		for (int j = 0; j < 2; j++)
-			for (int lane = 0; lane < lanes_of(ends[j].in, p->g); lane++) {
-				int in = abi_inst(p->g, ends[j].in, lane), pt = ends[j].pt->id;
-				add_case(c, &f[F_STAGES], in, pt, 0, r->stages, 0);
-				add_case(c, &f[F_SLOT], in, pt, 0, r->off, r->slot_stride);
-				add_case(c, &f[F_FULL], in, pt, 0, r->full_bar, 8);
-				add_case(c, &f[F_EMPTY], in, pt, 0, r->empty_bar, 8);
-				/* Bundle fields: where the placement laid them out, else
-				 * one after the other, each at its alignment. */
-				uint32_t off = 0;
-				for (int k = 0; k < ends[j].pt->fields.n; k++) {
-					const GField *fl = ends[j].pt->fields.v[k];
-					uint32_t al = fl->align ? fl->align : 1;
-					off = (off + al - 1) / al * al;
-					if (k < r->nfields && r->field_off)
-						off = r->field_off[k];
-					add_case(c, &f[F_FIELD], in, pt, k, off, 0);
-					off += fl->bytes;
-				}
-			}
-	}
-	/* A consumer that passes its lanes' turn itself (`handoff`): lane L's
-	 * next turn is lane L + 1's mbarrier. Any other port passes none
-	 * (plk_ring_handoffs 0, the turn NULL). The flag is an int of its own:
-	 * a generic pointer into shared memory does not fold against NULL. */
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
-		if (!le || !edge_handoff(le))
-			continue;
-		int in = abi_inst(p->g, le->to, r->lane);
-		add_case(c, &f[F_HANDOFF], in, le->tp->id, 0, 1, 0);
-		add_case(c, &f[F_TURN], in, le->tp->id, 0, r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes), 0);
-	}
-	for (int i = 0; i < p->bars.n; i++) {
-		const PBar *b = p->bars.v[i];
-		int in = abi_inst(p->g, b->inst, b->lane);
-		add_case(c, &f[F_NBAR], in, b->bar->id, 0, b->id, 0);
-		add_case(c, &f[F_BTHREADS], in, b->bar->id, 0, b->threads, 0);
-	}
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		for (int j = 0; r->role && j < r->role->insts.n; j++) {
-			int in = abi_inst(p->g, r->role->insts.v[j], r->lane);
-			add_case(c, &f[F_FIRST_WARP], in, 0, 0, r->first_warp, 0);
-			add_case(c, &f[F_WARPS], in, 0, 0, r->nwarps, 0);
-		}
-	}
-}
-
-static Span kernel_span(const Placement *p)
-{
-	return p->g && p->g->k ? p->g->k->name_sp : span_none;
-}
-
-int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap)
-{
-	int nwg = (p->threads + 127) / 128, any = 0;
-	for (int w = 0; w < nwg; w++)
-		regs[w] = 0;
-	*cap = 0;
-	if (!(p->arch->features & FEAT_SETMAXNREG))
-		return 0;
-	if (p->nwarpgroups > 0 && p->wg_regs) {   /* the placement decided */
-		for (int w = 0; w < nwg && w < p->nwarpgroups; w++)
-			any |= (regs[w] = p->wg_regs[w]) != 0;
-		*cap = any ? p->entry_regs : 0;
-		return 0;
-	}
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		if (r->regs <= 0)
-			continue;
-		for (int w = r->first_warp / 4; w <= (r->first_warp + r->nwarps - 1) / 4 && w < nwg; w++) {
-			if (regs[w] && regs[w] != r->regs) {
-				Diag *d = diag_new(c, DIAG_ERROR, "E0510", kernel_span(p),
-				    "warpgroup %d holds roles with register budgets %d and %d", w, regs[w], r->regs);
-				diag_note(d, "setmaxnreg sets the budget of a whole warpgroup");
-				diag_help(d, "this is a placement bug: roles with a budget must be warpgroup-aligned");
-				diag_end(c, d);
-				return -1;
-			}
-			regs[w] = r->regs;
-			any = 1;
-		}
-	}
-	if (!any)
-		return 0;
-	/* ptxas caps registers at entry from .maxntid and .minnctapersm 1. */
-	int cp = p->arch->regs_per_sm / (nwg * 128);
-	if (cp > p->arch->regs_per_thread_max)
-		cp = p->arch->regs_per_thread_max;
-	*cap = cp / 8 * 8;
-	return 0;
 }
 
 /* ------------------------------------------------------------ module */
@@ -421,16 +299,6 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	return a;
 }
 
-static const GBind *bind_of(const GInst *in, const char *param)
-{
-	for (int i = 0; i < in->binds.n; i++) {
-		const GBind *b = in->binds.v[i];
-		if (!strcmp(b->param, param))
-			return b;
-	}
-	return NULL;
-}
-
 /* entry(inst, params..., frag ptrs..., tile_m, tile_n) */
 static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
                        LLVMValueRef tm, LLVMValueRef tn)
@@ -535,29 +403,6 @@ static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
 	LLVMBuildStore(b, ph, pp);
 }
 
-/* Whether warpgroups a and b hold the same roles. */
-int glue_roles_same(const Placement *p, int a, int b)
-{
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		int ina = r->first_warp < 4 * a + 4 && r->first_warp + r->nwarps > 4 * a;
-		int inb = r->first_warp < 4 * b + 4 && r->first_warp + r->nwarps > 4 * b;
-		if (ina != inb)
-			return 0;
-	}
-	return 1;
-}
-
-int glue_clustered(const Placement *p)
-{
-	return p->arch->sm >= 90 && p->g->cluster[0] * p->g->cluster[1] > 1;
-}
-
-int glue_paired(const Placement *p)
-{
-	return glue_clustered(p) && p->g->cluster[0] == 2 && p->g->cluster[1] == 1;
-}
-
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * Paired (2 x 1 clusters, which the runtime launches whole): work item t
  * is a pair of tile rows; t = cluster id, stepping by the number of
@@ -570,7 +415,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
                       LLVMValueRef tiles_n, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
-	int pair = glue_paired(g->p);
+	int pair = abi_paired(g->p);
 	LLVMValueRef rank = NULL;
 	if (pair)
 		tiles_m = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m");
@@ -722,7 +567,7 @@ static void build_main(G *g)
 	/* With a cluster, the partners' barriers must be initialised before
 	 * any remote arrival or multicast reaches them: a cluster barrier. */
 	LLVMPositionBuilderAtEnd(b, sync);
-	if (glue_clustered(p))
+	if (abi_clustered(p))
 		helper_call(g, "plk_glue_cluster_sync", NULL, 0);
 	else
 		call0(g, "llvm.nvvm.barrier0", g->v);
@@ -735,20 +580,18 @@ static void build_main(G *g)
 	 * `done`, which only returns. */
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *wregs = arena_alloc(g->c->arena, (nwg + 1) * sizeof *wregs);
-	if (glue_wg_regs(g->c, p, wregs, &cap))
+	if (abi_wg_regs(g->c, p, wregs, &cap))
 		g->err = 1;
 	int nports = 1;
 	for (int i = 0; i < gr->insts.n; i++)
-		nports += ((const GInst *)gr->insts.v[i])->ports.n * lanes_of(gr->insts.v[i], gr);
+		nports += ((const GInst *)gr->insts.v[i])->ports.n * inst_lanes(gr, gr->insts.v[i]);
 	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);
 	int nfr = 0;
 	LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
 	int w0 = 0, w1;
 	do {
 		/* the run [w0, w1): same budget, same roles (when budgets exist) */
-		w1 = cap ? w0 + 1 : nwg;
-		while (cap && w1 < nwg && wregs[w1] == wregs[w0] && glue_roles_same(p, w0, w1))
-			w1++;
+		w1 = abi_wg_run(p, wregs, cap, w0);
 		LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->cx, g->fn, "warpgroups");
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
 		LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, wg, ci32(g, w0), ""),
@@ -758,7 +601,7 @@ static void build_main(G *g)
 		 * its shared memory or arrive on its barriers: every thread of
 		 * the run meets the cluster barrier before returning. */
 		LLVMBasicBlockRef leave = done;
-		if (glue_clustered(p)) {
+		if (abi_clustered(p)) {
 			leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
 			LLVMPositionBuilderAtEnd(b, leave);
 			helper_call(g, "plk_glue_cluster_sync", NULL, 0);
@@ -773,8 +616,8 @@ static void build_main(G *g)
 		}
 		for (int i = 0; i < p->roles.n; i++) {
 			const PRole *r = p->roles.v[i];
-			if (r->first_warp >= 4 * w1 || r->first_warp + r->nwarps <= 4 * w0)
-				continue;   /* not in this run */
+			if (!abi_role_in(r, w0, w1))
+				continue;
 			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "role");
 			LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
 			LLVMValueRef rin = LLVMBuildICmp(b, LLVMIntULT,
@@ -839,6 +682,7 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
 	LLVMSetAlignment(g->smem, 1024);
 
 	AbiFn fns[ABI_NFNS];
+	abi_sigs(fns);
 	abi_tables(c, p, fns);
 	for (int i = 0; i < ABI_NFNS; i++)
 		define_abi(g, &fns[i]);
@@ -850,7 +694,7 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
 
 	char *msg = NULL;
 	if (!g->err && LLVMVerifyModule(g->m, LLVMReturnStatusAction, &msg)) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0501", kernel_span(p), "the generated glue module is invalid");
+		Diag *d = diag_new(c, DIAG_ERROR, "E0501", kernel_span(p->g), "the generated glue module is invalid");
 		diag_note(d, "LLVM: %s", msg ? msg : "(no message)");
 		diag_help(d, "this is a bug in plkc; --emit=glue-ll shows the module");
 		diag_end(c, d);
@@ -896,7 +740,7 @@ int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n)
 	if (!err) {
 		LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(g.m);
 		if (!mb) {
-			error_at(c, "E0501", kernel_span(p), "LLVM could not write the glue bitcode");
+			error_at(c, "E0501", kernel_span(p->g), "LLVM could not write the glue bitcode");
 			err = 1;
 		} else {
 			*n = LLVMGetBufferSize(mb);

@@ -1,5 +1,5 @@
 /* graph.c: the checked composition graph as text (--emit=graph) and as
- * Graphviz (--emit=dot). */
+ * Graphviz (--emit=dot), and the facts about it that later stages share. */
 #include <string.h>
 #include "plk.h"
 
@@ -154,6 +154,41 @@ void graph_print(FILE *out, const Graph *g)
 int edge_handoff(const GEdge *e)
 {
 	return e->tp && e->tp->decl && e->tp->decl->handoff;
+}
+
+Span kernel_span(const Graph *g)
+{
+	return g && g->k ? g->k->name_sp : span_none;
+}
+
+int inst_lanes(const Graph *g, const GInst *in)
+{
+	const GRole *r = in->role >= 0 && in->role < g->roles.n ? g->roles.v[in->role] : NULL;
+	return r && r->lanes > 1 ? r->lanes : 1;
+}
+
+const GBind *bind_of(const GInst *in, const char *param)
+{
+	for (int i = 0; i < in->binds.n; i++) {
+		const GBind *b = in->binds.v[i];
+		if (!strcmp(b->param, param))
+			return b;
+	}
+	return NULL;
+}
+
+const char *edge_name(Arena *a, const GEdge *e)
+{
+	return arena_printf(a, "%s.%s -> %s.%s", e->from->name, e->fp ? e->fp->name : "?",
+	                    e->to->name, e->tp ? e->tp->name : "?");
+}
+
+const char *role_name(Arena *a, const GRole *r)
+{
+	const char *s = "";
+	for (int i = 0; i < r->insts.n; i++)
+		s = arena_printf(a, "%s%s%s", s, i ? "+" : "", ((GInst *)r->insts.v[i])->name);
+	return *s ? s : arena_printf(a, "role %d", r->id);
 }
 
 void graph_dot(FILE *out, const Graph *g)

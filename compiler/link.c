@@ -19,8 +19,6 @@
 #define PLK_DEFAULT_CUDA_HOME "/usr/local/cuda"
 #endif
 
-static Span kspan(const Placement *p) { return p->g->k->name_sp; }
-
 static int nvvm_compile(Ctx *c, const Placement *p, const void *bc, size_t n, void **ir, size_t *irn)
 {
 	nvvmProgram prog = NULL;
@@ -49,7 +47,7 @@ static int nvvm_compile(Ctx *c, const Placement *p, const void *bc, size_t n, vo
 	nvvmDestroyProgram(&prog);
 	return 0;
 fail:;
-	Diag *d = diag_new(c, DIAG_ERROR, "E0502", kspan(p), "libNVVM rejected the glue module: %s (%s)",
+	Diag *d = diag_new(c, DIAG_ERROR, "E0502", kernel_span(p->g), "libNVVM rejected the glue module: %s (%s)",
 	                   nvvmGetErrorString(r), what);
 	size_t ln = 0;
 	if (prog && nvvmGetProgramLogSize(prog, &ln) == NVVM_SUCCESS && ln > 1) {
@@ -79,7 +77,8 @@ static char *jit_log(nvJitLinkHandle h, int info)
 
 static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkResult r, const char *what)
 {
-	Diag *d = diag_new(c, DIAG_ERROR, "E0504", kspan(p), "nvJitLink failed to link `%s` for %s (%s, error %d)",
+	Diag *d = diag_new(c, DIAG_ERROR, "E0504", kernel_span(p->g),
+	                   "nvJitLink failed to link `%s` for %s (%s, error %d)",
 	                   p->g->k->name, p->arch->name, what, (int)r);
 	char *log = h ? jit_log(h, 0) : NULL;
 	if (log && *log)
@@ -174,7 +173,7 @@ int link_check_ptx(Ctx *c, const Placement *p, const char *ptx)
 			found = 1;
 	}
 	if (!found) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kspan(p), "the linked PTX for %s has no kernel `%s`",
+		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kernel_span(p->g), "the linked PTX for %s has no kernel `%s`",
 		                   p->arch->name, name);
 		diag_note(d, "nvJitLink's LTO dropped it: the link succeeded but is empty");
 		diag_end(c, d);
@@ -198,8 +197,8 @@ int link_check_ptx(Ctx *c, const Placement *p, const char *ptx)
 			size_t n = 0;
 			while (is_ident((unsigned char)q[n]))
 				n++;
-			Diag *d = diag_new(c, DIAG_ERROR, "E0506", kspan(p), "a call to `%.*s` survives in the linked PTX for %s",
-			                   (int)n, q, p->arch->name);
+			Diag *d = diag_new(c, DIAG_ERROR, "E0506", kernel_span(p->g),
+			                   "a call to `%.*s` survives in the linked PTX for %s", (int)n, q, p->arch->name);
 			diag_note(d, "every plk_* ABI function must fold to a constant after LTO");
 			diag_help(d, "pass `inst` and the ids a component received from the glue unchanged, "
 			             "and keep plk.cuh helpers inline");
@@ -209,7 +208,7 @@ int link_check_ptx(Ctx *c, const Placement *p, const char *ptx)
 		}
 	}
 	if (!strstr(ptx, ".maxntid") || !strstr(ptx, ".minnctapersm")) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0509", kspan(p),
+		Diag *d = diag_new(c, DIAG_ERROR, "E0509", kernel_span(p->g),
 		                   "the linked kernel `%s` for %s has no .maxntid/.minnctapersm", name, p->arch->name);
 		diag_note(d, "setmaxnreg needs the register cap that launch bounds give");
 		diag_end(c, d);
@@ -222,7 +221,7 @@ static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
 {
 	const char *sec = arena_printf(c->arena, ".text.%s", p->g->k->name);
 	if (!memmem(r->cubin, r->cubin_size, sec, strlen(sec) + 1)) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kspan(p), "the linked cubin for %s has no kernel `%s`",
+		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kernel_span(p->g), "the linked cubin for %s has no kernel `%s`",
 		                   p->arch->name, p->g->k->name);
 		diag_note(d, "nvJitLink's LTO dropped it: the link succeeded but is empty");
 		diag_end(c, d);
@@ -243,7 +242,7 @@ int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 		if (!l)
 			continue;
 		const char *e = strchr(l, '\n');
-		Diag *d = diag_new(c, k ? DIAG_WARNING : DIAG_ERROR, k ? NULL : "E0507", kspan(p),
+		Diag *d = diag_new(c, k ? DIAG_WARNING : DIAG_ERROR, k ? NULL : "E0507", kernel_span(p->g),
 		                   "ptxas ignored setmaxnreg in `%s` for %s", p->g->k->name, p->arch->name);
 		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
 		diag_help(d, k ? "a warpgroup's code needs more registers than its `regs`; raise it"
@@ -256,7 +255,7 @@ int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 	const char *l = info_log ? strstr(info_log, "(C7515)") : NULL;
 	if (l) {
 		const char *e = strchr(l, '\n');
-		Diag *d = diag_new(c, DIAG_WARNING, NULL, kspan(p), "ptxas serialized the wgmmas of `%s` for %s",
+		Diag *d = diag_new(c, DIAG_WARNING, NULL, kernel_span(p->g), "ptxas serialized the wgmmas of `%s` for %s",
 		                   p->g->k->name, p->arch->name);
 		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
 		diag_help(d, "an instance writes accumulator registers between wgmmas (an epilogue that "

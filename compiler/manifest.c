@@ -3,21 +3,6 @@
 #include <string.h>
 #include "plk.h"
 
-static void jstr(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(o, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(o, "\\u%04x", ch);
-		else
-			fputc(ch, o);
-	}
-	fputc('"', o);
-}
-
 /* An expression over shape symbols, recipe consts substituted, in the
  * syntax the runtime evaluates (+ - * / %, ceil_div, min, max). */
 static void jexpr_body(FILE *o, const Graph *g, const Expr *e)
@@ -80,18 +65,18 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 	const Graph *g = p->g;
 	const Kernel *k = g->k;
 	fprintf(o, "{\n  \"plk_manifest\": 1,\n  \"kernel\": ");
-	jstr(o, k->name);
+	json_str(o, k->name);
 	fputs(",\n  \"entry\": ", o);
-	jstr(o, k->name);
+	json_str(o, k->name);
 	fputs(",\n  \"arch\": [", o);
 	for (int i = 0; i < n; i++) {
 		fputs(i ? ", " : "", o);
-		jstr(o, ps[i]->arch->name);
+		json_str(o, ps[i]->arch->name);
 	}
 	fputs("],\n", o);
 	if (binary) {
 		fputs("  \"binary\": ", o);
-		jstr(o, binary);
+		json_str(o, binary);
 		fputs(",\n", o);
 	}
 	int cx = g->cluster[0] > 0 ? g->cluster[0] : 1, cy = g->cluster[1] > 0 ? g->cluster[1] : 1;
@@ -104,7 +89,7 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 	fputs(", 1]]", o);
 	if (g->raster) {
 		fputs(", \"raster\": ", o);
-		jstr(o, g->raster);
+		json_str(o, g->raster);
 		if (!strcmp(g->raster, "grouped"))
 			fprintf(o, ", \"group\": %lld", (long long)g->raster_group);
 	}
@@ -116,15 +101,15 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 			continue;
 		const DtypeInfo *d = dtype_lookup(kp->ty->dtype);
 		fprintf(o, "%s\n    { \"name\": ", nt++ ? "," : "");
-		jstr(o, kp->name);
+		json_str(o, kp->name);
 		fputs(", \"dtype\": ", o);
-		jstr(o, kp->ty->dtype);
+		json_str(o, kp->ty->dtype);
 		fprintf(o, ", \"elem_bytes\": %d, \"dims\": [", d ? (d->bits + 7) / 8 : 0);
 		for (int j = 0; j < kp->ty->dims.n; j++) {
 			fputs(j ? ", " : "", o);
 			const Expr *e = kp->ty->dims.v[j];
 			if (e->k == EX_NAME)
-				jstr(o, e->name);
+				json_str(o, e->name);
 			else
 				jexpr(o, g, e);
 		}
@@ -134,26 +119,26 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *kp = g->kparams.v[i];
 		fprintf(o, "%s\n    { \"name\": ", i ? "," : "");
-		jstr(o, kp->name);
+		json_str(o, kp->name);
 		fprintf(o, ", \"kind\": \"%s\"", kind_name(kp->kind));
 		if (kp->tensor) {
 			fputs(", \"tensor\": ", o);
-			jstr(o, kp->tensor);
+			json_str(o, kp->tensor);
 		}
 		if (kp->dtype && kp->kind != KP_I32 && kp->kind != KP_I64) {
 			fputs(", \"dtype\": ", o);
-			jstr(o, kp->dtype);
+			json_str(o, kp->dtype);
 		}
 		if (kp->kind == KP_TENSORMAP) {
 			fputs(", \"box\": [", o);
 			for (int j = 0; j < kp->rank && j < 4; j++)
 				fprintf(o, "%s%lld", j ? ", " : "", (long long)kp->box[j]);
 			fputs("], \"swizzle\": ", o);
-			jstr(o, kp->swizzle ? kp->swizzle : "none");
+			json_str(o, kp->swizzle ? kp->swizzle : "none");
 		}
 		if (kp->dim) {
 			fputs(", \"dim\": ", o);
-			jstr(o, kp->dim);
+			json_str(o, kp->dim);
 		}
 		fputs(" }", o);
 	}

@@ -143,14 +143,6 @@ static int includes(Ctx *c, FILE *o, const Graph *g)
 	return 0;
 }
 
-static const GBind *bind_of(const GInst *in, const char *param)
-{
-	for (int i = 0; i < in->binds.n; i++)
-		if (!strcmp(((const GBind *)in->binds.v[i])->param, param))
-			return in->binds.v[i];
-	return NULL;
-}
-
 static void entry_call(FILE *o, const Graph *g, const GInst *in, int lane, const void **frags,
                        int nfrags, const char *indent)
 {
@@ -283,6 +275,7 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	fprintf(o, "extern __shared__ __align__(1024) unsigned char pipelink_smem[];\n");
 	fprintf(o, "struct alignas(64) plk_tmap { unsigned long long opaque[16]; };  /* CUtensorMap */\n\n");
 	AbiFn fns[ABI_NFNS];
+	abi_sigs(fns);
 	abi_tables(c, p, fns);
 	for (int i = 0; i < ABI_NFNS; i++)
 		abi_def(o, &fns[i]);
@@ -292,10 +285,10 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);
-	if (glue_wg_regs(c, p, regs, &cap))
+	if (abi_wg_regs(c, p, regs, &cap))
 		return -1;
 	fprintf(o, "\nextern \"C\" __global__ void __launch_bounds__(%d, 1)", p->threads);
-	if (p->arch->sm >= 90 && g->cluster[0] * g->cluster[1] > 1)
+	if (abi_clustered(p))
 		fprintf(o, " __cluster_dims__(%d, %d, 1)", g->cluster[0], g->cluster[1]);
 	fprintf(o, "\n%s(", g->k->name);
 	for (int i = 0; i < g->kparams.n; i++)
@@ -317,13 +310,13 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	if (p->rings.n)
 		fprintf(o, "\t\tplk_fence_mbar_init();\n");
 	/* the glue's entry barrier: cluster-wide with a cluster */
-	fprintf(o, "\t}\n\t%s;\n", glue_clustered(p) ? "plk_cluster_sync()" : "__syncthreads()");
+	fprintf(o, "\t}\n\t%s;\n", abi_clustered(p) ? "plk_cluster_sync()" : "__syncthreads()");
 	fprintf(o, "\tconst int tiles_m = ");
 	cexpr(o, g, g->tiles[0]);
 	fprintf(o, ", tiles_n = ");
 	cexpr(o, g, g->tiles[1]);
 	fprintf(o, ";\n\tconst int ntiles = tiles_m * tiles_n;\n");
-	if (glue_paired(p))
+	if (abi_paired(p))
 		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, npairs = pairs_m * tiles_n;\n");
 	fprintf(o, "\tconst int warp = threadIdx.x >> 5;\n");
 	/* The glue's dispatch (glue.c): one branch per run of warpgroups with
@@ -332,20 +325,18 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	const void **frags = arena_alloc(c->arena, (g->edges.n + 64) * sizeof *frags);
 	int nfrags = 0, w0 = 0, w1;
 	do {
-		w1 = cap ? w0 + 1 : nwg;
-		while (cap && w1 < nwg && regs[w1] == regs[w0] && glue_roles_same(p, w0, w1))
-			w1++;
+		w1 = abi_wg_run(p, regs, cap, w0);
 		fprintf(o, "\tif ((unsigned)((warp >> 2) - %d) < %du) {\n", w0, w1 - w0);
 		if (cap && regs[w0] && regs[w0] != cap)
 			fprintf(o, "\t\tasm volatile(\"setmaxnreg.%s.sync.aligned.u32 %d;\" ::: \"memory\");\n",
 			        regs[w0] > cap ? "inc" : "dec", regs[w0]);
 		for (int i = 0; i < p->roles.n; i++) {
 			const PRole *r = p->roles.v[i];
-			if (r->first_warp >= 4 * w1 || r->first_warp + r->nwarps <= 4 * w0)
+			if (!abi_role_in(r, w0, w1))
 				continue;
-			role_text(o, p, r, frags, &nfrags, glue_paired(p));
+			role_text(o, p, r, frags, &nfrags, abi_paired(p));
 		}
-		if (glue_clustered(p))   /* the glue's exit barrier */
+		if (abi_clustered(p))   /* the glue's exit barrier */
 			fprintf(o, "\t\tplk_cluster_sync();\n");
 		fprintf(o, "\t\treturn;\n\t}\n");
 		w0 = w1;

@@ -475,6 +475,13 @@ typedef struct Graph {
 	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
 } Graph;
 
+/* graph.c: facts of a checked graph that several stages read */
+Span kernel_span(const Graph *g);   /* the kernel's name; span_none without one */
+int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes, else 1 */
+const GBind *bind_of(const GInst *in, const char *param);   /* param's binding; NULL */
+const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
+const char *role_name(Arena *a, const GRole *r);   /* its instances "a+b"; else "role N" */
+
 /* ------------------------------------------------------------ placement */
 
 /* One lane of a role (lanes: GRole.lanes); lane 0 of role i is roles.v[i],
@@ -487,6 +494,7 @@ enum { LIVE_PROLOGUE = 1, LIVE_MAINLOOP = 2, LIVE_EPILOGUE = 4, LIVE_ALL = 7 };
 typedef struct PBuf  { const GInst *inst; const GBuf *buf; uint32_t off, size, align;
 	unsigned live;           /* additive (place.c): LIVE_* mask */
 	int lane;                /* the copy of a laned role's buffer */ } PBuf;
+enum { MBAR_BYTES = 8 };     /* an mbarrier's size and alignment */
 typedef struct PRing {
 	const GEdge *edge;
 	int stages;
@@ -574,13 +582,22 @@ void graph_dot(FILE *out, const Graph *g);
 /* place.c */
 Placement *place(Ctx *c, const Graph *g);
 const PRing *placement_ring(const Placement *p, const GEdge *e);   /* e's ring; NULL */
+/* Registers the warpgroups hold after setmaxnreg (128 x each budget, else
+ * the entry cap); those the block gets at launch (threads x the entry cap). */
+long placement_regs_total(const Placement *p);
+long placement_regs_pool(const Placement *p);
+
+/* place_print.c */
 void placement_print(FILE *out, const Placement *p);
 /* The placement as one JSON object (the manifest's "placement" value), no
  * trailing newline; `indent` prefixes its nested lines and closing brace. */
 void placement_write_json(FILE *out, const Placement *p, const char *indent);
+/* s as a JSON string: quoted, `"` and `\` escaped, control characters as \u00XX */
+void json_str(FILE *out, const char *s);
 
 /* glue.c, link.c, manifest.c, monolith.c */
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out);
+int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
 typedef struct LinkResult {
 	void *cubin; size_t cubin_size;
 	char *ptx;               /* with want_ptx */
@@ -590,9 +607,10 @@ int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r);
 int manifest_write(Ctx *c, const Placement *p, FILE *out);
 int monolith_write(Ctx *c, const Placement *p, FILE *out);
 
-/* glue.c: the constant tables behind the plk_* ABI functions, shared by
- * the glue module and the monolith. fn(k0, .., k[nkeys-1] [, x]) returns
- * base + x * step for the case whose keys match, 0 for any other. */
+/* abi.c: the constant tables behind the plk_* ABI functions, and the
+ * block's warpgroup, dispatch and cluster facts, that the glue, the entry
+ * (trampoline.c) and the monolith all follow. fn(k0, .., k[nkeys-1] [, x])
+ * returns base + x * step for the case whose keys match, 0 for any other. */
 typedef enum { ABI_INT, ABI_SMEM } AbiRet;    /* int, or generic ptr into smem */
 typedef struct AbiCase { int key[3]; int64_t base, step; } AbiCase;
 typedef struct AbiFn {
@@ -602,24 +620,31 @@ typedef struct AbiFn {
 	AbiCase *cases;
 	int ncases;
 } AbiFn;
-enum { ABI_NFNS = 12 };
+/* The functions, indices into AbiFn[ABI_NFNS] (sig[] in glue.c). */
+enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_HANDOFF, F_TURN, F_NBAR, F_BTHREADS,
+	F_FIRST_WARP, F_WARPS, ABI_NFNS };
 /* The `inst` an entry gets (the tables' first key): lane L of an instance
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 {
 	return in->id + lane * g->insts.n;
 }
+/* glue.c: each function's name and signature, from sig[]; no cases. */
+void abi_sigs(AbiFn fns[ABI_NFNS]);
+/* Each function's cases for p, added to fns as abi_sigs left them. */
 void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
 /* setmaxnreg per warpgroup: regs[w] (0: none) for w < threads/128, and the
  * register cap ptxas gives at entry; 0 when the arch or roles need none. */
-int glue_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
-/* Whether warpgroups a and b hold the same roles (one dispatch branch). */
-int glue_roles_same(const Placement *p, int a, int b);
+int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
+/* Dispatch: the end w1 of the run [w0, w1) of warpgroups that share one
+ * branch, those with w0's budget and roles (regs, cap: abi_wg_regs); with
+ * cap 0, threads/128: no budgets, one branch. */
+int abi_wg_run(const Placement *p, const int *regs, int cap, int w0);
+int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups [w0, w1) */
 /* Cluster launch (sm_90+): cluster-wide barriers at entry and exit. Paired:
  * a 2 x 1 cluster whose CTAs take tile rows 2m and 2m + 1 of one column. */
-int glue_clustered(const Placement *p);
-int glue_paired(const Placement *p);
-int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
+int abi_clustered(const Placement *p);
+int abi_paired(const Placement *p);
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
 const char *trampoline_param_ctype(KParamKind k);   /* "int ", "void *", ... */

@@ -53,13 +53,13 @@ const char *trampoline_source(Ctx *c, const Placement *p)
 		           "{ unsigned ok; do asm volatile(\"{\\n.reg .pred p;\\nmbarrier.%s.parity.shared.b64 p, [%%1], %%2;\\n\"\n"
 		           "  \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(a), \"r\"(parity) : \"memory\"); while (!ok); }\n",
 		           p->arch->sm >= 90 ? "try_wait" : "test_wait");
-	if (glue_clustered(p))
+	if (abi_clustered(p))
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
 		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n");
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);
-	if (glue_wg_regs(c, p, regs, &cap))
+	if (abi_wg_regs(c, p, regs, &cap))
 		return NULL;
 	for (int w = 0; w < nwg && cap; w++) {
 		int dup = 0;
@@ -79,7 +79,7 @@ const char *trampoline_source(Ctx *c, const Placement *p)
 	}
 	fprintf(o, "%s);\n", g->kparams.n ? "" : "void");
 	fprintf(o, "extern \"C\" __global__ void __launch_bounds__(%d, 1)", p->threads);
-	if (p->arch->sm >= 90 && g->cluster[0] * g->cluster[1] > 1)
+	if (abi_clustered(p))
 		fprintf(o, " __cluster_dims__(%d, %d, 1)", g->cluster[0], g->cluster[1]);
 	fprintf(o, "\n%s(", g->k->name);
 	for (int i = 0; i < g->kparams.n; i++) {

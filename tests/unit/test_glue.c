@@ -32,6 +32,7 @@ static void test_tables(void)
 	Fix f;
 	fx_init(&f, &c, "sm_90a", 1);
 	AbiFn fns[ABI_NFNS];
+	abi_sigs(fns);
 	abi_tables(&c, &f.p, fns);
 	const AbiCase *cs;
 	/* both ends of the ring see the same slots and barriers */
@@ -55,17 +56,29 @@ static void test_tables(void)
 	for (int from_roles = 0; from_roles < 2; from_roles++) {
 		if (from_roles)
 			f.p.nwarpgroups = 0;
-		CHECK_EQ_INT(glue_wg_regs(&c, &f.p, regs, &cap), 0);
+		CHECK_EQ_INT(abi_wg_regs(&c, &f.p, regs, &cap), 0);
 		CHECK_EQ_INT(cap, 168);   /* 65536 / 384, down to a multiple of 8 */
 		CHECK_EQ_INT(regs[0], 40);
 		CHECK_EQ_INT(regs[1], 232);
 		CHECK_EQ_INT(regs[2], 232);
 	}
+	/* dispatch: fill's warpgroup alone, then the consumers' two as one run */
+	const PRole *r0 = f.p.roles.v[0], *r1 = f.p.roles.v[1];
+	CHECK_EQ_INT(abi_wg_run(&f.p, regs, cap, 0), 1);
+	CHECK_EQ_INT(abi_wg_run(&f.p, regs, cap, 1), 3);
+	CHECK_EQ_INT(abi_wg_run(&f.p, regs, 0, 0), 3);   /* no budgets: one branch */
+	CHECK(abi_role_in(r0, 0, 1) && !abi_role_in(r0, 1, 3));
+	CHECK(abi_role_in(r1, 1, 3) && abi_role_in(r1, 2, 3) && !abi_role_in(r1, 0, 1));
+	CHECK(!abi_clustered(&f.p) && !abi_paired(&f.p));
+	f.g.cluster[0] = 2, f.g.cluster[1] = 1;
+	CHECK(abi_clustered(&f.p) && abi_paired(&f.p));
+	f.g.cluster[0] = 1, f.g.cluster[1] = 2;
+	CHECK(abi_clustered(&f.p) && !abi_paired(&f.p));
 	ctx_fini(&c);
 
 	ctx_init(&c, stderr);
 	fx_init(&f, &c, "sm_80", 1);
-	CHECK_EQ_INT(glue_wg_regs(&c, &f.p, regs, &cap), 0);
+	CHECK_EQ_INT(abi_wg_regs(&c, &f.p, regs, &cap), 0);
 	CHECK_EQ_INT(cap, 0);     /* no setmaxnreg before sm_90a */
 	ctx_fini(&c);
 }
@@ -80,7 +93,7 @@ static void test_mixed_budgets(void)
 	((PRole *)f.p.roles.v[0])->nwarps = 5;   /* spills into warpgroup 1 */
 	f.p.nwarpgroups = 0;                     /* derive budgets from the roles */
 	int regs[3], cap;
-	CHECK(glue_wg_regs(&c, &f.p, regs, &cap) != 0);
+	CHECK(abi_wg_regs(&c, &f.p, regs, &cap) != 0);
 	CHECK(has(out_text(&e), "error[E0510]"));
 	ctx_fini(&c);
 	out_close(&e);

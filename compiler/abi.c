@@ -1,0 +1,155 @@
+/* abi.c: what the component ABI (docs/abi.md) makes of a Placement,
+ * decided once for the glue (glue.c), the kernel entry (trampoline.c) and
+ * the monolith (monolith.c): the constant tables behind the plk_*
+ * functions, the setmaxnreg budget of each warpgroup, the runs of
+ * warpgroups that dispatch as one branch, and the cluster launch. */
+#include <string.h>
+#include "plk.h"
+
+static void add_case(Ctx *c, AbiFn *f, int k0, int k1, int k2, int64_t base, int64_t step)
+{
+	for (int i = 0; i < f->ncases; i++)   /* both ends of a ring share it */
+		if (f->cases[i].key[0] == k0 && f->cases[i].key[1] == k1 && f->cases[i].key[2] == k2)
+			return;
+	AbiCase *n = arena_alloc(c->arena, (f->ncases + 1) * sizeof *n);
+	if (f->ncases)
+		memcpy(n, f->cases, f->ncases * sizeof *n);
+	n[f->ncases++] = (AbiCase){ { k0, k1, k2 }, base, step };
+	f->cases = n;
+}
+
+void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
+{
+	for (int i = 0; i < p->bufs.n; i++) {
+		const PBuf *b = p->bufs.v[i];
+		add_case(c, &f[F_SMEM], abi_inst(p->g, b->inst, b->lane), b->buf->id, 0, b->off, 0);
+	}
+	for (int i = 0; i < p->rings.n; i++) {
+		const PRing *r = p->rings.v[i];
+		const GEdge *e = r->edge;
+		const struct { const GInst *in; const GPort *pt; } ends[2] = { { e->from, e->fp }, { e->to, e->tp } };
+		/* every lane of each end: the lanes of a pingpong role share it */
+		for (int j = 0; j < 2; j++)
+			for (int lane = 0; lane < inst_lanes(p->g, ends[j].in); lane++) {
+				int in = abi_inst(p->g, ends[j].in, lane), pt = ends[j].pt->id;
+				add_case(c, &f[F_STAGES], in, pt, 0, r->stages, 0);
+				add_case(c, &f[F_SLOT], in, pt, 0, r->off, r->slot_stride);
+				add_case(c, &f[F_FULL], in, pt, 0, r->full_bar, 8);
+				add_case(c, &f[F_EMPTY], in, pt, 0, r->empty_bar, 8);
+				/* Bundle fields: where the placement laid them out, else
+				 * one after the other, each at its alignment. */
+				uint32_t off = 0;
+				for (int k = 0; k < ends[j].pt->fields.n; k++) {
+					const GField *fl = ends[j].pt->fields.v[k];
+					uint32_t al = fl->align ? fl->align : 1;
+					off = (off + al - 1) / al * al;
+					if (k < r->nfields && r->field_off)
+						off = r->field_off[k];
+					add_case(c, &f[F_FIELD], in, pt, k, off, 0);
+					off += fl->bytes;
+				}
+			}
+	}
+	/* A consumer that passes its lanes' turn itself (`handoff`): lane L's
+	 * next turn is lane L + 1's mbarrier. Any other port passes none
+	 * (plk_ring_handoffs 0, the turn NULL). The flag is an int of its own:
+	 * a generic pointer into shared memory does not fold against NULL. */
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
+		if (!le || !edge_handoff(le))
+			continue;
+		int in = abi_inst(p->g, le->to, r->lane);
+		add_case(c, &f[F_HANDOFF], in, le->tp->id, 0, 1, 0);
+		add_case(c, &f[F_TURN], in, le->tp->id, 0, r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes), 0);
+	}
+	for (int i = 0; i < p->bars.n; i++) {
+		const PBar *b = p->bars.v[i];
+		int in = abi_inst(p->g, b->inst, b->lane);
+		add_case(c, &f[F_NBAR], in, b->bar->id, 0, b->id, 0);
+		add_case(c, &f[F_BTHREADS], in, b->bar->id, 0, b->threads, 0);
+	}
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		for (int j = 0; r->role && j < r->role->insts.n; j++) {
+			int in = abi_inst(p->g, r->role->insts.v[j], r->lane);
+			add_case(c, &f[F_FIRST_WARP], in, 0, 0, r->first_warp, 0);
+			add_case(c, &f[F_WARPS], in, 0, 0, r->nwarps, 0);
+		}
+	}
+}
+
+int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap)
+{
+	int nwg = (p->threads + 127) / 128, any = 0;
+	for (int w = 0; w < nwg; w++)
+		regs[w] = 0;
+	*cap = 0;
+	if (!(p->arch->features & FEAT_SETMAXNREG))
+		return 0;
+	if (p->nwarpgroups > 0 && p->wg_regs) {   /* the placement decided */
+		for (int w = 0; w < nwg && w < p->nwarpgroups; w++)
+			any |= (regs[w] = p->wg_regs[w]) != 0;
+		*cap = any ? p->entry_regs : 0;
+		return 0;
+	}
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		if (r->regs <= 0)
+			continue;
+		for (int w = r->first_warp / 4; w <= (r->first_warp + r->nwarps - 1) / 4 && w < nwg; w++) {
+			if (regs[w] && regs[w] != r->regs) {
+				Diag *d = diag_new(c, DIAG_ERROR, "E0510", kernel_span(p->g),
+				    "warpgroup %d holds roles with register budgets %d and %d", w, regs[w], r->regs);
+				diag_note(d, "setmaxnreg sets the budget of a whole warpgroup");
+				diag_help(d, "this is a placement bug: roles with a budget must be warpgroup-aligned");
+				diag_end(c, d);
+				return -1;
+			}
+			regs[w] = r->regs;
+			any = 1;
+		}
+	}
+	if (!any)
+		return 0;
+	/* ptxas caps registers at entry from .maxntid and .minnctapersm 1. */
+	int cp = p->arch->regs_per_sm / (nwg * 128);
+	if (cp > p->arch->regs_per_thread_max)
+		cp = p->arch->regs_per_thread_max;
+	*cap = cp / 8 * 8;
+	return 0;
+}
+
+int abi_role_in(const PRole *r, int w0, int w1)
+{
+	return r->first_warp < 4 * w1 && r->first_warp + r->nwarps > 4 * w0;
+}
+
+/* Whether warpgroups a and b hold the same roles. */
+static int roles_same(const Placement *p, int a, int b)
+{
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		if (abi_role_in(r, a, a + 1) != abi_role_in(r, b, b + 1))
+			return 0;
+	}
+	return 1;
+}
+
+int abi_wg_run(const Placement *p, const int *regs, int cap, int w0)
+{
+	int nwg = (p->threads + 127) / 128, w1 = cap ? w0 + 1 : nwg;
+	while (cap && w1 < nwg && regs[w1] == regs[w0] && roles_same(p, w0, w1))
+		w1++;
+	return w1;
+}
+
+int abi_clustered(const Placement *p)
+{
+	return p->arch->sm >= 90 && p->g->cluster[0] * p->g->cluster[1] > 1;
+}
+
+int abi_paired(const Placement *p)
+{
+	return abi_clustered(p) && p->g->cluster[0] == 2 && p->g->cluster[1] == 1;
+}
