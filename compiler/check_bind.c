@@ -278,7 +278,10 @@ void check_grid(Chk *k)
 			check_names_in(k, g->tiles[0]);
 			check_names_in(k, g->tiles[1]);
 		} else if (!strcmp(p->name, "raster")) {
-			g->raster = p->sub;
+			static const Raster kinds[] = { RASTER_GROUPED, RASTER_ROW, RASTER_COLUMN };
+			for (int j = 0; j < 3; j++)
+				if (!strcmp(p->sub, rasters[j]))
+					g->raster = kinds[j];
 			if (want == 1 && eval_pos(k, p->args.v[0], &k->kscope, "a raster group", &g->raster_group))
 				continue;
 		} else {
@@ -448,13 +451,14 @@ int bind_params(Chk *k)
 				for (int i = 0; i < t->dims.n && i < 4; i++) {
 					int64_t v;
 					if (eval_expr(k->c, t->dims.v[i], &cs, &v)) { boxok = 0; break; }
-					if (v < 1 || v > 256) {
+					if (v < 1 || v > PLK_TMA_BOX_MAX) {
 						const Expr *e = t->dims.v[i];
 						Diag *d = diag_new(k->c, DIAG_ERROR, "E0346", e->sp,
 						                   "TMA box extent %lld is out of range", (long long)v);
-						d->primary.msg = "must be in 1..256";
+						d->primary.msg = arena_printf(A(k), "must be in 1..%d", PLK_TMA_BOX_MAX);
 						diag_label(d, at, "`%s` of `%s` bound here", p->name, gi->name);
-						diag_help(d, "split the tile into several TMA loads of at most 256 elements per dimension");
+						diag_help(d, "split the tile into several TMA loads of at most %d elements per dimension",
+						          PLK_TMA_BOX_MAX);
 						diag_end(k->c, d);
 						boxok = 0;
 						break;

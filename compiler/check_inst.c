@@ -125,6 +125,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 	gi->decl = in;
 	gi->comp = cp;
 	gi->role = -1;
+	gi->cluster = 1;
 	check_args(k, in, cp);
 	Scope *cs = arena_alloc(A(k), sizeof *cs);
 	if (eval_cparams(k, gi, cs)) {
@@ -157,13 +158,14 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 	if (cp->regs) {
 		int64_t r;
 		if (eval_expr(k->c, cp->regs, cs, &r) == 0) {
-			if (r % 8 || r < 24 || r > 256) {
+			const int lo = PLK_SETMAXNREG_MIN, hi = PLK_SETMAXNREG_MAX, step = PLK_SETMAXNREG_STEP;
+			if (r % step || r < lo || r > hi) {
 				Diag *d = diag_new(k->c, DIAG_ERROR, "E0342", cp->regs->sp,
 				                   "register budget %lld is not a setmaxnreg value", (long long)r);
-				d->primary.msg = "must be a multiple of 8 in 24..256";
+				d->primary.msg = arena_printf(A(k), "must be a multiple of %d in %d..%d", step, lo, hi);
 				diag_label(d, in->sp, "`%s` instantiated here", in->name);
-				long long lo = r < 24 ? 24 : r > 256 ? 256 : r / 8 * 8;
-				diag_help(d, "use %lld", lo);
+				long long use = r < lo ? lo : r > hi ? hi : r / step * step;
+				diag_help(d, "use %lld", use);
 				diag_end(k->c, d);
 			} else {
 				gi->regs = (int)r;
@@ -201,7 +203,6 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		vec_push(A(k), &gi->ports, gp);
 	}
 
-	static const char *const phases[] = { "prologue", "mainloop", "epilogue", "all" };
 	for (int i = 0; i < cp->smem.n; i++) {
 		const Smem *s = cp->smem.v[i];
 		int64_t size, al = 128;
@@ -217,14 +218,16 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_end(k->c, d);
 			continue;
 		}
-		const char *live = s->live ? s->live : "all";
-		int ok = 0;
-		for (int j = 0; j < 4; j++)
-			ok |= !strcmp(live, phases[j]);
-		if (!ok) {
-			Diag *d = diag_new(k->c, DIAG_ERROR, "E0341", s->live_sp, "unknown phase `%s`", live);
+		int nph;
+		const char *const *phases = live_all(&nph);
+		unsigned live = s->live ? 0 : LIVE_ALL;
+		for (int j = 0; s->live && j < nph; j++)
+			if (!strcmp(s->live, phases[j]))
+				live = j < nph - 1 ? 1u << j : LIVE_ALL;
+		if (!live) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0341", s->live_sp, "unknown phase `%s`", s->live);
 			d->primary.msg = "not a lifetime phase";
-			help_similar(d, live, (const char **)phases, 4, "phases");
+			help_similar(d, s->live, (const char **)phases, nph, "phases");
 			diag_end(k->c, d);
 			continue;
 		}
@@ -363,6 +366,7 @@ void make_insts(Chk *k)
 			gi->name = in->name;
 			gi->decl = in;
 			gi->role = -1;
+			gi->cluster = 1;
 			gi->nwarps = -1;
 		} else {
 			gi = make_inst(k, in, cp);

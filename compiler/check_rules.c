@@ -244,6 +244,7 @@ void check_clusters(Chk *k)
 			pol = p->sp;
 	}
 	int64_t *wants = arena_alloc(A(k), (g->insts.n + 1) * sizeof *wants);
+	const int errs0 = k->c->nerrors;
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *gi = g->insts.v[i];
 		const Component *cp = gi->comp;
@@ -255,8 +256,12 @@ void check_clusters(Chk *k)
 		if (eval_expr(k->c, cp->cluster, &cs, &want))
 			return;
 		wants[gi->id] = want;
-		if (want <= 1 || want == have)
+		if (want <= 1)
 			continue;
+		if (want == have) {
+			((GInst *)gi)->cluster = (int)want;	/* have <= 16: check_grid */
+			continue;
+		}
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", gi->decl ? gi->decl->sp : k->k->name_sp,
 		                   "`%s` needs clusters of %lld blocks; kernel `%s` launches %lld",
 		                   gi->name, (long long)want, k->k->name, (long long)have);
@@ -270,7 +275,7 @@ void check_clusters(Chk *k)
 	}
 	/* A ring shared across blocks is shared by both its ends: a producer
 	 * that multicasts needs a consumer that releases in every block. */
-	for (int i = 0; i < g->edges.n && !k->c->nerrors; i++) {
+	for (int i = 0; i < g->edges.n && k->c->nerrors == errs0; i++) {
 		const GEdge *e = g->edges.v[i];
 		int64_t wa = wants[e->from->id], wb = wants[e->to->id];
 		if (e->kind != EDGE_RING || wa == wb)
@@ -453,7 +458,7 @@ void check_resources(Chk *k)
 	for (int i = 0; i < g->roles.n; i++) {
 		GRole *r = g->roles.v[i];
 		anyregs |= r->regs != 0;
-		regs += (int64_t)(r->regs ? r->regs : 24) * r->nwarps * 32 * r->lanes;
+		regs += (int64_t)(r->regs ? r->regs : PLK_SETMAXNREG_MIN) * r->nwarps * 32 * r->lanes;
 	}
 	if (anyregs && regs > ar->regs_per_sm) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0338", kn->name_sp,
@@ -464,8 +469,8 @@ void check_resources(Chk *k)
 			GRole *r = g->roles.v[i];
 			GInst *o = r->insts.v[0];
 			diag_note(d, "`%s`: %d warps x 32 x %d registers%s = %d", o->name, r->nwarps * r->lanes,
-			          r->regs ? r->regs : 24, r->regs ? "" : " (at least)",
-			          (r->regs ? r->regs : 24) * r->nwarps * r->lanes * 32);
+			          r->regs ? r->regs : PLK_SETMAXNREG_MIN, r->regs ? "" : " (at least)",
+			          (r->regs ? r->regs : PLK_SETMAXNREG_MIN) * r->nwarps * r->lanes * 32);
 		}
 		diag_help(d, "over by %lld registers: lower the budgets or use fewer warps",
 		          (long long)(regs - ar->regs_per_sm));
@@ -480,7 +485,6 @@ void check_resources(Chk *k)
 	 * mbarriers. Padding is left out: a lower bound. A ring whose fixed
 	 * depth does not fit is the placement's to explain (E0402), with the
 	 * depth that would. */
-	static const char *const phases[] = { "prologue", "mainloop", "epilogue" };
 	uint64_t always = 0, phase[3] = { 0, 0, 0 };
 	for (int i = 0; i < g->insts.n; i++) {
 		GInst *gi = g->insts.v[i];
@@ -488,7 +492,7 @@ void check_resources(Chk *k)
 			GBuf *b = gi->bufs.v[j];
 			int ph = -1;
 			for (int q = 0; q < 3; q++)
-				if (!strcmp(b->live, phases[q]))
+				if (b->live == 1u << q)
 					ph = q;
 			int lanes = gi->role >= 0 ? ((GRole *)g->roles.v[gi->role])->lanes : 1;
 			*(ph < 0 ? &always : &phase[ph]) += (uint64_t)b->size * lanes;

@@ -368,7 +368,7 @@ static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tile
 {
 	const Graph *gr = g->p->g;
 	LLVMBuilderRef b = g->b;
-	if (gr->raster && !strcmp(gr->raster, "grouped") && gr->raster_group > 0) {
+	if (gr->raster == RASTER_GROUPED && gr->raster_group > 0) {
 		LLVMValueRef G_ = ci32(g, gr->raster_group);
 		LLVMValueRef per = LLVMBuildMul(b, G_, tiles_n, "");
 		LLVMValueRef grp = LLVMBuildSDiv(b, t, per, "");
@@ -378,7 +378,7 @@ static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tile
 		LLVMValueRef r = LLVMBuildSub(b, t, LLVMBuildMul(b, grp, per, ""), "");
 		*tm = LLVMBuildAdd(b, first, LLVMBuildSRem(b, r, rows, ""), "tile_m");
 		*tn = LLVMBuildSDiv(b, r, rows, "tile_n");
-	} else if (gr->raster && !strcmp(gr->raster, "column")) {
+	} else if (gr->raster == RASTER_COLUMN) {
 		*tm = LLVMBuildSRem(b, t, tiles_m, "tile_m");
 		*tn = LLVMBuildSDiv(b, t, tiles_m, "tile_n");
 	} else {

@@ -34,7 +34,7 @@ void graph_print(FILE *out, const Graph *g)
 		fprintf(out, ")");
 	}
 	if (g->raster) {
-		fprintf(out, ", raster %s", g->raster);
+		fprintf(out, ", raster %s", raster_name(g->raster));
 		if (g->raster_group)
 			fprintf(out, "(%lld)", (long long)g->raster_group);
 	}
@@ -125,7 +125,8 @@ void graph_print(FILE *out, const Graph *g)
 		}
 		for (int j = 0; j < gi->bufs.n; j++) {
 			const GBuf *b = gi->bufs.v[j];
-			fprintf(out, "      smem %s: %u bytes, align %u, live %s\n", b->name, b->size, b->align, b->live);
+			fprintf(out, "      smem %s: %u bytes, align %u, live %s\n", b->name, b->size, b->align,
+			        live_name(b->live));
 		}
 		for (int j = 0; j < gi->bars.n; j++) {
 			const GBar *b = gi->bars.v[j];
@@ -223,4 +224,29 @@ void graph_dot(FILE *out, const Graph *g)
 			        e->from->name, e->to->name, e->fp->name, e->tp->name, e->slot_bytes, stages);
 	}
 	fprintf(out, "}\n");
+}
+
+static const char *const live_names[] = { "prologue", "mainloop", "epilogue", "all" };
+
+const char *const *live_all(int *n)
+{
+	*n = 4;
+	return live_names;
+}
+
+const char *live_name(unsigned m)
+{
+	switch (m) {
+	case LIVE_PROLOGUE: return live_names[0];
+	case LIVE_MAINLOOP: return live_names[1];
+	case LIVE_EPILOGUE: return live_names[2];
+	default: return live_names[3];
+	}
+}
+
+const char *raster_name(Raster r)
+{
+	static const char *const names[] = { [RASTER_ROW] = "row", [RASTER_COLUMN] = "column",
+	                                     [RASTER_GROUPED] = "grouped" };
+	return r == RASTER_NONE ? NULL : names[r];
 }

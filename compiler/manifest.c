@@ -89,8 +89,8 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 	fputs(", 1]]", o);
 	if (g->raster) {
 		fputs(", \"raster\": ", o);
-		json_str(o, g->raster);
-		if (!strcmp(g->raster, "grouped"))
+		json_str(o, raster_name(g->raster));
+		if (g->raster == RASTER_GROUPED)
 			fprintf(o, ", \"group\": %lld", (long long)g->raster_group);
 	}
 	fputs(" },\n  \"tensors\": [", o);

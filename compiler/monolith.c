@@ -237,10 +237,10 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
 	else
 		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
-	if (g->raster && !strcmp(g->raster, "grouped") && g->raster_group > 0)
+	if (g->raster == RASTER_GROUPED && g->raster_group > 0)
 		fprintf(o, "\t\t\t\tplk_raster_grouped(t, %s, tiles_n, %lld, &tm, &tn);\n", rows,
 		        (long long)g->raster_group);
-	else if (g->raster && !strcmp(g->raster, "column"))
+	else if (g->raster == RASTER_COLUMN)
 		fprintf(o, "\t\t\t\ttm = t %% %s, tn = t / %s;\n", rows, rows);
 	else
 		fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");

@@ -17,8 +17,8 @@
 enum {
 	AUTO_MAX_STAGES = 8,   /* deeper rings hide no more latency, only cost smem */
 	MIN_ALIGN = 128,       /* every buffer and slot: TMA and vector access */
-	WG_WARPS = 4,
-	REGS_MIN = 24, REGS_MAX = 256, REGS_STEP = 8,
+	WG_WARPS = PLK_WARPGROUP_WARPS,
+	REGS_MIN = PLK_SETMAXNREG_MIN, REGS_MAX = PLK_SETMAXNREG_MAX, REGS_STEP = PLK_SETMAXNREG_STEP,
 };
 
 typedef struct Item {       /* one shared-memory region to lay out */
@@ -50,34 +50,11 @@ static const char *fmt_bytes(Arena *a, uint64_t n)
 	return arena_printf(a, "%llu bytes", (unsigned long long)n);
 }
 
-static unsigned live_mask(const char *live)
-{
-	if (!live || !strcmp(live, "all"))
-		return LIVE_ALL;
-	if (!strcmp(live, "prologue"))
-		return LIVE_PROLOGUE;
-	if (!strcmp(live, "mainloop"))
-		return LIVE_MAINLOOP;
-	if (!strcmp(live, "epilogue"))
-		return LIVE_EPILOGUE;
-	return LIVE_ALL;        /* unknown phases were reported by check */
-}
-
 static Span inst_span(const GInst *i) { return i->decl ? i->decl->sp : span_none; }
 
 static const GRole *role_of(const Graph *g, const GInst *i)
 {
 	return i->role >= 0 && i->role < g->roles.n ? g->roles.v[i->role] : NULL;
-}
-
-/* The CTAs a producer's writes reach: its cparam MCAST (cluster
- * multicast), else 1. */
-static int inst_mcast(const GInst *in)
-{
-	for (int k = 0; in->cvals && k < in->comp->cparams.n; k++)
-		if (!strcmp(((const CParam *)in->comp->cparams.v[k])->name, "MCAST") && in->cvals[k] > 1)
-			return (int)in->cvals[k];
-	return 1;
 }
 
 static int inst_warps(const Graph *g, const GInst *i)
@@ -569,7 +546,7 @@ static int place_smem(Solve *S)
 				pb->buf = b;
 				pb->size = b->size;
 				pb->align = max_u32(b->align, MIN_ALIGN);
-				pb->live = live_mask(b->live);
+				pb->live = b->live;
 				pb->lane = l;
 				vec_push(c->arena, &p->bufs, pb);
 			}
@@ -584,11 +561,12 @@ static int place_smem(Solve *S)
 		r->auto_stages = e->stages <= 0;
 		ring_slot(S, r);
 		/* arrivals in threads: every thread of each side arrives (plk.cuh);
-		 * a producer that multicasts into MCAST CTAs' slots needs the
-		 * consumers of all of them to release a stage (docs/abi.md); with
+		 * a producer that multicasts into the slots of its cluster's CTAs
+		 * (`cluster N`) needs the consumers of all N to release a stage
+		 * (docs/abi.md); with
 		 * pingpong lanes one lane consumes a stage */
 		r->full_count = 32 * inst_warps(g, e->from);
-		r->empty_count = 32 * inst_warps(g, e->to) * inst_mcast(e->from);
+		r->empty_count = 32 * inst_warps(g, e->to) * e->from->cluster;
 		vec_push(c->arena, &p->rings, r);
 	}
 	S->nitems = p->bufs.n + p->rings.n;

@@ -3,16 +3,6 @@
 #include <stdlib.h>
 #include "plk.h"
 
-static const char *live_name(unsigned m)
-{
-	switch (m) {
-	case LIVE_PROLOGUE: return "prologue";
-	case LIVE_MAINLOOP: return "mainloop";
-	case LIVE_EPILOGUE: return "epilogue";
-	default: return "all";
-	}
-}
-
 static const char *warp_range(Arena *a, int first, int n)
 {
 	if (n <= 0)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "../stdlib/hw.h"
 
 #define PLK_VERSION "0.1.0"
 
@@ -397,7 +398,16 @@ typedef struct GPort {
 	struct GEdge *edge;
 } GPort;
 
-typedef struct GBuf { const char *name; int id; uint32_t size, align; const char *live; Span sp; } GBuf;
+/* Lifetime phases of a buffer (`live PHASE`): buffers whose masks are
+ * disjoint may share space. live_name: the phase's name; live_all: the
+ * names, in LIVE_* bit order, then "all" (for lookups and suggestions). */
+enum { LIVE_PROLOGUE = 1, LIVE_MAINLOOP = 2, LIVE_EPILOGUE = 4, LIVE_ALL = 7 };
+const char *live_name(unsigned mask);
+const char *const *live_all(int *n);
+
+typedef struct GBuf { const char *name; int id; uint32_t size, align;
+	unsigned live;           /* LIVE_* mask */
+	Span sp; } GBuf;
 typedef struct GBar { const char *name; int id; int threads; Span sp; } GBar;
 
 /* How a component's kernel parameter is fed. */
@@ -419,6 +429,8 @@ typedef struct GInst {
 	int nwarps;              /* 0: runs on its frag producer's warps */
 	int regs;                /* 0: no setmaxnreg */
 	unsigned features;
+	int cluster;             /* `cluster N`: the blocks of a cluster it works with;
+	                            N > 1: its ring slots reach all N (multicast) */
 	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
 	int role;                /* set by check: index into Graph.roles */
 } GInst;
@@ -463,6 +475,10 @@ typedef struct GRole {       /* instances that run on one warp range, in call or
 	const GEdge *lane_edge;  /* the ring that sets lanes; NULL */
 } GRole;
 
+/* The order of the work items (`raster ...`): RASTER_NONE as row. */
+typedef enum { RASTER_NONE, RASTER_ROW, RASTER_COLUMN, RASTER_GROUPED } Raster;
+const char *raster_name(Raster r);   /* "row", ...; NULL for RASTER_NONE */
+
 typedef struct Graph {
 	const Kernel *k;
 	const ArchInfo *arch;
@@ -470,7 +486,7 @@ typedef struct Graph {
 	Vec consts;              /* Const*, evaluated in cvals order */
 	int64_t *constvals;
 	int persistent;
-	const char *raster; int64_t raster_group;
+	Raster raster; int64_t raster_group;
 	int cluster[2];
 	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
 } Graph;
@@ -488,13 +504,10 @@ const char *role_name(Arena *a, const GRole *r);   /* its instances "a+b"; else 
  * the other lanes follow all roles' lane 0. */
 typedef struct PRole { const GRole *role; int first_warp, nwarps, regs; int lane;
 	uint32_t turn_bar;       /* lanes: lane 0's turn mbarrier; lane L's at + 8 L */ } PRole;
-/* Lifetime phases of a buffer (PBuf.live): buffers whose masks are
- * disjoint may share space. */
-enum { LIVE_PROLOGUE = 1, LIVE_MAINLOOP = 2, LIVE_EPILOGUE = 4, LIVE_ALL = 7 };
 typedef struct PBuf  { const GInst *inst; const GBuf *buf; uint32_t off, size, align;
 	unsigned live;           /* additive (place.c): LIVE_* mask */
 	int lane;                /* the copy of a laned role's buffer */ } PBuf;
-enum { MBAR_BYTES = 8 };     /* an mbarrier's size and alignment */
+enum { MBAR_BYTES = PLK_MBAR_BYTES };
 typedef struct PRing {
 	const GEdge *edge;
 	int stages;
@@ -571,8 +584,9 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
 const char *did_you_mean(const char *name, const char *const *cands, int n);
 int edit_distance(const char *a, const char *b);
 
-/* check.c */
+/* check.c (and check_*.c) */
 Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
+/* graph.c */
 void graph_print(FILE *out, const Graph *g);
 /* Whether the consumer of a lanes' ring passes the turn itself (its port
  * says `handoff`: plk_ring_turn) rather than the glue after it returns. */

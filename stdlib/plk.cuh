@@ -14,6 +14,7 @@
 #define PLK_CUH
 
 #include <stdint.h>
+#include "hw.h"
 
 /* Entries are external symbols (the glue calls them across the LTO link)
  * and must inline into the caller so that frag pointers become registers:
@@ -368,12 +369,14 @@ template <int pending> __device__ __forceinline__ void plk_tma_store_wait(void)
  * warpgroup executes the same one (the kernel needs a register cap). */
 template <int regs> __device__ __forceinline__ void plk_setmaxnreg_inc(void)
 {
-	static_assert(regs % 8 == 0 && regs >= 24 && regs <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
+	static_assert(regs % PLK_SETMAXNREG_STEP == 0 && regs >= PLK_SETMAXNREG_MIN && regs <= PLK_SETMAXNREG_MAX,
+	              "setmaxnreg: multiple of 8 in [24, 256]");
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(regs));
 }
 template <int regs> __device__ __forceinline__ void plk_setmaxnreg_dec(void)
 {
-	static_assert(regs % 8 == 0 && regs >= 24 && regs <= 256, "setmaxnreg: multiple of 8 in [24, 256]");
+	static_assert(regs % PLK_SETMAXNREG_STEP == 0 && regs >= PLK_SETMAXNREG_MIN && regs <= PLK_SETMAXNREG_MAX,
+	              "setmaxnreg: multiple of 8 in [24, 256]");
 	asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(regs));
 }
 

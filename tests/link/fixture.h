@@ -92,6 +92,7 @@ static GInst *fx_inst(Fix *f, const char *name, Component *cp, int nwarps, int r
 {
 	GInst *in = arena_alloc(f->c->arena, sizeof *in);
 	in->name = name, in->id = f->g.insts.n, in->comp = cp, in->nwarps = nwarps, in->regs = regs;
+	in->cluster = 1;
 	vec_push(f->c->arena, &f->g.insts, in);
 	return in;
 }
@@ -152,7 +153,7 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 	static int wg_regs[3] = { 40, 232, 232 };
 	f->p.nwarpgroups = 3, f->p.wg_regs = wg_regs;
 	f->g.persistent = 1;
-	f->g.raster = "grouped", f->g.raster_group = 8;
+	f->g.raster = RASTER_GROUPED, f->g.raster_group = 8;
 	f->g.tiles[0] = fx_ceil_div(c, fx_name(c, "M"), fx_num(c, 32));
 	f->g.tiles[1] = fx_ceil_div(c, fx_name(c, "N"), fx_num(c, 32));
 	/* kernel (Y: tensor<f32>[M, N], K: i32): Y gives y, M and N */

@@ -87,7 +87,7 @@ static void test_gemm(void)
 	}
 	CHECK_EQ_INT(c.nerrors, 0);
 	CHECK_EQ_INT(g->persistent, 1);
-	CHECK_STR(g->raster, "grouped");
+	CHECK(g->raster == RASTER_GROUPED);
 	CHECK_EQ_INT(g->raster_group, 8);
 	CHECK(g->tiles[0] && g->tiles[1]);
 
@@ -134,7 +134,8 @@ static void test_gemm(void)
 	GBuf *b = st->bufs.v[0];
 	CHECK_EQ_INT(b->size, 65536);
 	CHECK_EQ_INT(b->align, 1024);
-	CHECK_STR(b->live, "epilogue");
+	CHECK(b->live == LIVE_EPILOGUE);
+	CHECK_STR(live_name(b->live), "epilogue");
 	CHECK_EQ_INT(((GBar *)st->bars.v[0])->threads, 256);
 
 	/* kernel params: tensors expanded in declaration order, then shape symbols */

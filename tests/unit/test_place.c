@@ -25,6 +25,7 @@ static GInst *inst(T *t, const char *name, int warps, int regs, unsigned feat, G
 	Arena *a = t->u.c.arena;
 	GInst *in = arena_alloc(a, sizeof *in);
 	in->name = name;
+	in->cluster = 1;
 	in->id = t->g->insts.n;
 	in->nwarps = warps;
 	in->regs = regs;
@@ -56,7 +57,12 @@ static GBuf *buf(T *t, GInst *in, const char *name, uint32_t size, uint32_t alig
 	b->id = in->bufs.n;
 	b->size = size;
 	b->align = align;
-	b->live = live;
+	b->live = LIVE_ALL;     /* NULL or "all" */
+	int n;
+	const char *const *names = live_all(&n);
+	for (int i = 0; live && i < n - 1; i++)
+		if (!strcmp(live, names[i]))
+			b->live = 1u << i;
 	b->sp = span_none;
 	vec_push(t->u.c.arena, &in->bufs, b);
 	return b;
@@ -191,6 +197,24 @@ static void test_gemm(void)
 	CHECK(strstr(s, "\"full_bar\": 196608, \"empty_bar\": 196640"));
 	CHECK(strstr(s, "\"warpgroup_regs\": [40, 232, 232]"));
 	free(s);
+	unit_ctx_fini(&t.u);
+}
+
+/* A producer that multicasts into the slots of a 2-block cluster (its
+ * contract's `cluster 2`, GInst.cluster): a stage is free only once the
+ * consumers of both blocks released it. */
+static void test_multicast(void)
+{
+	T t;
+	t_init(&t, "sm_90a");
+	gemm(&t, 232, 0);
+	((GInst *)t.g->insts.v[0])->cluster = 2;
+	Placement *p = place(&t.u.c, t.g);
+	CHECK(p);
+	if (p) {
+		CHECK_EQ_INT(pring(p, 0)->full_count, 32);
+		CHECK_EQ_INT(pring(p, 0)->empty_count, 2 * 256);
+	}
 	unit_ctx_fini(&t.u);
 }
 
@@ -685,6 +709,7 @@ static void test_lanes(void)
 int main(void)
 {
 	test_gemm();
+	test_multicast();
 	test_lanes();
 	test_oversubscribed();
 	test_oversubscribed_lanes();
