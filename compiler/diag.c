@@ -101,24 +101,10 @@ int ctx_load_file(Ctx *c, const char *path, Span from)
 		diag_end(c, d);
 		return -1;
 	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = nb;
-		}
-	}
-	int bad = ferror(f) || !buf;
+	size_t len;
+	char *buf = sys_read_stream(f, &len);
 	fclose(f);
-	if (bad) {
-		free(buf);
+	if (!buf) {
 		error_at(c, "E0601", from, "cannot read `%s`", path);
 		return -1;
 	}

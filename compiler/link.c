@@ -6,18 +6,14 @@
  * ignores setmaxnreg without a register cap, saying so only in the info
  * log (C7508). Each of these is an error here. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <nvJitLink.h>
 #include <nvvm.h>
 #include "plk.h"
 
-#ifndef PLK_DEFAULT_CUDA_HOME
-#define PLK_DEFAULT_CUDA_HOME "/usr/local/cuda"
-#endif
 
 static int nvvm_compile(Ctx *c, const Placement *p, const void *bc, size_t n, void **ir, size_t *irn)
 {
@@ -338,76 +334,44 @@ int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
 
 /* ------------------------------------------------------------- fatbin */
 
-static int write_file(const char *path, const void *data, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return -1;
-	int ok = fwrite(data, 1, n, f) == n;
-	return (fclose(f) == 0 && ok) ? 0 : -1;
-}
-
-static int run(char *const argv[])
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	int st;
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n, void **fatbin, size_t *size)
 {
 	*fatbin = NULL, *size = 0;
-	const char *home = getenv("CUDA_HOME");
-	if (!home || !*home)
-		home = PLK_DEFAULT_CUDA_HOME;
 	const char *tmp = getenv("TMPDIR");
-	char *dir = arena_printf(c->arena, "%s/plkc-fatbin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
+	char dir[PATH_MAX];
+	if (sys_tmp_dir(dir, sizeof dir, arena_printf(c->arena, "%s/plkc-fatbin-", tmp && *tmp ? tmp : "/tmp"))) {
 		error_at(c, "E0508", span_none, "cannot create a temporary directory for fatbinary");
 		return -1;
 	}
 	char **argv = arena_alloc(c->arena, (n + 5) * sizeof *argv);
 	const char **files = arena_alloc(c->arena, (n + 1) * sizeof *files);
 	int a = 0, rc = -1;
-	argv[a++] = arena_printf(c->arena, "%s/bin/fatbinary", home);
+	argv[a++] = arena_printf(c->arena, "%s/bin/fatbinary", sys_cuda_home());
 	argv[a++] = "-64";
 	const char *out = arena_printf(c->arena, "%s/kernel.fatbin", dir);
 	argv[a++] = arena_printf(c->arena, "--create=%s", out);
 	for (int i = 0; i < n; i++) {
 		files[i] = arena_printf(c->arena, "%s/%s.cubin", dir, arches[i]->name);
-		if (write_file(files[i], rs[i].cubin, rs[i].cubin_size)) {
+		if (sys_write_file(files[i], rs[i].cubin, rs[i].cubin_size)) {
 			error_at(c, "E0508", span_none, "cannot write `%s`", files[i]);
 			goto out;
 		}
 		argv[a++] = arena_printf(c->arena, "--image3=kind=elf,sm=%s,file=%s", arches[i]->name + 3, files[i]);
 	}
 	argv[a] = NULL;
-	int st = run(argv);
+	int st = sys_run(argv, NULL);
+	if (st < 0)
+		st = 127;   /* not started: what a shell says */
 	if (st != 0) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0508", span_none, "fatbinary failed (status %d)", st);
 		diag_note(d, "ran `%s`", argv[0]);
 		diag_end(c, d);
 		goto out;
 	}
-	FILE *f = fopen(out, "rb");
-	if (!f || fseek(f, 0, SEEK_END) || (long)(*size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(*fatbin = malloc(*size + 1)) || fread(*fatbin, 1, *size, f) != *size) {
+	if (!(*fatbin = sys_read_file(out, size))) {
 		error_at(c, "E0508", span_none, "cannot read the fatbin fatbinary wrote");
-		free(*fatbin);
-		*fatbin = NULL;
-		if (f)
-			fclose(f);
 		goto out;
 	}
-	fclose(f);
 	rc = 0;
 out:
 	for (int i = 0; i < n; i++)

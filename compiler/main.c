@@ -60,10 +60,8 @@ static const char *home_dir(Ctx *c)
 	if (env && *env)
 		return env;
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
+	if (sys_exe_path(exe, sizeof exe))
 		return ".";
-	exe[n] = 0;
 	char *d = dirname(exe);        /* .../build or .../build/san */
 	char probe[PATH_MAX + 32];
 	for (int up = 0; up < 3; up++) {
@@ -248,14 +246,10 @@ static const char *manifest_path(Ctx *c, const char *out)
 	return arena_printf(c->arena, "%.*s.manifest.json", (int)stem, out);
 }
 
-static int write_file(Ctx *c, const char *path, const void *data, size_t n)
+/* The linked binary to path, or to stdout for "-". */
+static int write_out(Ctx *c, const char *path, const void *data, size_t n)
 {
-	FILE *f = open_out(c, path);
-	if (!f)
-		return 1;
-	int bad = fwrite(data, 1, n, f) != n;
-	if (f != stdout && fclose(f))
-		bad = 1;
+	int bad = strcmp(path, "-") ? sys_write_file(path, data, n) != 0 : fwrite(data, 1, n, stdout) != n;
 	if (bad)
 		error_at(c, "E0603", span_none, "cannot write `%s`", path);
 	return bad;
@@ -332,11 +326,11 @@ static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 		const char *out = o->out ? o->out
 			: arena_printf(c->arena, "%s.%s", k->name, n > 1 ? "fatbin" : "cubin");
 		if (n == 1)
-			rc = write_file(c, out, rs[0].cubin, rs[0].cubin_size);
+			rc = write_out(c, out, rs[0].cubin, rs[0].cubin_size);
 		else {
 			void *fb = NULL;
 			size_t size = 0;
-			rc = link_fatbin(c, as, rs, n, &fb, &size) || write_file(c, out, fb, size);
+			rc = link_fatbin(c, as, rs, n, &fb, &size) || write_out(c, out, fb, size);
 			free(fb);
 		}
 		if (!rc && strcmp(out, "-")) {

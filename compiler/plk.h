@@ -5,7 +5,8 @@
  *   -> check.c (contracts, composition graph) -> place.c (placement)
  *   -> glue.c (LLVM IR) -> link.c (libNVVM + nvJitLink) -> manifest.c
  * Shared services: diag.c (diagnostics), arena.c (memory), stdlib.c
- * (dtypes, layouts, arch limits, generated from the .def files in stdlib/).
+ * (dtypes, layouts, arch limits, generated from the .def files in stdlib/),
+ * sys.c (processes, files: the OS layer), sha256.c.
  *
  * No global mutable state: every stage takes the Ctx it works in. */
 #ifndef PLK_H
@@ -116,6 +117,40 @@ void  error_at(Ctx *c, const char *code, Span sp, const char *fmt, ...);
 
 /* plkc --explain: docs/errors/EXXXX.md, returns 0 when found. */
 int explain(FILE *out, const char *docs_dir, const char *code);
+
+/* -------------------------------------------------------------- system
+ * sys.c: the OS layer; it reports nothing. Failure is NULL or -1 with
+ * errno set (not by sys_run, nor for a name too long). Text it returns
+ * is malloc'd and NUL-ended. */
+
+/* argv, no shell: exit status, 128 + N for signal N, -1 if it did not start;
+ * its stdout and stderr go to *log, or with log NULL to ours. */
+int sys_run(char *const argv[], char **log);
+char *sys_read_file(const char *path, size_t *len);              /* the whole file */
+char *sys_read_stream(FILE *f, size_t *len);                     /* the rest of f */
+int sys_write_file(const char *path, const void *data, size_t n); /* 0 ok */
+/* A new empty file named PREFIX and six random characters, in path[n]; 0 ok. */
+int sys_tmp_file(char *path, size_t n, const char *prefix);
+int sys_tmp_dir(char *path, size_t n, const char *prefix);       /* likewise, a directory */
+int sys_mkdirs(const char *path);                                /* mkdir -p; 0 ok */
+int sys_exe_path(char *path, size_t n);                          /* the running binary; 0 ok */
+const char *sys_cuda_home(void);                                 /* $CUDA_HOME, else the build's */
+
+/* -------------------------------------------------------------- sha256
+ * sha256.c: FIPS 180-4; the object cache's key, the contract's digest. */
+
+typedef struct Sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	unsigned char buf[64];
+	int nbuf;
+} Sha256;
+void sha256_init(Sha256 *s);
+void sha256_add(Sha256 *s, const void *data, size_t n);
+/* "TAG N\n", then the N bytes: no two lists of fields hash alike. */
+void sha256_field(Sha256 *s, const char *tag, const void *data, size_t n);
+void sha256_hex(Sha256 *s, char out[65]);            /* ends s: 64 hex digits */
+void sha256_of(const void *data, size_t n, char out[65]);
 
 /* ------------------------------------------------------------------ AST */
 
@@ -557,18 +592,43 @@ const Component *program_component(const Program *p, const char *name);
 /* E0206 for each component object without an LTO target serving arch. */
 int program_check_arch(Ctx *c, const Program *p, const ArchInfo *arch);
 
-/* object.c: component objects carrying their contract in .plk.contract */
+/* object.c: component objects carrying their contract in .plk.contract;
+ * built with nvcc and objcopy, cached by content hash */
 int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
                  const ArchInfo **arches, int narches, const char *out);
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
                        const ArchInfo *arch);   /* cached build; NULL on error */
+/* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
+int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
+/* objread.c: reading them back (libelf) */
 Component *object_read_contract(Ctx *c, const char *path, Span from);
 /* 0 when the object holds an LTO target that can serve arch; else E0206. */
 int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from);
-/* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
-int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
 /* --emit=contract: the contract, after `//` lines naming arches, flags, hash. */
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
+/* Whether comp's arch clause and features allow building it for a. */
+int object_arch_allowed(const Component *comp, const ArchInfo *a);
+/* An object as read, for object.c's cache and staleness checks. */
+#define OBJ_SECTION ".plk.contract"
+enum { OBJ_MAX_ARCHES = 16 };
+typedef enum { OBJ_OK, OBJ_MISSING, OBJ_NOTELF, OBJ_CORRUPT, OBJ_NOCONTRACT } ObjErr;
+typedef struct Obj {
+	char *data;              /* the whole file (malloc'd) */
+	size_t size;
+	const char *component, *toolkit, *flags;
+	char hash[65], srchash[65], conhash[65];
+	const char *arches[OBJ_MAX_ARCHES];   /* from the header */
+	int narches;
+	const char *lto[OBJ_MAX_ARCHES];      /* from the fatbin */
+	int nlto, nother;                     /* other entries: PTX, cubins */
+	const char *payload;                  /* contract text, NUL-ended copy */
+	size_t plen;
+	const char *why;                      /* what is wrong, for OBJ_CORRUPT */
+} Obj;
+/* Reads and validates an object; reports unless quiet. Frees with obj_fini. */
+ObjErr obj_open(Ctx *c, const char *path, Span from, int quiet, Obj *o);
+void obj_fini(Obj *o);
+int obj_same_set(const char **a, int na, const char **b, int nb);   /* as sets of names */
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
 /* one `require` condition as contract_print writes it: `TURN in {0, 1, 2}` */

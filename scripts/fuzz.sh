@@ -10,7 +10,7 @@ bison -Wall -Werror --defines=$B/gen/parser.h -o $B/gen/parser.c grammar/parser.
 re2c -W --no-generation-date --no-version -o $B/gen/lexer.c grammar/lexer.re
 clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -Icompiler -Igrammar -I$B/gen -o $B/fuzz_frontend \
-	tests/fuzz/fuzz_frontend.c compiler/arena.c compiler/diag.c compiler/ast.c compiler/eval.c \
+	tests/fuzz/fuzz_frontend.c compiler/arena.c compiler/diag.c compiler/sys.c compiler/ast.c compiler/eval.c \
 	$B/gen/lexer.c $B/gen/parser.c
 cp tests/fuzz/corpus/* tests/parse/*.plk tests/diag/*.plk examples/*.plk $B/corpus/ 2>/dev/null || true
 cd $B

@@ -438,8 +438,7 @@ int main(void)
 {
 	test_roundtrip();
 	test_header();
-	char *nv = getenv("CUDA_HOME");
-	snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", nv && *nv ? nv : PLK_DEFAULT_CUDA_HOME);
+	snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", sys_cuda_home());
 	if (access(nvcc, X_OK)) {
 		if (system("command -v nvcc >/dev/null 2>&1")) {
 			fprintf(stderr, "test_object: no nvcc, skipping object builds\n");
