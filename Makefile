@@ -51,6 +51,9 @@ $(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# plk.h and stdlib.c include the X-macro tables of stdlib/
+$(OBJS) $(B)/main.o: $(wildcard stdlib/*.def)
+
 $(B)/libplkc.a: $(OBJS)
 	rm -f $@; ar rcs $@ $^
 

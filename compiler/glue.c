@@ -39,24 +39,24 @@ static int lanes_of(const GInst *in, const Graph *g)
 	return r && r->lanes > 1 ? r->lanes : 1;
 }
 
-enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_HANDOFF, F_TURN, F_NBAR, F_BTHREADS,
-	F_FIRST_WARP, F_WARPS };
+/* F_<id>: the rows of stdlib/abi.def, in its order */
+enum {
+#define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) F_##id,
+#include "../stdlib/abi.def"
+#undef PLK_ABI
+};
+
+/* The number of a row's params (at most 3): ABI_NARGS (int inst, int buf) is 2. */
+#define ABI_NARGS(...) ABI_NARGS_(__VA_ARGS__, 3, 2, 1, 0)
+#define ABI_NARGS_(a, b, c, n, ...) n
 
 void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 {
 	static const struct { const char *name, *cret; int nargs, nkeys; AbiRet ret; } sig[ABI_NFNS] = {
-		[F_SMEM] = { "plk_smem", "void *", 2, 2, ABI_SMEM },
-		[F_STAGES] = { "plk_ring_stages", "int", 2, 2, ABI_INT },
-		[F_SLOT] = { "plk_ring_slot", "void *", 3, 2, ABI_SMEM },
-		[F_FIELD] = { "plk_ring_field", "unsigned", 3, 3, ABI_INT },
-		[F_FULL] = { "plk_ring_full", "void *", 3, 2, ABI_SMEM },
-		[F_EMPTY] = { "plk_ring_empty", "void *", 3, 2, ABI_SMEM },
-		[F_HANDOFF] = { "plk_ring_handoffs", "int", 2, 2, ABI_INT },
-		[F_TURN] = { "plk_ring_turn", "void *", 2, 2, ABI_SMEM },
-		[F_NBAR] = { "plk_named_barrier", "int", 2, 2, ABI_INT },
-		[F_BTHREADS] = { "plk_barrier_threads", "int", 2, 2, ABI_INT },
-		[F_FIRST_WARP] = { "plk_role_first_warp", "int", 1, 1, ABI_INT },
-		[F_WARPS] = { "plk_role_warps", "int", 1, 1, ABI_INT },
+#define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) \
+		[F_##id] = { #name, #ret, ABI_NARGS params, nkeys, kind },
+#include "../stdlib/abi.def"
+#undef PLK_ABI
 	};
 	for (int i = 0; i < ABI_NFNS; i++)
 		f[i] = (AbiFn){ sig[i].name, sig[i].cret, sig[i].nargs, sig[i].nkeys, sig[i].ret, NULL, 0 };

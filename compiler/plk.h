@@ -602,7 +602,12 @@ typedef struct AbiFn {
 	AbiCase *cases;
 	int ncases;
 } AbiFn;
-enum { ABI_NFNS = 12 };
+enum {   /* the rows of stdlib/abi.def */
+	ABI_NFNS = 0
+#define PLK_ABI(...) + 1
+#include "../stdlib/abi.def"
+#undef PLK_ABI
+};
 /* The `inst` an entry gets (the tables' first key): lane L of an instance
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)

@@ -23,20 +23,11 @@
  * keeps it, at the price of a dead `.weak .func` copy in the linked PTX. */
 #define PLK_ENTRY extern "C" __device__ __forceinline__ __attribute__((used))
 
-/* ---- Functions the glue defines (docs/abi.md, "Functions the glue defines") ---- */
+/* ---- Functions the glue defines: stdlib/abi.def (docs/abi.md) ---- */
 extern "C" {
-__device__ void *plk_smem(int inst, int buf);
-__device__ int plk_ring_stages(int inst, int port);
-__device__ void *plk_ring_slot(int inst, int port, int stage);
-__device__ unsigned plk_ring_field(int inst, int port, int field);
-__device__ void *plk_ring_full(int inst, int port, int stage);
-__device__ void *plk_ring_empty(int inst, int port, int stage);
-__device__ int plk_ring_handoffs(int inst, int port);
-__device__ void *plk_ring_turn(int inst, int port);
-__device__ int plk_named_barrier(int inst, int bar);
-__device__ int plk_barrier_threads(int inst, int bar);
-__device__ int plk_role_first_warp(int inst);
-__device__ int plk_role_warps(int inst);
+#define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) __device__ ret name params;
+#include "abi.def"
+#undef PLK_ABI
 }
 
 /* ---- Small helpers ----
