@@ -53,6 +53,9 @@ $(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
 # The checker's files share a private header.
 $(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/check*.c)): compiler/check.h
 
+# plk.h and stdlib.c include the X-macro tables of stdlib/
+$(OBJS) $(B)/main.o: $(wildcard stdlib/*.def)
+
 $(B)/libplkc.a: $(OBJS)
 	rm -f $@; ar rcs $@ $^
 

@@ -6,6 +6,23 @@
 #include <string.h>
 #include "plk.h"
 
+/* The number of a row's params (at most 3): ABI_NARGS (int inst, int buf) is 2. */
+#define ABI_NARGS(...) ABI_NARGS_(__VA_ARGS__, 3, 2, 1, 0)
+#define ABI_NARGS_(a, b, c, n, ...) n
+
+/* Each function's name and signature, from stdlib/abi.def (no cases yet). */
+void abi_sigs(AbiFn f[ABI_NFNS])
+{
+	static const struct { const char *name, *cret; int nargs, nkeys; AbiRet ret; } sig[ABI_NFNS] = {
+#define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) \
+		[F_##id] = { #name, #ret, ABI_NARGS params, nkeys, kind },
+#include "../stdlib/abi.def"
+#undef PLK_ABI
+	};
+	for (int i = 0; i < ABI_NFNS; i++)
+		f[i] = (AbiFn){ sig[i].name, sig[i].cret, sig[i].nargs, sig[i].nkeys, sig[i].ret, NULL, 0 };
+}
+
 static void add_case(Ctx *c, AbiFn *f, int k0, int k1, int k2, int64_t base, int64_t step)
 {
 	for (int i = 0; i < f->ncases; i++)   /* both ends of a ring share it */

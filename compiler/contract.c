@@ -287,11 +287,38 @@ static const char *param_ctype(const Type *t)
 	}
 }
 
+/* One `require` clause as a C condition over the cparam macros: a
+ * comparison as it is, a set as (lhs == a || lhs == b ...). */
+static void require_c(FILE *out, const Require *r)
+{
+	if (r->op != REQ_IN) {
+		expr_print_c(out, r->lhs, NULL, NULL);
+		fprintf(out, " %s ", req_op_text(r->op));
+		expr_print_c(out, r->rhs, NULL, NULL);
+		return;
+	}
+	if (!r->set.n) {
+		fputc('0', out);   /* nothing meets an empty set */
+		return;
+	}
+	fputc('(', out);
+	for (int i = 0; i < r->set.n; i++) {
+		if (i)
+			fputs(" || ", out);
+		expr_print_c(out, r->lhs, NULL, NULL);
+		fputs(" == ", out);
+		expr_print_c(out, r->set.v[i], NULL, NULL);
+	}
+	fputc(')', out);
+}
+
 /* <component>.plk.h: the component's compile-time constants (a macro the
  * includer defined wins, else the contract's default: with cvals, the
- * values an object is built for), the ids of its ports, bundle fields,
- * buffers and barriers (declaration order, each kind from 0), and the
- * prototype of its entry as the glue calls it (docs/abi.md). The source
+ * values an object is built for), each `require` clause as a static_assert
+ * over them (a build that bypasses plkc's check, E0353, stops at the
+ * clause too), the ids of its ports, bundle fields, buffers and barriers
+ * (declaration order, each kind from 0), and the prototype of its entry
+ * as the glue calls it (docs/abi.md). The source
  * includes it, so the contract is the only place these are written and
  * the C++ compiler checks the source against it. Ids carry the
  * component's name: a monolith holds several headers in one unit. */
@@ -318,6 +345,16 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		fputs("\n#endif\n", out);
 	}
 	if (comp->cparams.n)
+		fputc('\n', out);
+	for (int i = 0; i < comp->requires.n; i++) {
+		const Require *r = comp->requires.v[i];
+		fputs("static_assert(", out);
+		require_c(out, r);
+		fprintf(out, ", \"contract of %s: require ", comp->name);
+		contract_print_require(out, r);
+		fputs("\");\n", out);
+	}
+	if (comp->requires.n)
 		fputc('\n', out);
 	/* no ids, no enum: an empty one declares nothing (a warning) */
 	int nids = comp->ports.n + comp->smem.n + comp->barriers.n;

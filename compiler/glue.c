@@ -21,28 +21,6 @@
 #define DATALAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 #define TRIPLE "nvptx64-nvidia-cuda"
 
-/* ------------------------------------------------------------ tables */
-
-void abi_sigs(AbiFn f[ABI_NFNS])
-{
-	static const struct { const char *name, *cret; int nargs, nkeys; AbiRet ret; } sig[ABI_NFNS] = {
-		[F_SMEM] = { "plk_smem", "void *", 2, 2, ABI_SMEM },
-		[F_STAGES] = { "plk_ring_stages", "int", 2, 2, ABI_INT },
-		[F_SLOT] = { "plk_ring_slot", "void *", 3, 2, ABI_SMEM },
-		[F_FIELD] = { "plk_ring_field", "unsigned", 3, 3, ABI_INT },
-		[F_FULL] = { "plk_ring_full", "void *", 3, 2, ABI_SMEM },
-		[F_EMPTY] = { "plk_ring_empty", "void *", 3, 2, ABI_SMEM },
-		[F_HANDOFF] = { "plk_ring_handoffs", "int", 2, 2, ABI_INT },
-		[F_TURN] = { "plk_ring_turn", "void *", 2, 2, ABI_SMEM },
-		[F_NBAR] = { "plk_named_barrier", "int", 2, 2, ABI_INT },
-		[F_BTHREADS] = { "plk_barrier_threads", "int", 2, 2, ABI_INT },
-		[F_FIRST_WARP] = { "plk_role_first_warp", "int", 1, 1, ABI_INT },
-		[F_WARPS] = { "plk_role_warps", "int", 1, 1, ABI_INT },
-	};
-	for (int i = 0; i < ABI_NFNS; i++)
-		f[i] = (AbiFn){ sig[i].name, sig[i].cret, sig[i].nargs, sig[i].nkeys, sig[i].ret, NULL, 0 };
-}
-
 /* ------------------------------------------------------------ module */
 
 typedef struct G {

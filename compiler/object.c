@@ -16,8 +16,8 @@
  *   arches sm_90a sm_100a
  *   hash HEX          sha256 over source, headers, contract, the generated
  *                     header, flags, toolkit
- *   source HEX        sha256 over the source text, the .cuh/.h files beside
- *                     it and those of stdlib/
+ *   source HEX        sha256 over the source text, the .cuh/.h/.def files
+ *                     beside it and those of stdlib/
  *   contract HEX      sha256 of the payload: detects a damaged section
  *   toolkit V13.0.88
  *   flags -std=c++17 -DBM=128 -gencode ...
@@ -135,9 +135,9 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The .cuh and .h files of dir (not a .plk.h: the build includes the one
- * it generates, and the key covers that): headers under stdlib/ are part
- * of every component's source. */
+/* The .cuh, .h and .def files of dir (not a .plk.h: the build includes
+ * the one it generates, and the key covers that): headers under stdlib/
+ * are part of every component's source, and plk.cuh includes abi.def. */
 static void hash_headers(Ctx *c, Sha256 *s, const char *dir)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -149,7 +149,8 @@ static void hash_headers(Ctx *c, Sha256 *s, const char *dir)
 		size_t n = strlen(e->d_name);
 		if (n > 6 && !strcmp(e->d_name + n - 6, ".plk.h"))
 			continue;   /* generated from a contract */
-		if ((n > 4 && !strcmp(e->d_name + n - 4, ".cuh")) || (n > 2 && !strcmp(e->d_name + n - 2, ".h")))
+		if ((n > 4 && !strcmp(e->d_name + n - 4, ".cuh")) || (n > 2 && !strcmp(e->d_name + n - 2, ".h")) ||
+		    (n > 4 && !strcmp(e->d_name + n - 4, ".def")))
 			vec_push(c->arena, &names, arena_strdup(c->arena, e->d_name));
 	}
 	closedir(d);

@@ -694,16 +694,21 @@ typedef struct AbiFn {
 	AbiCase *cases;
 	int ncases;
 } AbiFn;
-/* The functions, indices into AbiFn[ABI_NFNS] (sig[] in glue.c). */
-enum { F_SMEM, F_STAGES, F_SLOT, F_FIELD, F_FULL, F_EMPTY, F_HANDOFF, F_TURN, F_NBAR, F_BTHREADS,
-	F_FIRST_WARP, F_WARPS, ABI_NFNS };
+/* F_<id>: the functions, the rows of stdlib/abi.def in its order; indices
+ * into AbiFn[ABI_NFNS]. */
+enum {
+#define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) F_##id,
+#include "../stdlib/abi.def"
+#undef PLK_ABI
+	ABI_NFNS
+};
 /* The `inst` an entry gets (the tables' first key): lane L of an instance
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 {
 	return in->id + lane * g->insts.n;
 }
-/* glue.c: each function's name and signature, from sig[]; no cases. */
+/* abi.c: each function's name and signature, from stdlib/abi.def; no cases. */
 void abi_sigs(AbiFn fns[ABI_NFNS]);
 /* Each function's cases for p, added to fns as abi_sigs left them. */
 void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);

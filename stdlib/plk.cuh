@@ -24,20 +24,11 @@
  * keeps it, at the price of a dead `.weak .func` copy in the linked PTX. */
 #define PLK_ENTRY extern "C" __device__ __forceinline__ __attribute__((used))
 
-/* ---- Functions the glue defines (docs/abi.md, "Functions the glue defines") ---- */
+/* ---- Functions the glue defines: stdlib/abi.def (docs/abi.md) ---- */
 extern "C" {
-__device__ void *plk_smem(int inst, int buf);
-__device__ int plk_ring_stages(int inst, int port);
-__device__ void *plk_ring_slot(int inst, int port, int stage);
-__device__ unsigned plk_ring_field(int inst, int port, int field);
-__device__ void *plk_ring_full(int inst, int port, int stage);
-__device__ void *plk_ring_empty(int inst, int port, int stage);
-__device__ int plk_ring_handoffs(int inst, int port);
-__device__ void *plk_ring_turn(int inst, int port);
-__device__ int plk_named_barrier(int inst, int bar);
-__device__ int plk_barrier_threads(int inst, int bar);
-__device__ int plk_role_first_warp(int inst);
-__device__ int plk_role_warps(int inst);
+#define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) __device__ ret name params;
+#include "abi.def"
+#undef PLK_ABI
 }
 
 /* ---- Small helpers ----
@@ -58,10 +49,39 @@ __device__ __forceinline__ int plk_warp_rank(int inst)
 	       plk_role_first_warp(inst);
 }
 
+/* bar.sync on hardware named barrier `id` (1..15) over `threads` threads
+ * (a multiple of 32): for helpers handed the id and count as values. A
+ * component names its own barriers through plk_bar_sync. */
+__device__ __forceinline__ void plk_named_barrier_sync(int id, int threads)
+{
+	asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* Waits on the component's barrier `bar` with the threads the placement
+ * gave it. */
 __device__ __forceinline__ void plk_bar_sync(int inst, int bar)
 {
-	asm volatile("bar.sync %0, %1;" ::"r"(plk_named_barrier(inst, bar)),
-	             "r"(plk_barrier_threads(inst, bar)) : "memory");
+	plk_named_barrier_sync(plk_named_barrier(inst, bar), plk_barrier_threads(inst, bar));
+}
+
+/* Where 16-byte chunk `chunk` (0..7) of row `row` lies in a tile of
+ * 128-byte rows stored with the 128B swizzle (layout sw128, what TMA
+ * writes for a 64-element bf16 box row): chunk c of row r sits at chunk
+ * c ^ (r % 8), so the 8 rows of one column of chunks fall in 8 different
+ * bank groups. Agreeing with TMA and wgmma takes a 1024-byte aligned tile
+ * (they swizzle by address; the pattern repeats every 8 rows).
+ *
+ * PLK_SW128_CHUNK takes a byte pointer (char *) and gives one. It is a
+ * macro (`row` is evaluated twice): written as an inline function, it
+ * changed what nvcc made of the staging stores of plk_acc_store_tma_pairs
+ * (more PTX instructions). plk_sw128_chunk_u32 is the same on a
+ * shared-memory address (plk_smem_u32), the operand of ldmatrix; plain
+ * inline, as the lambda it replaced: __forceinline__ changed the sm_100a
+ * code of mma_sync_mainloop. */
+#define PLK_SW128_CHUNK(tile, row, chunk) ((tile) + (row) * 128 + (((chunk) ^ ((row) & 7)) << 4))
+__device__ inline uint32_t plk_sw128_chunk_u32(uint32_t tile, int row, int chunk)
+{
+	return PLK_SW128_CHUNK(tile, row, chunk);
 }
 
 /* ---- mbarrier primitives (shared::cta addresses) ---- */

@@ -29,10 +29,6 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 #pragma unroll
 	for (int i = 0; i < MI * NI * 4; i++)
 		acc[i] = 0.f;
-	/* address of 16-byte chunk ch of row r in a sw128 tile */
-	auto at = [](uint32_t base, int r, int ch) -> uint32_t {
-		return base + r * 128 + ((ch ^ (r & 7)) << 4);
-	};
 	/* Fragments of k16 step kk + 1 are loaded while the mma.syncs of step
 	 * kk run (two register sets): each ldmatrix's latency hides behind
 	 * the previous step's mmas instead of stalling the next mma. */
@@ -50,7 +46,7 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 				const int ar = (mi * WARPS + w) * 16 + (lane & 7) + 8 * ((lane >> 3) & 1);
 				asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
 				             : "=r"(a[mi][0]), "=r"(a[mi][1]), "=r"(a[mi][2]), "=r"(a[mi][3])
-				             : "r"(at(sa, ar, 2 * kk + (lane >> 4))));
+				             : "r"(plk_sw128_chunk_u32(sa, ar, 2 * kk + (lane >> 4))));
 			}
 #pragma unroll
 			for (int np = 0; np < NI / 2; np++) {
@@ -58,7 +54,7 @@ PLK_ENTRY void plk_mma_sync_mainloop(int inst, int K, plk_pipe *ab, float *acc, 
 				const int br = (2 * np + (lane >> 4)) * 8 + (lane & 7);
 				asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
 				             : "=r"(b[np][0]), "=r"(b[np][1]), "=r"(b[np][2]), "=r"(b[np][3])
-				             : "r"(at(sb, br, 2 * kk + ((lane >> 3) & 1))));
+				             : "r"(plk_sw128_chunk_u32(sb, br, 2 * kk + ((lane >> 3) & 1))));
 			}
 		};
 		load(0, af[0], bf[0]);

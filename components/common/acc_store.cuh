@@ -120,7 +120,7 @@ __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char
 			/* the previous pass's boxes must have left shared memory */
 			if (issuer)
 				plk_tma_store_wait_read<0>();
-			asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(bar_threads) : "memory");
+			plk_named_barrier_sync(bar, bar_threads);
 #pragma unroll
 			for (int nb = 0; nb < chunk / 8; nb++) {
 				const int ni = c0 / 8 + nb;
@@ -129,12 +129,12 @@ __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char
 					const uint32_t t = pairs((mi * nblocks + ni) * 2 + h);
 					const int r = 16 * (w & 3) + (lane >> 2) + 8 * h;	/* row in the 64-row block */
 					const int box = nb >> 3, ch = nb & 7;
-					char *p = mine + box * BOX + r * 128 + ((ch ^ (r & 7)) << 4) + 4 * q;
+					char *p = PLK_SW128_CHUNK(mine + box * BOX, r, ch) + 4 * q;
 					*(uint32_t *)p = t;
 				}
 			}
 			plk_fence_proxy_async();	/* generic writes -> async-proxy reads */
-			asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(bar_threads) : "memory");
+			plk_named_barrier_sync(bar, bar_threads);
 			if (issuer) {
 				const int row = row0 + (mi * WGS + g) * 64;
 #pragma unroll

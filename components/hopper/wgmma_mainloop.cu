@@ -20,13 +20,8 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	static_assert(BM == 64 * WG || BM == 128, "BM: 128, or one m64 block per warpgroup (64 x WG)");
-	static_assert(BN == 128 || BN == 256, "BN must be 128 or 256");
 	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
-	static_assert(WG == 1 || WG == 2, "one or two consumer warpgroups");
 	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
-	static_assert(TURN >= 0 && TURN <= 2, "TURN: 0, 1 or 2 (wgmma_mainloop.plk)");
-	static_assert(INFLIGHT == 1 || INFLIGHT == 2, "INFLIGHT: 1 or 2 wgmma groups in flight");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;

@@ -34,6 +34,18 @@ static void test_tables(void)
 	AbiFn fns[ABI_NFNS];
 	abi_sigs(fns);
 	abi_tables(&c, &f.p, fns);
+	/* the rows of stdlib/abi.def as the glue and the monolith read them:
+	 * the keys first, at most one param after them (the x of base + x *
+	 * step), and a pointer is one into shared memory */
+	for (int i = 0; i < ABI_NFNS; i++) {
+		const AbiFn *fn = &fns[i];
+		CHECK(fn->nkeys >= 1 && fn->nkeys <= fn->nargs && fn->nargs <= fn->nkeys + 1 && fn->nargs <= 3);
+		CHECK((fn->ret == ABI_SMEM) == (fn->cret[strlen(fn->cret) - 1] == '*'));
+	}
+	CHECK(!strcmp(fns[2].name, "plk_ring_slot") && !strcmp(fns[2].cret, "void *") &&
+	      fns[2].nargs == 3 && fns[2].nkeys == 2 && fns[2].ret == ABI_SMEM);
+	CHECK(!strcmp(fns[3].name, "plk_ring_field") && !strcmp(fns[3].cret, "unsigned") &&
+	      fns[3].nargs == 3 && fns[3].nkeys == 3 && fns[3].ret == ABI_INT);
 	const AbiCase *cs;
 	/* both ends of the ring see the same slots and barriers */
 	for (int in = 0; in < 2; in++) {

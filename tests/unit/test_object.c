@@ -124,6 +124,11 @@ static void test_header(void)
 	                "#define M ((N * 10) / 4 + ((N * 10) % 4 != 0 && ((N * 10) < 0) == (4 < 0)))\n"
 	                "#endif\n") != NULL);
 	CHECK(strstr(h, "#define L ((M < N ? M : N) - ((-2) > (-N) ? (-2) : (-N)))\n") != NULL);
+	/* each require clause, after the constants, as C and as the contract writes it */
+	CHECK(strstr(h, "#endif\n\nstatic_assert(N > 0, \"contract of header_test: require N > 0\");\n"
+	                "static_assert((M == 8 || M == 9), \"contract of header_test: require M in {8, 9}\");\n"
+	                "static_assert((N / 2 + (N % 2 != 0 && (N < 0) == (2 < 0))) == 2, "
+	                "\"contract of header_test: require ceil_div(N, 2) == 2\");\n\nenum {\n") != NULL);
 	CHECK(strstr(h, "\tHEADER_TEST_PORT_ACC = 1,\n\tHEADER_TEST_BUF_SCRATCH = 0,\n"
 	                "\tHEADER_TEST_BUF_FLAGS = 1,\n\tHEADER_TEST_BAR_DONE = 0,\n") != NULL);
 	free(h);
@@ -179,6 +184,12 @@ static void test_header_build(void)
 	char cmd[1200];
 	snprintf(cmd, sizeof cmd, "'%s' -rdc=true -c -arch sm_80 -Istdlib -I'%s' '%s' -o '%s'", nvcc,
 	         tp("hdr/inc"), tp("hdr/header.cu"), tp("hdr/sym.o"));
+	CHECK_EQ_INT(system(cmd), 0);
+	/* a value outside a require stops a build by hand at the header's clause */
+	const char *req = "#include <header_test.plk.h>\n";
+	spit(tp("hdr/req.cu"), req, strlen(req));
+	snprintf(cmd, sizeof cmd, "'%s' -c -arch sm_80 -DM=10 -Istdlib -I'%s' '%s' -o /dev/null 2>&1 | "
+	         "grep -q 'contract of header_test: require M in {8, 9}'", nvcc, tp("hdr/inc"), tp("hdr/req.cu"));
 	CHECK_EQ_INT(system(cmd), 0);
 
 	((Barrier *)decl->barriers.v[0])->name = "finished";
