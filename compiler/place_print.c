@@ -187,6 +187,23 @@ static void jclose(FILE *out, int n, const char *ind)
 	fputc(']', out);
 }
 
+/* `{ "inst": INST, "KEY": NAME` of the i-th entry of a list */
+static void jinst_open(FILE *out, const char *ind, int i, const GInst *in, const char *key, const char *name)
+{
+	fprintf(out, "%s\n%s    { \"inst\": ", i ? "," : "", ind);
+	json_str(out, in->name);
+	fprintf(out, ", \"%s\": ", key);
+	json_str(out, name);
+}
+
+/* `, "lane": L }` for an instance of a laned role, else ` }` */
+static void jlane_close(FILE *out, const Placement *p, const GInst *in, int lane)
+{
+	if (inst_lanes(p->g, in) > 1)
+		fprintf(out, ", \"lane\": %d", lane);
+	fputs(" }", out);
+}
+
 /* Key names are those the manifest used first; the rest are additions. */
 void placement_write_json(FILE *out, const Placement *p, const char *ind)
 {
@@ -219,15 +236,10 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 	fprintf(out, ",\n%s  \"buffers\": [", ind);
 	for (int i = 0; i < p->bufs.n; i++) {
 		const PBuf *b = p->bufs.v[i];
-		fprintf(out, "%s\n%s    { \"inst\": ", i ? "," : "", ind);
-		json_str(out, b->inst->name);
-		fputs(", \"buf\": ", out);
-		json_str(out, b->buf->name);
+		jinst_open(out, ind, i, b->inst, "buf", b->buf->name);
 		fprintf(out, ", \"offset\": %u, \"size\": %u, \"align\": %u, \"live\": \"%s\"", b->off,
 			b->size, b->align, live_name(b->live));
-		if (inst_lanes(p->g, b->inst) > 1)
-			fprintf(out, ", \"lane\": %d", b->lane);
-		fputs(" }", out);
+		jlane_close(out, p, b->inst, b->lane);
 	}
 	jclose(out, p->bufs.n, ind);
 	fprintf(out, ",\n%s  \"rings\": [", ind);
@@ -258,14 +270,9 @@ void placement_write_json(FILE *out, const Placement *p, const char *ind)
 	fprintf(out, ",\n%s  \"barriers\": [", ind);
 	for (int i = 0; i < p->bars.n; i++) {
 		const PBar *b = p->bars.v[i];
-		fprintf(out, "%s\n%s    { \"inst\": ", i ? "," : "", ind);
-		json_str(out, b->inst->name);
-		fputs(", \"barrier\": ", out);
-		json_str(out, b->bar->name);
+		jinst_open(out, ind, i, b->inst, "barrier", b->bar->name);
 		fprintf(out, ", \"id\": %d, \"threads\": %d", b->id, b->threads);
-		if (inst_lanes(p->g, b->inst) > 1)
-			fprintf(out, ", \"lane\": %d", b->lane);
-		fputs(" }", out);
+		jlane_close(out, p, b->inst, b->lane);
 	}
 	jclose(out, p->bars.n, ind);
 	fprintf(out, "\n%s}", ind);
