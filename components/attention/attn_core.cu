@@ -1,0 +1,242 @@
+/*
+ * attn_core: the attention mainloop of one BM x HD block of queries, on two
+ * consumer warpgroups (64 query rows each) fed by the q, k and v rings
+ * (docs/attention.md). Per KV block of BN keys:
+ *
+ *   S = Q K^T         wgmma, Q and K K-major in shared memory
+ *   S -> P            online softmax in registers: row max, exp2 with the
+ *                     scale folded in, row sums kept per thread
+ *   O = O * alpha + P V   wgmma with P from registers, V MN-major
+ *
+ * The S of block i + 1 is issued before the softmax of block i and its
+ * P V after it (OVERLAP), and with PINGPONG the two warpgroups take turns
+ * issuing, so one's softmax runs while the other's GEMMs keep the tensor
+ * cores busy (two named barriers pass the turn).
+ *
+ * Hooks, all optional, inlined by LTO: `score` (score_mod), `mask`
+ * (mask_mod, applied in partial blocks only) and `blocks` (which KV blocks
+ * a q block visits, and which are partial). Without `blocks` every block
+ * is visited and only the last, when SKV % BN != 0, is partial.
+ *
+ * Out: `o`, BM x (HD + 8) in wgmma_acc: columns 0..HD-1 hold O unscaled,
+ * and the 8 columns after them the row's statistics in pairs (m, l): the
+ * row max in the log2 domain (-inf: nothing attended) and the row sum of
+ * exp2(x - m). Contract: attn_core.plk.
+ */
+#include "plk.cuh"
+#include "attn.cuh"
+
+#ifndef PLK_ATTN_CORE_PLK_H
+#include <attn_core.plk.h>
+#endif
+
+PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_pipe *q, plk_pipe *k,
+                             plk_pipe *v, const void *score, const void *mask, const void *blocks,
+                             float *o, int tile_m, int tile_n)
+{
+	constexpr int NS = BN / 2;		/* S floats per thread: BN / 8 blocks of 4 */
+	constexpr int NO = HD / 2;		/* O floats per thread */
+	constexpr int NP = BN / 4;		/* P registers (bf16 pairs) per thread */
+	constexpr unsigned Q_CHUNK = BM * 128;	/* one 64-column box of the Q tile */
+	constexpr unsigned KV_CHUNK = BN * 128;	/* one 64-column box of a K or V tile */
+	constexpr unsigned WG_ROWS = 64 * 128;	/* a warpgroup's 64 rows of a Q box */
+	constexpr float LOG2E = 1.4426950408889634f;
+	static_assert(WG == 2 && BM == 64 * WG, "one m64 block of queries per warpgroup, two warpgroups");
+	static_assert(HD == 64 || HD == 128, "head dim 64 or 128: whole 64-column swizzle boxes");
+	static_assert(BN == 128, "BN = 128: S = Q K^T is one m64n128 wgmma per k16 step");
+	const int wg = plk_warp_rank(inst) >> 2, w = plk_warp_rank(inst) & 3;
+	const int sched_me = plk_named_barrier(inst, wg ? ATTN_CORE_BAR_SCHED1 : ATTN_CORE_BAR_SCHED0);
+	const int sched_other = plk_named_barrier(inst, wg ? ATTN_CORE_BAR_SCHED0 : ATTN_CORE_BAR_SCHED1);
+	if (tile_m < 0) {
+		(void)sched_me; (void)sched_other;
+		return;	/* the flush call: every turn of the pingpong was taken */
+	}
+#if defined(PLK_HAS_WGMMA)
+	const int b = tile_n / H, h = tile_n - b * H;
+	const int nkv = (SKV + BN - 1) / BN;
+	const bool own_blocks = plk_hook_bound(inst, ATTN_CORE_PORT_BLOCKS);
+	const bool has_mask = plk_hook_bound(inst, ATTN_CORE_PORT_MASK);
+	const bool has_score = plk_hook_bound(inst, ATTN_CORE_PORT_SCORE);
+	const int n = own_blocks ? plk_block_count(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m) : nkv;
+	const float scale_log2 = scale * LOG2E;
+	const int row0 = tile_m * BM + 64 * wg + attn_row_in_wg(w, 0);	/* this thread's rows: row0, row0 + 8 */
+
+	/* KV block i: (index << 1) | partial */
+	auto block = [&](int i) {
+		int x = own_blocks ? plk_block_at(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m, i)
+		                   : (i << 1) | (has_mask ? ATTN_PARTIAL : 0);
+		if ((x >> 1) == nkv - 1 && SKV % BN)
+			x |= ATTN_PARTIAL;	/* keys past SKV are masked */
+		return x;
+	};
+
+	/* Pingpong: warpgroup g issues its GEMMs only holding the turn (its
+	 * barrier, which the other's arrival completes), then passes it on.
+	 * Per work item each side takes the turn once per issue phase, and
+	 * warpgroup 1's first arrival is taken back by warpgroup 0 at the end,
+	 * so the barriers hold nothing between work items. */
+	auto turn_take = [&]() { if (PINGPONG) attn_bar_sync(sched_me, 256); };
+	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_other, 256); };
+	if (PINGPONG && wg == 1)
+		attn_bar_arrive(sched_other, 256);
+
+	const int sq = plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
+	const uint32_t qlo = plk_wgmma_desc_sw128_lo((char *)plk_ring_slot(inst, ATTN_CORE_PORT_Q, sq) + wg * WG_ROWS);
+
+	float s[NS];
+	uint32_t p[NP];
+	float m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f };
+#pragma unroll
+	for (int i = 0; i < NO; i++)
+		o[i] = 0.f;
+
+	/* S = Q K^T of the k stage at cursor k */
+	auto issue_s = [&](int sk) {
+		const uint32_t klo = plk_wgmma_desc_sw128_lo(plk_ring_slot(inst, ATTN_CORE_PORT_K, sk));
+		plk_wgmma_fence();
+#pragma unroll
+		for (int kk = 0; kk < HD / 16; kk++) {
+			const uint32_t off = (kk & 3) * (32 >> 4);	/* 16 elements along Dh */
+			const uint64_t da = plk_wgmma_desc_sw128_at(qlo, (kk >> 2) * (Q_CHUNK >> 4) + off);
+			const uint64_t db = plk_wgmma_desc_sw128_at(klo, (kk >> 2) * (KV_CHUNK >> 4) + off);
+			plk_wgmma_m64n128k16(s, da, db, kk > 0);
+		}
+		plk_wgmma_commit();
+	};
+	/* O += P V of the v stage sv */
+	auto issue_pv = [&](const uint32_t *pp, int sv) {
+		const uint32_t vlo = attn_desc_mn_sw128_lo(plk_ring_slot(inst, ATTN_CORE_PORT_V, sv), KV_CHUNK);
+		plk_wgmma_fence();
+#pragma unroll
+		for (int kk = 0; kk < BN / 16; kk++) {
+			const uint64_t db = plk_wgmma_desc_sw128_at(vlo, kk * ((16 * 128) >> 4));
+			if (HD == 128)
+				attn_wgmma_m64n128k16_rs_tb(o, pp + 4 * kk, db, 1);
+			else
+				attn_wgmma_m64n64k16_rs_tb(o, pp + 4 * kk, db, 1);
+		}
+		plk_wgmma_commit();
+	};
+	/* softmax of S (KV block x), in place: s becomes P in f32; alpha:
+	 * how much O shrinks */
+	auto softmax = [&](int x, float *alpha) {
+		const int kv0 = (x >> 1) * BN;
+		if (has_score || (x & ATTN_PARTIAL)) {
+			/* scores in the log2 domain, hooks and mask applied */
+#pragma unroll
+			for (int e = 0; e < NS; e++) {
+				const int row = row0 + 8 * ((e >> 1) & 1), col = kv0 + attn_col(e >> 2, e);
+				float x2 = s[e] * scale;
+				if (has_score)
+					x2 = plk_score_mod(inst, ATTN_CORE_PORT_SCORE, score, x2, b, h, row, col);
+				x2 *= LOG2E;
+				if ((x & ATTN_PARTIAL) &&
+				    (col >= SKV || (has_mask && !plk_mask_mod(inst, ATTN_CORE_PORT_MASK, mask, b, h, row, col))))
+					x2 = -INFINITY;
+				s[e] = x2;
+			}
+		}
+		/* the fast path keeps raw scores and folds the scale into one FFMA */
+		const float mul = has_score || (x & ATTN_PARTIAL) ? 1.f : scale_log2;
+#pragma unroll
+		for (int r = 0; r < 2; r++) {
+			float mx = -INFINITY;
+#pragma unroll
+			for (int ni = 0; ni < BN / 8; ni++)
+				mx = fmaxf(mx, fmaxf(s[ni * 4 + 2 * r], s[ni * 4 + 2 * r + 1]));
+			const float mnew = fmaxf(m[r], attn_quad_max(mx) * mul);
+			const float mu = mnew == -INFINITY ? 0.f : mnew;	/* a row with nothing yet */
+			alpha[r] = exp2f(m[r] - mu);
+			m[r] = mnew;
+			float sum = 0.f;
+#pragma unroll
+			for (int ni = 0; ni < BN / 8; ni++)
+#pragma unroll
+				for (int c = 0; c < 2; c++) {
+					float &e = s[ni * 4 + 2 * r + c];
+					e = exp2f(fmaf(e, mul, -mu));
+					sum += e;
+				}
+			l[r] = l[r] * alpha[r] + sum;
+		}
+	};
+	/* P in bf16 as wgmma's A fragments: k16 step kk takes the S blocks
+	 * 2 kk and 2 kk + 1. Only once the P V that reads p has completed:
+	 * a register an in-flight wgmma reads must not be written (C7513). */
+	auto pack = [&]() {
+#pragma unroll
+		for (int ni = 0; ni < BN / 8; ni++)
+#pragma unroll
+			for (int r = 0; r < 2; r++)
+				p[(ni >> 1) * 4 + (ni & 1) * 2 + r] = attn_pack_bf16(s[ni * 4 + 2 * r], s[ni * 4 + 2 * r + 1]);
+	};
+	auto rescale = [&](const float *alpha) {
+#pragma unroll
+		for (int i = 0; i < NO; i++)
+			o[i] *= alpha[(i >> 1) & 1];
+	};
+
+	int x = 0, sv = 0;
+	if (n > 0) {
+		x = block(0);
+		turn_take();
+		const int sk = plk_consume_wait(inst, ATTN_CORE_PORT_K, k);
+		plk_pipe_advance(inst, ATTN_CORE_PORT_K, k);
+		issue_s(sk);
+		turn_pass();
+		plk_wgmma_wait<0>();
+		plk_fence_regs<NS>(s);
+		plk_consume_release_stage(inst, ATTN_CORE_PORT_K, sk);
+		float alpha[2];
+		softmax(x, alpha);
+		pack();
+	}
+	for (int i = 1; i < n; i++) {
+		const int xn = block(i);
+		turn_take();
+		const int sk = plk_consume_wait(inst, ATTN_CORE_PORT_K, k);
+		plk_pipe_advance(inst, ATTN_CORE_PORT_K, k);
+		issue_s(sk);
+		sv = plk_consume_wait(inst, ATTN_CORE_PORT_V, v);
+		plk_pipe_advance(inst, ATTN_CORE_PORT_V, v);
+		issue_pv(p, sv);
+		turn_pass();
+		plk_wgmma_wait<1>();	/* S done; P V may still run */
+		plk_fence_regs<NS>(s);
+		plk_consume_release_stage(inst, ATTN_CORE_PORT_K, sk);
+		float alpha[2];
+		softmax(xn, alpha);
+		plk_wgmma_wait<0>();
+		plk_fence_regs<NO>(o);
+		attn_fence_regs_u32<NP>(p);	/* P V has read p */
+		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
+		pack();
+		rescale(alpha);
+	}
+	if (n > 0) {
+		turn_take();
+		sv = plk_consume_wait(inst, ATTN_CORE_PORT_V, v);
+		plk_pipe_advance(inst, ATTN_CORE_PORT_V, v);
+		issue_pv(p, sv);
+		turn_pass();
+		plk_wgmma_wait<0>();
+		plk_fence_regs<NO>(o);
+		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
+	}
+	if (PINGPONG && wg == 0)
+		attn_bar_sync(sched_me, 256);	/* warpgroup 1's first arrival */
+	plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
+	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
+
+	/* statistics after O: (m, l) per row, l summed over the row's lanes */
+#pragma unroll
+	for (int r = 0; r < 2; r++) {
+		o[NO + 2 * r] = m[r];
+		o[NO + 2 * r + 1] = attn_quad_sum(l[r]);
+	}
+#else
+	(void)SQ; (void)SKV; (void)H; (void)scale; (void)q; (void)k; (void)v; (void)score; (void)mask;
+	(void)blocks; (void)o; (void)tile_n;
+	__trap();	/* contract: arch >= sm_90a */
+#endif
+}

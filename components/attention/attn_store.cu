@@ -1,0 +1,73 @@
+/*
+ * attn_store: the attention epilogue. Takes attn_core's `o` fragment (O
+ * unscaled, then each row's (m, l)), divides O by l, writes it as bf16
+ * through shared memory and 4-D TMA stores, and writes the log-sum-exp of
+ * each row (natural log). A row that attended to nothing (l = 0) gets
+ * O = 0 and LSE = -inf. The stores drain while the next work item runs;
+ * the flush call waits for them. Contract: attn_store.plk.
+ */
+#include "plk.cuh"
+#include "attn.cuh"
+
+#ifndef PLK_ATTN_STORE_PLK_H
+#include <attn_store.plk.h>
+#endif
+
+PLK_ENTRY void plk_attn_store(int inst, const void *out, float *lse, int SQ, int H, float *o, int tile_m,
+                              int tile_n)
+{
+	constexpr int NO = HD / 2;			/* O floats per thread */
+	constexpr unsigned BOX = 64 * 128;		/* one 64 x 64 bf16 box */
+	constexpr unsigned WG_BYTES = HD * 128;	/* a warpgroup's 64 rows x HD */
+	constexpr float LN2 = 0.6931471805599453f;
+	static_assert(BM == 128 && WARPS == 8, "two warpgroups of 64 query rows (attn_core)");
+	static_assert(HD % 64 == 0, "whole 64-column boxes");
+#if __CUDA_ARCH__ >= 900
+	const int wr = plk_warp_rank(inst), wg = wr >> 2, w = wr & 3, lane = plk_lane(), qd = lane & 3;
+	const bool issuer = w == 0 && lane == 0;
+	char *mine = (char *)plk_smem(inst, ATTN_STORE_BUF_STAGING) + wg * WG_BYTES;
+	const int bar = plk_named_barrier(inst, ATTN_STORE_BAR_STAGED);
+	const int bar_threads = plk_barrier_threads(inst, ATTN_STORE_BAR_STAGED);
+	if (tile_m < 0) {
+		if (issuer)
+			plk_tma_store_wait<0>();
+		return;
+	}
+	const int b = tile_n / H, h = tile_n - b * H;
+	float inv[2];
+#pragma unroll
+	for (int r = 0; r < 2; r++) {
+		const float m = o[NO + 2 * r], l = o[NO + 2 * r + 1];
+		inv[r] = l > 0.f ? 1.f / l : 0.f;
+		const int row = tile_m * BM + 64 * wg + attn_row_in_wg(w, r);
+		if (qd == 0 && row < SQ)
+			lse[((size_t)b * H + h) * SQ + row] = l > 0.f ? (m + __log2f(l)) * LN2 : -INFINITY;
+	}
+	/* this warpgroup's staging is free once its last stores have read it */
+	if (issuer)
+		plk_tma_store_wait_read<0>();
+	attn_bar_sync(bar, bar_threads);
+#pragma unroll
+	for (int ni = 0; ni < HD / 8; ni++) {
+#pragma unroll
+		for (int r = 0; r < 2; r++) {
+			const uint32_t t = attn_pack_bf16(o[ni * 4 + 2 * r] * inv[r], o[ni * 4 + 2 * r + 1] * inv[r]);
+			const int row = attn_row_in_wg(w, r);	/* in the warpgroup's 64 */
+			const int box = ni >> 3, ch = ni & 7;
+			/* 128B swizzle: 16-byte chunk ch of row `row` sits at ch ^ (row % 8) */
+			*(uint32_t *)(mine + box * BOX + row * 128 + ((ch ^ (row & 7)) << 4) + 4 * qd) = t;
+		}
+	}
+	plk_fence_proxy_async();	/* generic writes -> async-proxy reads */
+	attn_bar_sync(bar, bar_threads);
+	if (issuer) {
+#pragma unroll
+		for (int c = 0; c < HD / 64; c++)
+			attn_tma_store_4d(out, mine + c * BOX, c * 64, tile_m * BM + 64 * wg, h, b);
+		plk_tma_store_commit();
+	}
+#else
+	(void)inst; (void)out; (void)lse; (void)SQ; (void)H; (void)o; (void)tile_m; (void)tile_n;
+	__trap();	/* contract: arch >= sm_90 */
+#endif
+}

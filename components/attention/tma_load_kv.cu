@@ -1,0 +1,51 @@
+/*
+ * tma_load_kv: one producer warp streams the K and V blocks (BN x HD each)
+ * that a work item's q block visits into the k and v rings by 4-D TMA, K
+ * before V, so the core's S = Q K^T starts before V lands. The blocks come
+ * from the `blocks` hook, the same one the core asks, or are every block
+ * of the sequence. GQA: query head h reads KV head h / (H / HKV). Keys
+ * past SKV come back as zeros (the core masks them). Contract:
+ * tma_load_kv.plk.
+ */
+#include "plk.cuh"
+#include "attn.cuh"
+
+#ifndef PLK_TMA_LOAD_KV_PLK_H
+#include <tma_load_kv.plk.h>
+#endif
+
+PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int H, int HKV, int SKV,
+                               plk_pipe *k, plk_pipe *v, const void *blocks, int tile_m, int tile_n)
+{
+	if (tile_m < 0)
+		return;	/* the flush call: nothing asynchronous left behind */
+	constexpr unsigned BOX = BN * 128;	/* one 64-column box of a block */
+	constexpr unsigned BYTES = BN * HD * 2;
+	static_assert(HD % 64 == 0 && BN <= 256, "64-column boxes of at most 256 rows");
+#if __CUDA_ARCH__ >= 900
+	const int b = tile_n / H, h = tile_n - b * H, hk = h / (H / HKV);
+	const bool own = plk_hook_bound(inst, TMA_LOAD_KV_PORT_BLOCKS);
+	const int n = own ? plk_block_count(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m)
+	                  : (SKV + BN - 1) / BN;
+	for (int i = 0; i < n; i++) {
+		const int j = own ? plk_block_at(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m, i) >> 1 : i;
+#pragma unroll
+		for (int t = 0; t < 2; t++) {	/* K, then V */
+			const int port = t ? TMA_LOAD_KV_PORT_V : TMA_LOAD_KV_PORT_K;
+			plk_pipe *pp = t ? v : k;
+			const int s = plk_produce_acquire(inst, port, pp);
+			void *full = plk_ring_full(inst, port, s);
+			plk_produce_expect_tx(inst, port, pp, BYTES);
+			if (plk_lane() == 0) {
+				char *slot = (char *)plk_ring_slot(inst, port, s);
+#pragma unroll
+				for (int c = 0; c < HD / 64; c++)
+					attn_tma_load_4d(slot + c * BOX, t ? vmap : kmap, full, c * 64, j * BN, hk, b);
+			}
+		}
+	}
+#else
+	(void)kmap; (void)vmap; (void)H; (void)HKV; (void)SKV; (void)k; (void)v; (void)blocks; (void)tile_n;
+	__trap();	/* contract: arch >= sm_90 */
+#endif
+}
