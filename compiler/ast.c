@@ -116,6 +116,18 @@ static void type_print(FILE *o, const Type *t)
 			fprintf(o, ", %s", t->layout);
 		fputc('>', o);
 		break;
+	case TY_HOOK:
+		fputs(t->hook, o);
+		if (t->rows) {
+			fputc('<', o);
+			expr_print(o, t->rows);
+			fputs(" x ", o);
+			expr_print(o, t->cols);
+			fputc('>', o);
+		}
+		if (t->base)
+			fprintf(o, " = %s", t->base);
+		break;
 	case TY_BUNDLE:
 		fputc('{', o);
 		for (int i = 0; i < t->fields.n; i++) {
@@ -196,7 +208,8 @@ static void component(FILE *o, const Component *c)
 	}
 	for (int i = 0; i < c->ports.n; i++) {
 		const Port *p = c->ports.v[i];
-		fprintf(o, "    %s %s: ", p->dir == PORT_IN ? "in" : "out", p->name);
+		fprintf(o, "    %s %s%s: ", p->dir == PORT_IN ? "in" : "out", p->ty->k == TY_HOOK ? "hook " : "",
+		        p->name);
 		type_print(o, p->ty);
 		if (p->per) {
 			fputs(" per ", o);

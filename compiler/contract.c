@@ -143,6 +143,18 @@ static void print_type(FILE *out, const Type *t)
 			fprintf(out, ", %s", t->layout);
 		fputc('>', out);
 		break;
+	case TY_HOOK:
+		fputs(t->hook, out);
+		if (t->rows) {
+			fputc('<', out);
+			print_expr(out, t->rows, P_ADD);
+			fputs(" x ", out);
+			print_expr(out, t->cols, P_ADD);
+			fputc('>', out);
+		}
+		if (t->base)
+			fprintf(out, " = %s", t->base);
+		break;
 	case TY_BUNDLE:
 		fputs("{ ", out);
 		for (int i = 0; i < t->fields.n; i++) {
@@ -219,7 +231,8 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 	}
 	for (int i = 0; i < comp->ports.n; i++) {
 		const Port *p = comp->ports.v[i];
-		fprintf(out, "  %s %s: ", p->dir == PORT_IN ? "in" : "out", p->name);
+		fprintf(out, "  %s %s%s: ", p->dir == PORT_IN ? "in" : "out", p->ty->k == TY_HOOK ? "hook " : "",
+		        p->name);
 		print_type(out, p->ty);
 		if (p->per) {
 			fputs(" per ", out);
@@ -284,6 +297,21 @@ static const char *param_ctype(const Type *t)
 	case TY_TENSORMAP: return "const void *";
 	case TY_PTR: return NULL;   /* T *: printed by the caller */
 	default: return d ? d->ctype : "int";
+	}
+}
+
+/* ", T name" for each param, as the entry takes them */
+static void print_params(FILE *out, const Component *comp)
+{
+	for (int i = 0; i < comp->params.n; i++) {
+		const Param *p = comp->params.v[i];
+		const char *ct = param_ctype(p->ty);
+		if (ct)
+			fprintf(out, ", %s%s%s", ct, ct[strlen(ct) - 1] == '*' ? "" : " ", p->name);
+		else {
+			const DtypeInfo *d = dtype_lookup(p->ty->dtype);
+			fprintf(out, ", %s%s *%s", p->ty->readonly ? "const " : "", d ? d->ctype : "void", p->name);
+		}
 	}
 }
 
@@ -372,20 +400,31 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		id_line(out, comp->name, "BAR", ((const Barrier *)comp->barriers.v[i])->name, NULL, i);
 	if (nids)
 		fputs("};\n\n", out);
-	fprintf(out, "extern \"C\" __device__ void %s(int inst", comp->entry ? comp->entry : comp->name);
-	for (int i = 0; i < comp->params.n; i++) {
-		const Param *p = comp->params.v[i];
-		const char *ct = param_ctype(p->ty);
-		if (ct)
-			fprintf(out, ", %s%s%s", ct, ct[strlen(ct) - 1] == '*' ? "" : " ", p->name);
-		else {
-			const DtypeInfo *d = dtype_lookup(p->ty->dtype);
-			fprintf(out, ", %s%s *%s", p->ty->readonly ? "const " : "", d ? d->ctype : "void", p->name);
-		}
-	}
+	/* a hook provider: its hooks' functions, no entry (docs/abi.md, Hooks) */
+	int hooks = 0;
 	for (int i = 0; i < comp->ports.n; i++) {
 		const Port *p = comp->ports.v[i];
-		if (p->ty->k == TY_FRAG) {
+		const HookKind *hk = p->dir == PORT_OUT && p->ty->k == TY_HOOK ? hook_kind_lookup(p->ty->hook) : NULL;
+		int nf;
+		const HookFnInfo *f = hk ? hook_fns(hk->id, &nf) : NULL;
+		for (int j = 0; f && j < nf; j++) {
+			fprintf(out, "extern \"C\" __device__ %s %s%s(int inst", f[j].cret, p->ty->base, f[j].suffix);
+			print_params(out, comp);
+			fprintf(out, ", %s;\n", f[j].cargs + 1);   /* "(int b, int h)" without its "(" */
+			hooks++;
+		}
+	}
+	if (hooks) {
+		fputs("#endif\n", out);
+		return;
+	}
+	fprintf(out, "extern \"C\" __device__ void %s(int inst", comp->entry ? comp->entry : comp->name);
+	print_params(out, comp);
+	for (int i = 0; i < comp->ports.n; i++) {
+		const Port *p = comp->ports.v[i];
+		if (p->ty->k == TY_HOOK)
+			fprintf(out, ", const void *%s", p->name);
+		else if (p->ty->k == TY_FRAG) {
 			const DtypeInfo *d = dtype_lookup(p->ty->dtype);
 			fprintf(out, ", %s *%s", d ? d->ctype : "float", p->name);
 		} else

@@ -176,7 +176,8 @@ typedef enum {
 	TY_TENSORMAP,   /* tensormap<dtype, rank>[box] */
 	TY_TILE,        /* tile<dtype, R x C, swizzle> in shared memory */
 	TY_FRAG,        /* frag<dtype, R x C, layout> in registers */
-	TY_BUNDLE       /* { name: tile, ... }: several tiles per slot */
+	TY_BUNDLE,      /* { name: tile, ... }: several tiles per slot */
+	TY_HOOK         /* hook KIND [<R x C>] [= BASE]: a function another component provides */
 } TypeKind;
 
 typedef struct Field Field;
@@ -193,6 +194,10 @@ typedef struct Type {
 	Span layout_sp;
 	Vec dims;            /* TY_TENSOR shape, TY_TENSORMAP box: Expr* */
 	Vec fields;          /* TY_BUNDLE: Field* */
+	const char *hook;    /* TY_HOOK: the kind (stdlib/hook.def); rows, cols: its index space */
+	Span hook_sp;
+	const char *base;    /* TY_HOOK of an `out hook`: its functions' base name; NULL for `in` */
+	Span base_sp;
 } Type;
 
 struct Field {
@@ -210,7 +215,7 @@ typedef struct CParam {     /* compile-time constant: name [= default] */
 
 typedef enum { PORT_IN, PORT_OUT } PortDir;
 
-typedef struct Port {       /* in/out NAME: TYPE [per COUNT] [handoff] */
+typedef struct Port {       /* in/out NAME: TYPE [per COUNT] [handoff]; in/out hook NAME: KIND ... */
 	PortDir dir;
 	const char *name;
 	Span sp;
@@ -401,6 +406,28 @@ typedef struct LayoutInfo {
 } LayoutInfo;
 typedef struct FeatureInfo { unsigned bit; const char *name, *doc; } FeatureInfo;
 
+/* Hook kinds (stdlib/hook.def): HK_<id>, and each kind's functions. */
+enum {
+#define PLK_HOOK_KIND(id, name, shaped, doc) HK_##id,
+#include "../stdlib/hook.def"
+	HK_NKINDS
+};
+typedef struct HookFnInfo {
+	int kind;                /* HK_* */
+	const char *suffix;      /* appended to the provider's base name: "_count", "" */
+	const char *cret;        /* "int", "float" */
+	const char *cargs;       /* "(int b, int h, int qb)" */
+	const char *types;       /* one letter per argument: 'i' int, 'f' float */
+	const char *dispatch;    /* the function consumers call; NULL: the glue calls it (tile_order) */
+	const char *dflt;        /* returned unconnected: an integer or an argument's name */
+} HookFnInfo;
+typedef struct HookKind { int id; const char *name; int shaped; const char *doc; } HookKind;
+const HookKind *hook_kind_lookup(const char *name);   /* NULL: unknown */
+const HookKind *hook_kind_all(int *n);
+const HookFnInfo *hook_fns(int kind, int *n);         /* the kind's functions, in table order */
+/* The name of argument i of f ("qb"), in buf[n]. */
+const char *hook_arg_name(const HookFnInfo *f, int i, char *buf, size_t n);
+
 const ArchInfo   *arch_lookup(const char *name);  /* "sm_90a", "sm_90" */
 const ArchInfo   *arch_all(int *n);
 const DtypeInfo  *dtype_lookup(const char *name);
@@ -431,6 +458,11 @@ typedef struct GPort {
 	Vec fields;              /* GField*: one for a tile, several for a bundle */
 	uint32_t bytes;          /* slot bytes (tiles) or bytes per thread (frag) */
 	struct GEdge *edge;
+	/* TY_HOOK: its kind, its index space (shaped kinds: rows x cols over
+	 * the instance's cparams) and, for an `in hook`, its connection */
+	const HookKind *hook;
+	int64_t hshape[2];
+	struct GHook *hk;
 } GPort;
 
 /* Lifetime phases of a buffer (`live PHASE`): buffers whose masks are
@@ -467,7 +499,8 @@ typedef struct GInst {
 	int cluster;             /* `cluster N`: the blocks of a cluster it works with;
 	                            N > 1: its ring slots reach all N (multicast) */
 	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
-	int role;                /* set by check: index into Graph.roles */
+	int role;                /* set by check: index into Graph.roles; -1: none (hook providers) */
+	int hooks;               /* a hook provider: its ports are all `out hook`s, it has no warps */
 } GInst;
 
 typedef struct GEdge {
@@ -487,6 +520,17 @@ typedef struct GEdge {
 	Expr *per;
 	Span lanes_sp;
 } GEdge;
+
+/* A hook connection `from.fp -> to.tp` (one per consumer port: an `out
+ * hook` may feed several): the consumer's calls of tp's kind dispatch to
+ * from's functions <fp's base><suffix>. */
+typedef struct GHook {
+	int id;
+	const HookKind *kind;
+	GInst *from, *to;        /* the provider, the consumer */
+	GPort *fp, *tp;
+	Span sp;
+} GHook;
 
 /* A kernel parameter as the launched kernel sees it. */
 typedef enum { KP_PTR, KP_TENSORMAP, KP_I32, KP_I64, KP_F32 } KParamKind;
@@ -518,6 +562,9 @@ typedef struct Graph {
 	const Kernel *k;
 	const ArchInfo *arch;
 	Vec insts, edges, roles, kparams;   /* GInst*, GEdge*, GRole*, GKParam* */
+	Vec hooks;               /* GHook*: hook connections, in recipe order */
+	const GInst *order;      /* `grid order(INST)`: the tile_order provider; NULL: raster */
+	const GPort *order_port; /* its `out hook` of kind tile_order */
 	Vec consts;              /* Const*, evaluated in cvals order */
 	int64_t *constvals;
 	int persistent;
@@ -724,6 +771,17 @@ int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups 
  * a 2 x 1 cluster whose CTAs take tile rows 2m and 2m + 1 of one column. */
 int abi_clustered(const Placement *p);
 int abi_paired(const Placement *p);
+/* Hooks (docs/abi.md, "Hooks"): whether any instance has a hook port (the
+ * glue and the monolith define plk_hook_bound and the dispatch functions
+ * only then, so a kernel without hooks keeps the glue it had), whether
+ * ABI function fn is defined for g, and the cases of kind's dispatch: one
+ * per connected consumer port and lane, calling h->from's functions. */
+int abi_has_hooks(const Graph *g);
+int abi_fn_defined(const Graph *g, int fn);
+typedef struct AbiHookCase { int inst, port; const GHook *h; } AbiHookCase;
+AbiHookCase *abi_hook_cases(Ctx *c, const Placement *p, int kind, int *n);   /* arena */
+/* The provider's function for f: its `out hook`'s base name and f's suffix. */
+const char *abi_hook_fn_name(Ctx *c, const GPort *out, const HookFnInfo *f);
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
 const char *trampoline_param_ctype(KParamKind k);   /* "int ", "void *", ... */

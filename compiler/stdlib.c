@@ -76,3 +76,55 @@ const char *feature_name(unsigned bit)
 			return features[i].name;
 	return NULL;
 }
+
+static const HookKind hook_kinds[] = {
+#define PLK_HOOK_KIND(id, name, shaped, doc) { HK_##id, #name, shaped, doc },
+#include "../stdlib/hook.def"
+};
+
+/* Every kind's functions, one flat table: a kind's rows follow each other. */
+static const HookFnInfo hook_fn_rows[] = {
+#define PLK_HOOK_FN(kind, suffix, ret, args, types, dispatch, dflt) \
+	{ HK_##kind, #suffix, #ret, #args, types, #dispatch, #dflt },
+#define PLK_HOOK_DIRECT(kind, suffix, ret, args, types) { HK_##kind, #suffix, #ret, #args, types, NULL, NULL },
+#include "../stdlib/hook.def"
+};
+
+const HookKind *hook_kind_all(int *n) { *n = COUNT(hook_kinds); return hook_kinds; }
+
+const HookKind *hook_kind_lookup(const char *name)
+{
+	for (int i = 0; name && i < COUNT(hook_kinds); i++)
+		if (!strcmp(hook_kinds[i].name, name))
+			return &hook_kinds[i];
+	return NULL;
+}
+
+const HookFnInfo *hook_fns(int kind, int *n)
+{
+	int first = -1;
+	*n = 0;
+	for (int i = 0; i < COUNT(hook_fn_rows); i++)
+		if (hook_fn_rows[i].kind == kind) {
+			if (first < 0)
+				first = i;
+			++*n;
+		}
+	return first < 0 ? NULL : &hook_fn_rows[first];
+}
+
+const char *hook_arg_name(const HookFnInfo *f, int i, char *buf, size_t n)
+{
+	/* "(float score, int b)": the last word of the i-th comma-separated part */
+	const char *s = f->cargs + 1;
+	for (int k = 0; k < i && s; k++)
+		if ((s = strchr(s, ',')))
+			s++;
+	const char *e = s ? s + strcspn(s, ",)") : NULL;
+	const char *w = e;
+	while (w && w > s && (w[-1] == '_' || (w[-1] >= 'a' && w[-1] <= 'z') || (w[-1] >= 'A' && w[-1] <= 'Z') ||
+	                      (w[-1] >= '0' && w[-1] <= '9')))
+		w--;
+	snprintf(buf, n, "%.*s", w ? (int)(e - w) : 0, w ? w : "");
+	return buf;
+}

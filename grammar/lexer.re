@@ -295,6 +295,7 @@ loop:
 	"per"        { SPAN(); return KW_PER; }
 	"handoff"    { SPAN(); return KW_HANDOFF; }
 	"require"    { SPAN(); return KW_REQUIRE; }
+	"hook"       { SPAN(); return KW_HOOK; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }
 
 	"sm_" [0-9]+ "a"? {

@@ -114,14 +114,14 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
-%token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_PTR "ptr"
+%token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">=" LE "<=" EQ "==" NE "!="
 
 %type <expr> expr term unary primary
 %type <vec> exprs exprs_opt fields args args_opt
-%type <type> ptype porttype
+%type <type> ptype porttype hooktype
 %type <field> field
 %type <comp> component citems
 %type <kernel> kernel kitems
@@ -210,7 +210,7 @@ citems
 
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
- *       | port [ "handoff" ]
+ *       | port [ "handoff" ]    (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
  *       | "cluster" expr | "require" cond { "," cond } | ";" . */
 citem
@@ -253,7 +253,8 @@ citem
 	| error
 	;
 
-/* port = ( "in" | "out" ) IDENT ":" porttype [ "per" expr ] . */
+/* port = ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]
+ *      | "in" "hook" IDENT ":" hooktype | "out" "hook" IDENT ":" hooktype "=" IDENT . */
 port
 	: dir IDENT ':' porttype {
 		Port *p = NEW(Port);
@@ -266,6 +267,30 @@ port
 		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4; p->per = $6;
 		vec_push(A, &lx->comp->ports, p);
 		$$ = p;
+	}
+	| "in" "hook" IDENT ':' hooktype {
+		Port *p = NEW(Port);
+		p->dir = PORT_IN; p->name = $3; p->sp = @$; p->ty = $5;
+		vec_push(A, &lx->comp->ports, p);
+		$$ = p;
+	}
+	| "out" "hook" IDENT ':' hooktype '=' IDENT {
+		Port *p = NEW(Port);
+		p->dir = PORT_OUT; p->name = $3; p->sp = @$; p->ty = $5;
+		p->ty->base = $7; p->ty->base_sp = @7;
+		vec_push(A, &lx->comp->ports, p);
+		$$ = p;
+	}
+	;
+
+/* hooktype = IDENT [ "<" shape ">" ] .  (the kind, and its index space) */
+hooktype
+	: IDENT {
+		$$ = mk_type(lx, TY_HOOK, @$); $$->hook = $1; $$->hook_sp = @1;
+	}
+	| IDENT '<' expr "x" expr '>' {
+		$$ = mk_type(lx, TY_HOOK, @$); $$->hook = $1; $$->hook_sp = @1;
+		$$->rows = $3; $$->cols = $5;
 	}
 	;
 
