@@ -128,6 +128,7 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 	kernel_params(k);
 	check_grid(k);
 	make_insts(k);
+	check_order(k);
 	make_edges(k);
 	check_unconnected(k);
 	make_roles(k);

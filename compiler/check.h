@@ -24,6 +24,7 @@ typedef struct Chk {
 	int ndims;
 	int *kused;              /* per kernel param: bound or referenced */
 	Vec bounds;              /* Bound*: what bind_params resolved, for order_kparams */
+	const Policy *order;     /* `grid order(INST)`, resolved by check_order once instances exist */
 } Chk;
 
 static inline Arena *A(Chk *k) { return k->c->arena; }
@@ -39,6 +40,7 @@ const DtypeInfo *need_dtype(Chk *k, const char *name, Span sp);
 const LayoutInfo *need_layout(Chk *k, const char *name, Span sp, int want_frag);
 unsigned need_feature(Chk *k, const Feature *f);
 char *arches_with(Chk *k, unsigned bit);
+const HookKind *need_hook_kind(Chk *k, const char *name, Span sp);
 char *field_str(Chk *k, const GField *f, int frag);
 char *port_str(Chk *k, const GPort *p);
 GPort *type_port(Chk *k, const Port *p, const Scope *cs);
@@ -58,6 +60,7 @@ void make_roles(Chk *k);
 /* check_bind.c */
 void kernel_params(Chk *k);
 void check_grid(Chk *k);
+void check_order(Chk *k);
 int bind_params(Chk *k);
 void check_unused(Chk *k);
 void order_kparams(Chk *k);

@@ -234,7 +234,7 @@ static void check_names_in(Chk *k, const Expr *e)
 /* The grid policies: persistent, tiles, raster, cluster (into g). */
 void check_grid(Chk *k)
 {
-	static const char *const pols[] = { "persistent", "tiles", "raster", "cluster" };
+	static const char *const pols[] = { "persistent", "tiles", "raster", "cluster", "order" };
 	static const char *const rasters[] = { "grouped", "row", "column" };
 	Graph *g = k->g;
 	g->cluster[0] = g->cluster[1] = 1;
@@ -248,6 +248,8 @@ void check_grid(Chk *k)
 			want = 2, usage = "`tiles(ROWS, COLS)`";
 		else if (!strcmp(p->name, "cluster"))
 			want = 2, usage = "`cluster(X, Y)`";
+		else if (!strcmp(p->name, "order"))
+			want = 1, usage = "`order(INST)`, INST an instance providing a `tile_order` hook";
 		else if (!strcmp(p->name, "raster")) {
 			usage = "`raster grouped(G)`, `raster row` or `raster column`";
 			int r = -1;
@@ -261,7 +263,7 @@ void check_grid(Chk *k)
 			if (want == -1) {
 				d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "unknown grid policy `%s`", p->name);
 				d->primary.msg = "not a grid policy";
-				help_similar(d, p->name, (const char **)pols, 4, "grid policies");
+				help_similar(d, p->name, (const char **)pols, 5, "grid policies");
 			} else {
 				d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "malformed grid policy `%s`", p->name);
 				d->primary.msg = "wrong form";
@@ -272,6 +274,8 @@ void check_grid(Chk *k)
 		}
 		if (!strcmp(p->name, "persistent"))
 			g->persistent = 1;
+		else if (!strcmp(p->name, "order"))
+			k->order = p;        /* its instance: check_order */
 		else if (!strcmp(p->name, "tiles")) {
 			g->tiles[0] = p->args.v[0];
 			g->tiles[1] = p->args.v[1];
@@ -310,6 +314,53 @@ void check_grid(Chk *k)
 			g->cluster[1] = (int)y;
 		}
 	}
+}
+
+/* `grid order(INST)`: INST provides a `tile_order` hook, which the tile
+ * loop asks for each work item's tile instead of a raster (Graph.order). */
+void check_order(Chk *k)
+{
+	const Policy *p = k->order;
+	if (!p)
+		return;
+	for (int i = 0; i < k->k->policies.n; i++) {
+		const Policy *r = k->k->policies.v[i];
+		if (strcmp(r->name, "raster"))
+			continue;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "grid policies `order` and `raster` exclude each other");
+		d->primary.msg = "the work items' order comes from this hook";
+		diag_label(d, r->sp, "and from this raster");
+		diag_help(d, "keep one of them");
+		diag_end(k->c, d);
+		return;
+	}
+	const Expr *e = p->args.v[0];
+	GInst *gi = e->k == EX_NAME ? inst_named(k->g, e->name) : NULL;
+	const GPort *op = NULL;
+	for (int i = 0; gi && gi->hooks && !op && i < gi->ports.n; i++) {
+		const GPort *q = gi->ports.v[i];
+		if (q->hook && q->hook->id == HK_TILE_ORDER)
+			op = q;
+	}
+	if (op) {
+		k->g->order = gi;
+		k->g->order_port = op;
+		return;
+	}
+	if (gi && !gi->comp)
+		return;   /* unknown component: reported */
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0347", e->sp, gi ? "`%s` provides no `tile_order` hook"
+	                   : e->k == EX_NAME ? "no instance named `%s`" : "`order` takes an instance", e->k == EX_NAME ? e->name : "");
+	d->primary.msg = gi ? arena_printf(A(k), "`%s` is a `%s`", gi->name, gi->comp->name) : "not an instance";
+	if (gi)
+		diag_label(d, gi->comp->name_sp, "`%s` declared here", gi->comp->name);
+	if (!gi && e->k == EX_NAME) {
+		int n;
+		const char **cands = names_of_vec(k, &k->k->insts, offsetof(Inst, name), &n);
+		help_similar(d, e->name, cands, n, "instances of this kernel");
+	} else
+		diag_help(d, "write `order(INST)`, INST an instance of a component with `out hook NAME: tile_order = FN`");
+	diag_end(k->c, d);
 }
 
 /* ------------------------------------------------------------ bindings */

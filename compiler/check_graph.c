@@ -66,6 +66,79 @@ static void edge_lanes(Chk *k, GEdge *e, const Arg *a)
 	e->lanes = (int)n;
 }
 
+/* A connection with a hook at either end: both hooks of one kind and one
+ * index space, the consumer's connected once (an `out hook` may feed
+ * several); a GHook in g->hooks, or reported. */
+static void make_hook(Chk *k, const Conn *cn, GInst *fi, GPort *fp, GInst *ti, GPort *tp)
+{
+	if (fp->k != TY_HOOK || tp->k != TY_HOOK) {
+		const GPort *h = fp->k == TY_HOOK ? fp : tp, *o = fp->k == TY_HOOK ? tp : fp;
+		const PortRef *hr = h == fp ? &cn->from : &cn->to, *or = h == fp ? &cn->to : &cn->from;
+		static const char *const kinds[] = { [TY_TILE] = "a tile", [TY_FRAG] = "a frag", [TY_BUNDLE] = "a bundle" };
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0308", cn->sp, "a hook cannot be connected to %s port",
+		                   o->k <= TY_BUNDLE && kinds[o->k] ? kinds[o->k] : "a data");
+		d->primary.msg = arena_printf(A(k), "`%s.%s` is a hook, `%s.%s` carries data", hr->inst, hr->port,
+		                              or->inst, or->port);
+		diag_label(d, h->decl->sp, "`%s.%s` is %s: a function call, not data", hr->inst, hr->port,
+		           port_str(k, h));
+		diag_label(d, o->decl->sp, "`%s.%s` is %s", or->inst, or->port, port_str(k, o));
+		diag_help(d, "connect an `out hook` to an `in hook` of the same kind, and data ports to data ports");
+		diag_end(k->c, d);
+		((GPort *)o)->id = -1;   /* not again as unconnected */
+		return;
+	}
+	if (tp->hk) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0314", cn->to.sp, "`%s.%s` is connected twice",
+		                   cn->to.inst, cn->to.port);
+		d->primary.msg = "connected again here";
+		diag_label(d, tp->hk->sp, "first connected here");
+		diag_help(d, "an `in hook` calls one provider; an `out hook` may feed several `in hook`s");
+		diag_end(k->c, d);
+		return;
+	}
+	if (fp->hook != tp->hook) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0354", cn->sp, "hook kind mismatch between `%s.%s` and `%s.%s`",
+		                   cn->from.inst, cn->from.port, cn->to.inst, cn->to.port);
+		d->primary.msg = arena_printf(A(k), "%s connected to %s", fp->hook->name, tp->hook->name);
+		diag_label(d, fp->decl->ty->hook_sp, "`%s.%s` provides %s", cn->from.inst, cn->from.port, fp->hook->name);
+		diag_label(d, tp->decl->ty->hook_sp, "`%s.%s` calls %s", cn->to.inst, cn->to.port, tp->hook->name);
+		diag_note(d, "`%s`: %s", tp->hook->name, tp->hook->doc);
+		diag_help(d, "connect a provider of `%s` to `%s.%s`", tp->hook->name, cn->to.inst, cn->to.port);
+		diag_end(k->c, d);
+		tp->id = -1;
+		return;
+	}
+	if (fp->hook->shaped && (fp->hshape[0] != tp->hshape[0] || fp->hshape[1] != tp->hshape[1])) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0355", cn->sp, "hook index space mismatch between `%s.%s` and `%s.%s`",
+		                   cn->from.inst, cn->from.port, cn->to.inst, cn->to.port);
+		d->primary.msg = arena_printf(A(k), "%lld x %lld connected to %lld x %lld", (long long)fp->hshape[0],
+		                              (long long)fp->hshape[1], (long long)tp->hshape[0], (long long)tp->hshape[1]);
+		diag_label(d, fp->decl->ty->sp, "`%s.%s` is %s", cn->from.inst, cn->from.port, port_str(k, fp));
+		diag_label(d, tp->decl->ty->sp, "`%s.%s` is %s", cn->to.inst, cn->to.port, port_str(k, tp));
+		diag_note(d, "both ends must index the same space: a `%s` answers for blocks of one shape", fp->hook->name);
+		diag_help(d, "give both instances the same constants (kernel `const`s are shared by every instance)");
+		diag_end(k->c, d);
+		tp->id = -1;
+		return;
+	}
+	GHook *h = arena_alloc(A(k), sizeof *h);
+	h->id = k->g->hooks.n;
+	h->kind = fp->hook;
+	h->from = fi, h->fp = fp;
+	h->to = ti, h->tp = tp;
+	h->sp = cn->sp;
+	tp->hk = h;
+	vec_push(A(k), &k->g->hooks, h);
+	for (int i = 0; i < cn->attrs.n || cn->stages; i++) {
+		Span at = cn->stages ? cn->stages->sp : ((const Arg *)cn->attrs.v[i])->sp;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0305", at, "a hook connection has no attributes");
+		d->primary.msg = "given here";
+		diag_help(d, "remove `[...]`: a hook is a call, with no ring to size or split");
+		diag_end(k->c, d);
+		break;
+	}
+}
+
 /* One edge per connection whose ends resolve, face each other and agree
  * in type; a port of a failed connection gets id -1 (no second error). */
 void make_edges(Chk *k)
@@ -102,6 +175,10 @@ void make_edges(Chk *k)
 		}
 		if (fp->id < 0 || tp->id < 0) {
 			fp->id = tp->id = -1;   /* a port whose type failed: already reported */
+			continue;
+		}
+		if (fp->k == TY_HOOK || tp->k == TY_HOOK) {
+			make_hook(k, cn, fi, fp, ti, tp);
 			continue;
 		}
 		for (int side = 0; side < 2; side++) {
@@ -191,7 +268,7 @@ void check_unconnected(Chk *k)
 		GInst *gi = k->g->insts.v[i];
 		for (int j = 0; j < gi->ports.n; j++) {
 			GPort *p = gi->ports.v[j];
-			if (p->edge || p->id < 0)
+			if (p->edge || p->id < 0 || p->k == TY_HOOK)   /* hooks are optional */
 				continue;
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0315", gi->decl->sp,
 			                   "%s port `%s.%s` is not connected", p->dir == PORT_IN ? "input" : "output",
@@ -280,7 +357,7 @@ static void form_roles(Chk *k, GInst **topo)
 	Graph *g = k->g;
 	for (int i = 0; i < g->insts.n; i++) {
 		GInst *gi = topo[i];
-		if (!gi->comp || gi->nwarps < 0)
+		if (!gi->comp || gi->nwarps < 0 || gi->hooks)   /* a hook provider runs on its callers' warps */
 			continue;
 		if (gi->nwarps > 0) {
 			GRole *r = arena_alloc(A(k), sizeof *r);

@@ -118,6 +118,59 @@ static int eval_cparams(Chk *k, GInst *gi, Scope *cs)
 	return bad ? -1 : 0;
 }
 
+/* A component with an `out hook` provides hooks: it is nothing but
+ * functions the glue links into their callers, so it has a source, no
+ * entry and no resource of its own (E0356, reported at its first instance). */
+static const Port *first_out_hook(const Component *cp)
+{
+	for (int i = 0; i < cp->ports.n; i++) {
+		const Port *p = cp->ports.v[i];
+		if (p->dir == PORT_OUT && p->ty->k == TY_HOOK)
+			return p;
+	}
+	return NULL;
+}
+
+static void check_hook_provider(Chk *k, const Component *cp, const Port *hp)
+{
+	struct { Span sp; const char *what; } bad[8];
+	int n = 0;
+#define BAD(s, w) do { if (n < 8) bad[n].sp = (s), bad[n++].what = (w); } while (0)
+	if (cp->entry)
+		BAD(cp->entry_sp, "an entry: the glue calls its hooks' functions, not an entry");
+	if (cp->warps)
+		BAD(cp->warps->sp, cp->warpgroups ? "warpgroups of its own" : "warps of its own");
+	if (cp->regs)
+		BAD(cp->regs->sp, "a register budget");
+	if (cp->cluster)
+		BAD(cp->cluster_sp, "a cluster size");
+	for (int i = 0; i < cp->smem.n; i++)
+		BAD(((const Smem *)cp->smem.v[i])->sp, "a shared-memory buffer");
+	for (int i = 0; i < cp->barriers.n; i++)
+		BAD(((const Barrier *)cp->barriers.v[i])->sp, "a named barrier");
+	for (int i = 0; i < cp->ports.n; i++) {
+		const Port *p = cp->ports.v[i];
+		if (p->dir != PORT_OUT || p->ty->k != TY_HOOK)
+			BAD(p->sp, p->ty->k == TY_HOOK ? "an `in hook`: providers do not call hooks"
+			                               : "a port that is not an `out hook`");
+	}
+#undef BAD
+	if (!n && cp->source)
+		return;
+	Span at = n ? bad[0].sp : cp->name_sp;
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0356", at, "hook provider `%s` has %s", cp->name,
+	                   n ? bad[0].what : "no source");
+	d->primary.msg = n ? "not allowed in a hook provider" : "no `source` declared";
+	for (int i = 1; i < n && i < 4; i++)
+		diag_label(d, bad[i].sp, "also %s", bad[i].what);
+	diag_label(d, hp->sp, "`%s` makes `%s` a hook provider", hp->name, cp->name);
+	diag_note(d, "a hook provider is functions linked into the components that call them: "
+	          "it runs on their warps and has only params and `out hook`s");
+	diag_help(d, n ? "move it to a component of its own, or make `%s` an ordinary component without `out hook`s"
+	               : "add `source \"FILE.cu\"` defining its hooks' functions", cp->name);
+	diag_end(k->c, d);
+}
+
 static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 {
 	GInst *gi = arena_alloc(A(k), sizeof *gi);
@@ -180,12 +233,14 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		first &= ((const GInst *)k->g->insts.v[i])->comp != cp;
 	for (int i = 0; i < cp->ports.n; i++) {
 		const Port *p = cp->ports.v[i];
-		if (first && p->handoff && (p->dir != PORT_IN || p->ty->k == TY_FRAG)) {
+		int hook = p->ty->k == TY_HOOK;
+		if (first && p->handoff && (p->dir != PORT_IN || p->ty->k == TY_FRAG || hook)) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0352", p->handoff_sp,
 			                   "`handoff` on %s, which takes no pingpong turns",
-			                   p->dir != PORT_IN ? "an `out` port" : "a frag port");
+			                   p->dir != PORT_IN ? "an `out` port" : hook ? "a hook port" : "a frag port");
 			d->primary.msg = "only a ring's consumer passes the turn";
-			diag_label(d, p->sp, "`%s` is %s", p->name, p->dir != PORT_IN ? "a producer's end" : "registers, not a ring");
+			diag_label(d, p->sp, "`%s` is %s", p->name, p->dir != PORT_IN ? "a producer's end"
+			           : hook ? "a function call, not a ring" : "registers, not a ring");
 			diag_help(d, "remove `handoff`, or move it to the `in` port of the ring the lanes share");
 			diag_end(k->c, d);
 		}
@@ -272,6 +327,19 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		}
 		b->threads = (int)t;     /* 0: the role's threads, filled in later */
 		vec_push(A(k), &gi->bars, b);
+	}
+	const Port *hp = first_out_hook(cp);
+	if (hp) {   /* no role, no resources: what it may not have is reported */
+		if (first)
+			check_hook_provider(k, cp, hp);
+		gi->hooks = 1;
+		gi->nwarps = gi->regs = 0;
+		gi->bufs = gi->bars = (Vec){ 0 };
+		for (int i = 0; i < gi->ports.n; i++) {   /* E0356's, not E0315's */
+			GPort *gp = gi->ports.v[i];
+			if (gp->k != TY_HOOK || gp->dir != PORT_OUT)
+				gp->id = -1;
+		}
 	}
 	return gi;
 }

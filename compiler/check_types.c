@@ -89,6 +89,48 @@ char *arches_with(Chk *k, unsigned bit)
 	return *s ? s : "none";
 }
 
+/* The hook kind name (stdlib/hook.def); NULL after reporting (E0354). */
+const HookKind *need_hook_kind(Chk *k, const char *name, Span sp)
+{
+	const HookKind *h = hook_kind_lookup(name);
+	if (h)
+		return h;
+	int n;
+	const HookKind *all = hook_kind_all(&n);
+	const char **cands = arena_alloc(A(k), (n + 1) * sizeof *cands);
+	for (int i = 0; i < n; i++)
+		cands[i] = all[i].name;
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0354", sp, "unknown hook kind `%s`", name ? name : "?");
+	d->primary.msg = "not a hook kind of the standard library";
+	help_similar(d, name ? name : "", cands, n, "hook kinds");
+	diag_end(k->c, d);
+	return NULL;
+}
+
+/* A hook port's kind and index space over the instance's cparams cs;
+ * -1 after reporting. */
+static int type_hook(Chk *k, GPort *gp, const Type *t, const Scope *cs)
+{
+	const HookKind *h = need_hook_kind(k, t->hook, t->hook_sp);
+	if (!h)
+		return -1;
+	if (h->shaped != (t->rows != NULL)) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0355", t->sp, h->shaped ? "hook kind `%s` needs an index space"
+		                   : "hook kind `%s` has no index space", h->name);
+		d->primary.msg = h->shaped ? "no `<ROWS x COLS>` here" : "`<...>` given here";
+		diag_note(d, "`%s`: %s", h->name, h->doc);
+		diag_help(d, h->shaped ? "write `%s<ROWS x COLS>`, e.g. the block shape it iterates"
+		                       : "write `%s` alone", h->name);
+		diag_end(k->c, d);
+		return -1;
+	}
+	if (h->shaped && (eval_pos(k, t->rows, cs, "a hook's index space", &gp->hshape[0]) ||
+	                  eval_pos(k, t->cols, cs, "a hook's index space", &gp->hshape[1])))
+		return -1;
+	gp->hook = h;
+	return 0;
+}
+
 /* ----------------------------------------------------------- port types */
 
 char *field_str(Chk *k, const GField *f, int frag)
@@ -99,6 +141,11 @@ char *field_str(Chk *k, const GField *f, int frag)
 
 char *port_str(Chk *k, const GPort *p)
 {
+	if (p->k == TY_HOOK && p->hook && p->hook->shaped)
+		return arena_printf(A(k), "hook %s<%lld x %lld>", p->hook->name, (long long)p->hshape[0],
+		                    (long long)p->hshape[1]);
+	if (p->k == TY_HOOK)
+		return arena_printf(A(k), "hook %s", p->hook ? p->hook->name : p->decl->ty->hook);
 	if (p->k != TY_BUNDLE)
 		return field_str(k, p->fields.v[0], p->k == TY_FRAG);
 	char *s = "{ ";
@@ -201,6 +248,9 @@ GPort *type_port(Chk *k, const Port *p, const Scope *cs)
 			return NULL;
 		vec_push(A(k), &gp->fields, f);
 		gp->bytes = f->bytes;    /* frag: per thread, once the role is known */
+	} else if (p->ty->k == TY_HOOK) {
+		if (type_hook(k, gp, p->ty, cs))
+			return NULL;
 	} else {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0308", p->ty->sp, "a port must be a tile, a frag or a bundle");
 		d->primary.msg = "not a port type";
@@ -243,7 +293,8 @@ static Span field_decl_sp(const GPort *p, int i, int what)
 /* 0: same type; else reported. */
 int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b)
 {
-	static const char *const kinds[] = { [TY_TILE] = "a tile", [TY_FRAG] = "a frag", [TY_BUNDLE] = "a bundle" };
+	static const char *const kinds[] = { [TY_TILE] = "a tile", [TY_FRAG] = "a frag", [TY_BUNDLE] = "a bundle",
+	                                     [TY_HOOK] = "a hook" };
 	if (a->k != b->k) {
 		mismatch(k, cn, "E0308", "port kind", a, b, a->decl->ty->sp, b->decl->ty->sp,
 		         kinds[a->k], kinds[b->k],

@@ -15,6 +15,18 @@ static void print_field(FILE *out, const GField *f, int frag)
 	        (long long)f->rows, (long long)f->cols, f->layout);
 }
 
+/* `hook KIND[<R x C>][ = BASE]` */
+static void hook_print(FILE *out, const GPort *p)
+{
+	fprintf(out, "hook %s", p->hook ? p->hook->name : "?");
+	if (p->hook && p->hook->shaped)
+		fprintf(out, "<%lld x %lld>", (long long)p->hshape[0], (long long)p->hshape[1]);
+	if (p->decl->ty->base)
+		fprintf(out, " = %s", p->decl->ty->base);
+	if (p->dir == PORT_IN)
+		fputs(p->hk ? "" : ", unconnected: the component's default", out);
+}
+
 void graph_print(FILE *out, const Graph *g)
 {
 	fprintf(out, "kernel %s for %s\n", g->k->name, g->arch->name);
@@ -40,6 +52,8 @@ void graph_print(FILE *out, const Graph *g)
 	}
 	if (g->cluster[0] * g->cluster[1] > 1)
 		fprintf(out, ", cluster(%d, %d)", g->cluster[0], g->cluster[1]);
+	if (g->order)
+		fprintf(out, ", order(%s.%s)", g->order->name, g->order_port->name);
 	fprintf(out, "\n  params\n");
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *q = g->kparams.v[i];
@@ -77,8 +91,14 @@ void graph_print(FILE *out, const Graph *g)
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *gi = g->insts.v[i];
 		const Component *cp = gi->comp;
-		fprintf(out, "    %s = %s: role %d", gi->name, cp->name, gi->role);
-		if (gi->nwarps)
+		fprintf(out, "    %s = %s: ", gi->name, cp->name);
+		if (gi->hooks)
+			fprintf(out, "hook provider, on its callers' warps");
+		else
+			fprintf(out, "role %d", gi->role);
+		if (gi->hooks)
+			;
+		else if (gi->nwarps)
 			fprintf(out, ", warps %d", gi->nwarps);
 		else
 			fprintf(out, ", on its producer's warps");
@@ -109,7 +129,10 @@ void graph_print(FILE *out, const Graph *g)
 		for (int j = 0; j < gi->ports.n; j++) {
 			const GPort *p = gi->ports.v[j];
 			fprintf(out, "      %s %s: ", p->dir == PORT_IN ? "in " : "out", p->name);
-			if (p->k == TY_BUNDLE) {
+			if (p->k == TY_HOOK) {
+				hook_print(out, p);
+				fputc('\n', out);
+			} else if (p->k == TY_BUNDLE) {
 				fprintf(out, "{ ");
 				for (int q = 0; q < p->fields.n; q++) {
 					const GField *f = p->fields.v[q];
@@ -149,6 +172,16 @@ void graph_print(FILE *out, const Graph *g)
 			}
 			fputc('\n', out);
 		}
+	}
+	if (g->hooks.n)
+		fprintf(out, "  hooks\n");
+	for (int i = 0; i < g->hooks.n; i++) {
+		const GHook *h = g->hooks.v[i];
+		fprintf(out, "    h%d %s.%s -> %s.%s: %s", h->id, h->from->name, h->fp->name, h->to->name, h->tp->name,
+		        h->kind->name);
+		if (h->kind->shaped)
+			fprintf(out, "<%lld x %lld>", (long long)h->fp->hshape[0], (long long)h->fp->hshape[1]);
+		fprintf(out, ", calls %s*\n", h->fp->decl->ty->base);
 	}
 }
 
@@ -223,6 +256,21 @@ void graph_dot(FILE *out, const Graph *g)
 			fprintf(out, "  \"%s\" -> \"%s\" [label=\"%s -> %s\\n%u B x %s stages\"];\n",
 			        e->from->name, e->to->name, e->fp->name, e->tp->name, e->slot_bytes, stages);
 	}
+	/* hook providers outside every role; their connections dashed */
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		if (gi->hooks)
+			fprintf(out, "  \"%s\" [label=\"%s\\n%s (hooks)\", style=rounded];\n", gi->name, gi->name,
+			        gi->comp->name);
+	}
+	for (int i = 0; i < g->hooks.n; i++) {
+		const GHook *h = g->hooks.v[i];
+		fprintf(out, "  \"%s\" -> \"%s\" [label=\"%s -> %s\\nhook %s\", style=dashed, arrowhead=empty];\n",
+		        h->from->name, h->to->name, h->fp->name, h->tp->name, h->kind->name);
+	}
+	if (g->order)
+		fprintf(out, "  \"%s\" [label=\"tile loop\", shape=ellipse];\n  \"%s\" -> \"%s\" [label=\"%s\\norder\", style=dashed, arrowhead=empty];\n",
+		        "(tiles)", g->order->name, "(tiles)", g->order_port->name);
 	fprintf(out, "}\n");
 }
 

@@ -27,6 +27,10 @@ void placement_print(FILE *out, const Placement *p)
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *in = g->insts.v[i];
 		const PRole *pr = in->role >= 0 && in->role < p->roles.n ? p->roles.v[in->role] : NULL;
+		if (in->hooks) {   /* no role: its hooks run inside their callers */
+			fprintf(out, "  %-12s %-5s %-7s %s\n", in->name, "-", "-", "- (hooks, on their callers' warps)");
+			continue;
+		}
 		fprintf(out, "  %-12s %-5d %-7s %d%s\n", in->name, in->role,
 			pr ? warp_range(a, pr->first_warp, pr->nwarps) : "-", pr ? pr->regs : 0,
 			!pr ? "" : pr->role->regs ? " (setmaxnreg)" :
