@@ -94,6 +94,54 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 			add_case(c, &f[F_WARPS], in, 0, 0, r->nwarps, 0);
 		}
 	}
+	/* every lane of a consumer calls its connected hook ports' provider */
+	for (int i = 0; i < p->g->hooks.n; i++) {
+		const GHook *h = p->g->hooks.v[i];
+		for (int lane = 0; lane < inst_lanes(p->g, h->to); lane++)
+			add_case(c, &f[F_HOOK_BOUND], abi_inst(p->g, h->to, lane), h->tp->id, 0, 1, 0);
+	}
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+int abi_has_hooks(const Graph *g)
+{
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		for (int j = 0; !in->hooks && j < in->ports.n; j++)
+			if (((const GPort *)in->ports.v[j])->k == TY_HOOK)
+				return 1;
+	}
+	return 0;
+}
+
+int abi_fn_defined(const Graph *g, int fn)
+{
+	return fn != F_HOOK_BOUND || abi_has_hooks(g);
+}
+
+AbiHookCase *abi_hook_cases(Ctx *c, const Placement *p, int kind, int *n)
+{
+	const Graph *g = p->g;
+	int m = 0;
+	for (int i = 0; i < g->hooks.n; i++) {
+		const GHook *h = g->hooks.v[i];
+		if (h->kind->id == kind)
+			m += inst_lanes(g, h->to);
+	}
+	AbiHookCase *v = arena_alloc(c->arena, (m + 1) * sizeof *v);
+	*n = 0;
+	for (int i = 0; i < g->hooks.n; i++) {
+		const GHook *h = g->hooks.v[i];
+		for (int lane = 0; h->kind->id == kind && lane < inst_lanes(g, h->to); lane++)
+			v[(*n)++] = (AbiHookCase){ abi_inst(g, h->to, lane), h->tp->id, h };
+	}
+	return v;
+}
+
+const char *abi_hook_fn_name(Ctx *c, const GPort *out, const HookFnInfo *f)
+{
+	return arena_printf(c->arena, "%s%s", out->decl->ty->base, f->suffix);
 }
 
 int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap)

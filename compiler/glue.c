@@ -277,16 +277,12 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	return a;
 }
 
-/* entry(inst, params..., frag ptrs..., tile_m, tile_n) */
-static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
-                       LLVMValueRef tm, LLVMValueRef tn)
+/* The values of in's params, as its entry (or hook function) takes them,
+ * into ts[], as[]; their count. */
+static int param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as)
 {
 	const Component *cp = in->comp;
-	int np = cp->params.n, max = 3 + np + in->ports.n;
-	LLVMTypeRef *ts = arena_alloc(g->c->arena, max * sizeof *ts);
-	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
-	int n = 0;
-	ts[n] = g->i32, as[n++] = ci32(g, abi_inst(g->p->g, in, g->lane));
+	int np = cp->params.n, n = 0;
 	for (int i = 0; i < np; i++) {
 		const Param *pa = cp->params.v[i];
 		const GBind *b = bind_of(in, pa->name);
@@ -320,9 +316,168 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 		}
 		as[n++] = v;
 	}
+	return n;
+}
+
+/* The struct of a hook provider's param values, as an `in hook`'s context
+ * holds them (one i8 when it has none). */
+static LLVMTypeRef ctx_type(G *g, const GInst *prov)
+{
+	const Component *cp = prov->comp;
+	int np = cp->params.n;
+	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
+	for (int i = 0; i < np; i++)
+		ts[i] = param_type(g, cp->params.v[i]);
+	if (!np)
+		ts[np++] = g->i8;
+	return LLVMStructTypeInContext(g->cx, ts, np, 0);
+}
+
+/* An `in hook` port's argument: a pointer to the context of the provider
+ * connected to it (its param values, stored in the role's preheader), or
+ * NULL when none is. One per (port, lane), like the ring cursors. */
+static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
+{
+	if (!pt->hk)
+		return LLVMConstNull(g->i8p);
+	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane);
+	if (have)
+		return have;
+	const GInst *prov = pt->hk->from;
+	LLVMTypeRef st = ctx_type(g, prov);
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+	LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn)));
+	LLVMValueRef a = LLVMBuildAlloca(g->b, st, "hook.ctx");
+	LLVMSetAlignment(a, 8);
+	LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(g->preheader));
+	int np = prov->comp->params.n;
+	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
+	LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
+	param_values(g, prov, ts, vs);
+	for (int i = 0; i < np; i++)
+		LLVMBuildStore(g->b, vs[i], LLVMBuildStructGEP2(g->b, st, a, (unsigned)i, ""));
+	LLVMValueRef p = LLVMBuildBitCast(g->b, a, g->i8p, "");
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	fr[*nfr] = (Frag){ pt, g->lane, p };
+	++*nfr;
+	return p;
+}
+
+static LLVMTypeRef hook_arg_type(G *g, char t)
+{
+	return t == 'f' ? g->f32 : g->i32;
+}
+
+/* The call of provider prov's function f for its `out hook` out:
+ * f(inst, params..., args...), args as f's types give them. */
+static LLVMValueRef call_hook(G *g, const GInst *prov, const GPort *out, const HookFnInfo *f,
+                              LLVMValueRef *params, LLVMTypeRef *pts, int np, LLVMValueRef *args)
+{
+	int na = (int)strlen(f->types), n = 0;
+	LLVMTypeRef *ts = arena_alloc(g->c->arena, (1 + np + na) * sizeof *ts);
+	LLVMValueRef *as = arena_alloc(g->c->arena, (1 + np + na) * sizeof *as);
+	ts[n] = g->i32, as[n++] = ci32(g, abi_inst(g->p->g, prov, 0));
+	for (int i = 0; i < np; i++)
+		ts[n] = pts[i], as[n++] = params[i];
+	for (int i = 0; i < na; i++)
+		ts[n] = hook_arg_type(g, f->types[i]), as[n++] = args[i];
+	LLVMTypeRef ft = LLVMFunctionType(hook_arg_type(g, f->cret[0]), ts, n, 0);
+	const char *name = abi_hook_fn_name(g->c, out, f);
+	LLVMValueRef fn = LLVMGetNamedFunction(g->m, name);
+	if (!fn)
+		fn = LLVMAddFunction(g->m, name, ft);
+	else if (LLVMGlobalGetValueType(fn) != ft) {
+		error_at(g->c, "E0513", out->decl->sp, "hook function `%s` is called with two different signatures", name);
+		g->err = 1;
+		return LLVMConstNull(hook_arg_type(g, f->cret[0]));
+	}
+	return LLVMBuildCall2(g->b, ft, fn, as, n, "");
+}
+
+/* One dispatch function of the hooks (docs/abi.md): RET f(inst, port,
+ * ctx, args...): per connected (consumer, port), the provider's params
+ * loaded from ctx and its function called; otherwise the default. */
+static void define_dispatch(G *g, const HookFnInfo *f)
+{
+	int na = (int)strlen(f->types);
+	LLVMTypeRef rt = hook_arg_type(g, f->cret[0]);
+	LLVMTypeRef *pts = arena_alloc(g->c->arena, (3 + na) * sizeof *pts);
+	pts[0] = pts[1] = g->i32, pts[2] = g->i8p;
+	for (int i = 0; i < na; i++)
+		pts[3 + i] = hook_arg_type(g, f->types[i]);
+	LLVMValueRef fn = LLVMAddFunction(g->m, f->dispatch, LLVMFunctionType(rt, pts, 3 + na, 0));
+	fn_attr(g, fn, "alwaysinline");
+	fn_attr(g, fn, "nounwind");
+	LLVMValueRef *args = arena_alloc(g->c->arena, (na + 1) * sizeof *args);
+	for (int i = 0; i < na; i++)
+		args[i] = LLVMGetParam(fn, 3 + i);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->cx, fn, "entry");
+	LLVMBasicBlockRef dflt = LLVMAppendBasicBlockInContext(g->cx, fn, "unbound");
+	LLVMPositionBuilderAtEnd(g->b, entry);
+	LLVMValueRef key = LLVMBuildOr(g->b, LLVMBuildShl(g->b, LLVMGetParam(fn, 0), ci32(g, 10), ""),
+	                               LLVMGetParam(fn, 1), "");
+	int nc;
+	const AbiHookCase *cs = abi_hook_cases(g->c, g->p, f->kind, &nc);
+	LLVMValueRef sw = LLVMBuildSwitch(g->b, key, dflt, nc);
+	for (int i = 0; i < nc; i++) {
+		const GInst *prov = cs[i].h->from;
+		LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
+		LLVMAddCase(sw, ci32(g, (int64_t)cs[i].inst << 10 | cs[i].port), bb);
+		LLVMPositionBuilderAtEnd(g->b, bb);
+		LLVMTypeRef st = ctx_type(g, prov);
+		LLVMValueRef ctx = LLVMBuildBitCast(g->b, LLVMGetParam(fn, 2), LLVMPointerType(st, 0), "");
+		int np = prov->comp->params.n;
+		LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
+		LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
+		for (int j = 0; j < np; j++) {
+			ts[j] = param_type(g, prov->comp->params.v[j]);
+			vs[j] = LLVMBuildLoad2(g->b, ts[j], LLVMBuildStructGEP2(g->b, st, ctx, (unsigned)j, ""), "");
+		}
+		LLVMBuildRet(g->b, call_hook(g, prov, cs[i].h->fp, f, vs, ts, np, args));
+	}
+	/* unbound: the default, an argument or a constant */
+	LLVMPositionBuilderAtEnd(g->b, dflt);
+	LLVMValueRef d = NULL;
+	char name[32];
+	for (int i = 0; i < na && !d; i++)
+		if (!strcmp(hook_arg_name(f, i, name, sizeof name), f->dflt))
+			d = args[i];
+	if (!d)
+		d = rt == g->f32 ? LLVMConstReal(g->f32, strtod(f->dflt, NULL)) : ci32(g, strtol(f->dflt, NULL, 0));
+	LLVMBuildRet(g->b, d);
+}
+
+/* The tile loop's order hook (`grid order(INST)`): its `_m` and `_n`
+ * functions of (t, tiles_m, tiles_n). */
+static void order_tile(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
+                       LLVMValueRef *tm, LLVMValueRef *tn)
+{
+	const Graph *gr = g->p->g;
+	int nf, np = gr->order->comp->params.n;
+	const HookFnInfo *f = hook_fns(HK_TILE_ORDER, &nf);
+	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
+	LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
+	param_values(g, gr->order, ts, vs);
+	LLVMValueRef args[3] = { t, tiles_m, tiles_n };
+	*tm = call_hook(g, gr->order, gr->order_port, &f[0], vs, ts, np, args);
+	*tn = call_hook(g, gr->order, gr->order_port, &f[1], vs, ts, np, args);
+}
+
+/* entry(inst, params..., ports..., tile_m, tile_n) */
+static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
+                       LLVMValueRef tm, LLVMValueRef tn)
+{
+	const Component *cp = in->comp;
+	int np = cp->params.n, max = 3 + np + in->ports.n;
+	LLVMTypeRef *ts = arena_alloc(g->c->arena, max * sizeof *ts);
+	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
+	int n = 0;
+	ts[n] = g->i32, as[n++] = ci32(g, abi_inst(g->p->g, in, g->lane));
+	n += param_values(g, in, ts + n, as + n);
 	for (int i = 0; i < in->ports.n; i++) {
 		const GPort *pt = in->ports.v[i];
 		LLVMValueRef p = pt->k == TY_FRAG ? frag_ptr(g, fr, nfr, pt, role_threads)
+		               : pt->k == TY_HOOK ? hook_ctx(g, fr, nfr, pt)
 		                                  : pipe_ptr(g, fr, nfr, pt);
 		ts[n] = LLVMTypeOf(p), as[n++] = p;
 	}
@@ -346,7 +501,9 @@ static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tile
 {
 	const Graph *gr = g->p->g;
 	LLVMBuilderRef b = g->b;
-	if (gr->raster == RASTER_GROUPED && gr->raster_group > 0) {
+	if (gr->order)
+		order_tile(g, t, tiles_m, tiles_n, tm, tn);
+	else if (gr->raster == RASTER_GROUPED && gr->raster_group > 0) {
 		LLVMValueRef G_ = ci32(g, gr->raster_group);
 		LLVMValueRef per = LLVMBuildMul(b, G_, tiles_n, "");
 		LLVMValueRef grp = LLVMBuildSDiv(b, t, per, "");
@@ -663,7 +820,16 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
 	abi_sigs(fns);
 	abi_tables(c, p, fns);
 	for (int i = 0; i < ABI_NFNS; i++)
-		define_abi(g, &fns[i]);
+		if (abi_fn_defined(p->g, i))
+			define_abi(g, &fns[i]);
+	if (abi_has_hooks(p->g))
+		for (int k = 0; k < HK_NKINDS; k++) {
+			int nf;
+			const HookFnInfo *f = hook_fns(k, &nf);
+			for (int i = 0; i < nf; i++)
+				if (f[i].dispatch)
+					define_dispatch(g, &f[i]);
+		}
 	build_main(g);
 	strip_new_attrs(g);
 

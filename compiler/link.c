@@ -310,6 +310,9 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 	char *cubin = NULL;
 	if (jit_link(c, p, &in, 0, &cubin, &r->cubin_size, &r->info_log))
 		goto out;
+	if (c->verbose && r->info_log && *r->info_log)   /* ptxas's -v: registers, spills */
+		fprintf(c->err, "nvJitLink info log of `%s` for %s:\n%s%s", p->g->k->name, p->arch->name,
+		        r->info_log, r->info_log[strlen(r->info_log) - 1] == '\n' ? "" : "\n");
 	r->cubin = cubin;
 	if (check_cubin(c, p, r))
 		goto out;

@@ -111,7 +111,8 @@ static int includes(Ctx *c, FILE *o, const Graph *g)
 		int seen = 0;
 		for (int j = 0; j < i; j++) {
 			const GInst *pr = g->insts.v[j];
-			if (pr->comp != in->comp && strcmp(pr->comp->entry, in->comp->entry))
+			if (pr->comp != in->comp && (!pr->comp->entry || !in->comp->entry ||
+			                             strcmp(pr->comp->entry, in->comp->entry)))
 				continue;
 			seen = 1;
 			if (pr->comp != in->comp || (in->cvals && pr->cvals && !same_cvals(pr, in))) {
@@ -143,27 +144,93 @@ static int includes(Ctx *c, FILE *o, const Graph *g)
 	return 0;
 }
 
+/* The value of each of in's params, as its entry takes them, each after
+ * ", " (the first after `first`) */
+static void param_args(FILE *o, const Graph *g, const GInst *in, const char *first)
+{
+	const Component *cp = in->comp;
+	for (int i = 0; i < cp->params.n; i++) {
+		const Param *pa = cp->params.v[i];
+		const GBind *b = bind_of(in, pa->name);
+		int kp = b ? b->kparam : -1;
+		fputs(i ? ", " : first, o);
+		if (b && kp < 0 && b->expr)
+			cexpr(o, g, b->expr);
+		else if (pa->ty && pa->ty->k == TY_TENSORMAP)
+			fprintf(o, "&p%d", kp);
+		else if (pa->ty && pa->ty->k == TY_PTR)
+			fprintf(o, "(%s *)p%d", ctype_of(pa->ty->dtype), kp);
+		else
+			fprintf(o, "p%d", kp);
+	}
+}
+
+/* The context a hook provider's callers pass (glue.c, hook_ctx): its
+ * param values, one member each (p0, p1, ...), and the dispatch functions
+ * of every hook kind (abi_hook_cases): the provider's function called
+ * with the members, or the default. */
+static void hook_defs(Ctx *c, FILE *o, const Placement *p)
+{
+	const Graph *g = p->g;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		int called = 0;
+		for (int j = 0; j < g->hooks.n; j++)
+			called |= ((const GHook *)g->hooks.v[j])->from == in;
+		if (!called)
+			continue;
+		fprintf(o, "struct plk_hook_ctx_%d {", in->id);
+		for (int j = 0; j < in->comp->params.n; j++) {
+			const Type *t = ((const Param *)in->comp->params.v[j])->ty;
+			if (t->k == TY_TENSORMAP)
+				fprintf(o, " const void *p%d;", j);
+			else
+				fprintf(o, " %s%s p%d;", ctype_of(t->dtype), t->k == TY_PTR ? " *" : "", j);
+		}
+		fprintf(o, "%s };   /* %s */\n", in->comp->params.n ? "" : " char none;", in->name);
+	}
+	for (int k = 0; k < HK_NKINDS; k++) {
+		int nf;
+		const HookFnInfo *f = hook_fns(k, &nf);
+		for (int i = 0; i < nf; i++) {
+			if (!f[i].dispatch)
+				continue;
+			int na = (int)strlen(f[i].types), nc;
+			char an[32];
+			fprintf(o, "extern \"C\" __device__ __forceinline__ %s %s(int inst, int port, const void *ctx, %s\n{\n"
+			           "\tswitch (inst << 10 | port) {\n", f[i].cret, f[i].dispatch, f[i].cargs + 1);
+			const AbiHookCase *cs = abi_hook_cases(c, p, k, &nc);
+			for (int j = 0; j < nc; j++) {
+				const GInst *pv = cs[j].h->from;
+				fprintf(o, "\tcase %d: {\n\t\tconst plk_hook_ctx_%d *c = (const plk_hook_ctx_%d *)ctx;\n"
+				           "\t\treturn %s(%d", cs[j].inst << 10 | cs[j].port, pv->id, pv->id,
+				        abi_hook_fn_name(c, cs[j].h->fp, &f[i]), abi_inst(g, pv, 0));
+				for (int q = 0; q < pv->comp->params.n; q++)
+					fprintf(o, ", c->p%d", q);
+				for (int q = 0; q < na; q++)
+					fprintf(o, ", %s", hook_arg_name(&f[i], q, an, sizeof an));
+				fprintf(o, ");\n\t}\n");
+			}
+			fprintf(o, "\t}\n\treturn %s;\n}\n", f[i].dflt);
+		}
+	}
+}
+
 static void entry_call(FILE *o, const Graph *g, const GInst *in, int lane, const void **frags,
                        int nfrags, const char *indent)
 {
 	const Component *cp = in->comp;
 	fprintf(o, "%s%s(%d", indent, cp->entry, abi_inst(g, in, lane));
-	for (int i = 0; i < cp->params.n; i++) {
-		const Param *pa = cp->params.v[i];
-		const GBind *b = bind_of(in, pa->name);
-		int kp = b ? b->kparam : -1;
-		if (b && kp < 0 && b->expr) {
-			fputs(", ", o);
-			cexpr(o, g, b->expr);
-		} else if (pa->ty && pa->ty->k == TY_TENSORMAP)
-			fprintf(o, ", &p%d", kp);
-		else if (pa->ty && pa->ty->k == TY_PTR)
-			fprintf(o, ", (%s *)p%d", ctype_of(pa->ty->dtype), kp);
-		else
-			fprintf(o, ", p%d", kp);
-	}
+	param_args(o, g, in, ", ");
 	for (int i = 0; i < in->ports.n; i++) {
 		const GPort *pt = in->ports.v[i];
+		if (pt->k == TY_HOOK) {
+			if (pt->hk)
+				fprintf(o, ", &hctx_%d_%d", in->id, pt->id);
+			else
+				fputs(", 0", o);
+			continue;
+		}
 		if (pt->k != TY_FRAG) {
 			fprintf(o, ", &pipe_%d_%d", in->id, pt->id);
 			continue;
@@ -195,6 +262,14 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		const GInst *in = r->role->insts.v[j];
 		for (int k = 0; k < in->ports.n; k++) {
 			const GPort *pt = in->ports.v[k];
+			if (pt->k == TY_HOOK) {
+				if (pt->hk) {   /* the provider's params, for its hooks' calls */
+					fprintf(o, "\t\t\tconst plk_hook_ctx_%d hctx_%d_%d = { ", pt->hk->from->id, in->id, pt->id);
+					param_args(o, g, pt->hk->from, "");
+					fprintf(o, "%s };\n", pt->hk->from->comp->params.n ? "" : "0");
+				}
+				continue;
+			}
 			if (pt->k != TY_FRAG) {
 				fprintf(o, "\t\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
 				continue;
@@ -237,7 +312,16 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
 	else
 		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
-	if (g->raster == RASTER_GROUPED && g->raster_group > 0)
+	if (g->order) {   /* the tile_order hook (glue.c, order_tile) */
+		int nf;
+		const HookFnInfo *f = hook_fns(HK_TILE_ORDER, &nf);
+		for (int k = 0; k < 2; k++) {
+			fprintf(o, "\t\t\t\t%s = %s%s(%d", k ? "tn" : "tm", g->order_port->decl->ty->base, f[k].suffix,
+			        abi_inst(g, g->order, 0));
+			param_args(o, g, g->order, ", ");
+			fprintf(o, ", t, %s, tiles_n);\n", rows);
+		}
+	} else if (g->raster == RASTER_GROUPED && g->raster_group > 0)
 		fprintf(o, "\t\t\t\tplk_raster_grouped(t, %s, tiles_n, %lld, &tm, &tn);\n", rows,
 		        (long long)g->raster_group);
 	else if (g->raster == RASTER_COLUMN)
@@ -278,10 +362,13 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	abi_sigs(fns);
 	abi_tables(c, p, fns);
 	for (int i = 0; i < ABI_NFNS; i++)
-		abi_def(o, &fns[i]);
+		if (abi_fn_defined(g, i))
+			abi_def(o, &fns[i]);
 	fputc('\n', o);
 	if (includes(c, o, g))
 		return -1;
+	if (abi_has_hooks(g))
+		hook_defs(c, o, p);
 
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);

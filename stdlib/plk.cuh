@@ -31,6 +31,19 @@ extern "C" {
 #undef PLK_ABI
 }
 
+/* ---- Hook dispatch: stdlib/hook.def (docs/abi.md, "Hooks") ----
+ * A component calls the hook on its `in hook` port `port` as
+ * plk_<fn>(inst, port, ctx, args...), ctx the port's argument of its
+ * entry; the glue defines each to call the provider the recipe connects
+ * (the port's default when plk_hook_bound(inst, port) is 0). */
+#define PLK_HOOK_UNPAREN_(...) __VA_ARGS__
+extern "C" {
+#define PLK_HOOK_FN(kind, suffix, ret, args, types, dispatch, dflt) \
+	__device__ ret dispatch(int inst, int port, const void *ctx, PLK_HOOK_UNPAREN_ args);
+#include "hook.def"
+}
+#undef PLK_HOOK_UNPAREN_
+
 /* ---- Small helpers ----
  * Names here avoid upper-case identifiers: components' cparams are macros
  * (BM, N, WARPS, ...) that may be defined when this header is included. */
