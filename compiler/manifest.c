@@ -59,6 +59,67 @@ static const char *kind_name(KParamKind k)
 	return k <= KP_F32 ? n[k] : "i32";
 }
 
+/* "hooks": each hook provider instance, its component, the kernel
+ * parameters its params take and where each of its hooks goes (consumer
+ * ports, or the grid's order). Written only when the kernel has one. */
+static void hooks_json(FILE *o, const Graph *g)
+{
+	int any = 0;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		if (!in->hooks)
+			continue;
+		fprintf(o, "%s\n    { \"instance\": ", any++ ? "," : ",\n  \"hooks\": [");
+		json_str(o, in->name);
+		fputs(", \"component\": ", o);
+		json_str(o, in->comp->name);
+		fputs(",\n      \"params\": [", o);
+		for (int j = 0; j < in->binds.n; j++) {
+			const GBind *b = in->binds.v[j];
+			fputs(j ? ", { \"name\": " : "{ \"name\": ", o);
+			json_str(o, b->param);
+			if (b->kparam >= 0) {
+				fputs(", \"param\": ", o);
+				json_str(o, ((const GKParam *)g->kparams.v[b->kparam])->name);
+			} else {
+				fputs(", \"expr\": ", o);
+				jexpr(o, g, b->expr);
+			}
+			fputs(" }", o);
+		}
+		fputs("],\n      \"hooks\": [", o);
+		int nh = 0;
+		for (int j = 0; j < in->ports.n; j++) {
+			const GPort *pt = in->ports.v[j];
+			if (!pt->hook)
+				continue;
+			fprintf(o, "%s\n        { \"port\": ", nh++ ? "," : "");
+			json_str(o, pt->name);
+			fputs(", \"kind\": ", o);
+			json_str(o, pt->hook->name);
+			if (pt->hook->shaped)
+				fprintf(o, ", \"shape\": [%lld, %lld]", (long long)pt->hshape[0], (long long)pt->hshape[1]);
+			fputs(", \"to\": [", o);
+			int nt = 0;
+			for (int q = 0; q < g->hooks.n; q++) {
+				const GHook *h = g->hooks.v[q];
+				if (h->fp != pt)
+					continue;
+				char to[256];
+				snprintf(to, sizeof to, "%s.%s", h->to->name, h->tp->name);
+				fputs(nt++ ? ", " : "", o);
+				json_str(o, to);
+			}
+			if (g->order_port == pt)
+				fprintf(o, "%s\"grid.order\"", nt++ ? ", " : "");
+			fputs("] }", o);
+		}
+		fputs(nh ? "\n      ] }" : "] }", o);
+	}
+	if (any)
+		fputs("\n  ]", o);
+}
+
 int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *binary, FILE *o)
 {
 	const Placement *p = ps[0];
@@ -108,7 +169,10 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 		for (int j = 0; j < kp->ty->dims.n; j++) {
 			fputs(j ? ", " : "", o);
 			const Expr *e = kp->ty->dims.v[j];
-			if (e->k == EX_NAME)
+			int cst = 0;   /* a recipe const (`HD` of `const HD = 128`): its value */
+			for (int q = 0; e->k == EX_NAME && q < g->consts.n; q++)
+				cst |= !strcmp(((const Const *)g->consts.v[q])->name, e->name);
+			if (e->k == EX_NAME && !cst)
 				json_str(o, e->name);
 			else
 				jexpr(o, g, e);
@@ -142,7 +206,9 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 		}
 		fputs(" }", o);
 	}
-	fputs(g->kparams.n ? "\n  ],\n  \"placement\": " : "],\n  \"placement\": ", o);
+	fputs(g->kparams.n ? "\n  ]" : "]", o);
+	hooks_json(o, g);
+	fputs(",\n  \"placement\": ", o);
 	placement_write_json(o, p, "  ");
 	if (n > 1) {   /* per-arch launch shape; the top level is arch[0]'s */
 		fputs(",\n  \"variants\": [", o);

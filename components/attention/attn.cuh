@@ -1,6 +1,6 @@
 /*
  * attn.cuh: what the attention components share (docs/attention.md):
- * the hook calls of the core and loaders, 4-D TMA copies, the wgmma forms
+ * 4-D TMA copies, the wgmma forms
  * attention needs beyond plk.cuh's (P from registers, V MN-major), and
  * the index arithmetic of the wgmma_acc layout.
  *
@@ -12,23 +12,6 @@
 
 #include "plk.cuh"
 #include <cuda_bf16.h>
-
-/* ---- Hooks (docs/abi.md, "Hooks"): defined by the glue for each hook
- * port, dispatching to the hook instance the recipe connects to it. ctx
- * is the port's argument of the entry: the hook instance's params. ---- */
-extern "C" {
-/* 1 when the recipe connects the hook port; 0: the component's default. */
-__device__ int plk_hook_bound(int inst, int port);
-/* score_mod: the score (q.k * scale) of one element -> its new score. */
-__device__ float plk_score_mod(int inst, int port, const void *ctx, float score, int b, int h,
-                               int q, int kv);
-/* mask_mod: 1 when query q attends to key kv. */
-__device__ int plk_mask_mod(int inst, int port, const void *ctx, int b, int h, int q, int kv);
-/* block_iter: the KV blocks q block qb visits, and for each whether its
- * mask must be applied: plk_block_at returns (kv block << 1) | partial. */
-__device__ int plk_block_count(int inst, int port, const void *ctx, int b, int h, int qb);
-__device__ int plk_block_at(int inst, int port, const void *ctx, int b, int h, int qb, int i);
-}
 
 /* A KV block that is partial gets the mask (and the key bound); a full
  * one is taken whole. */
