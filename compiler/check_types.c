@@ -11,6 +11,20 @@ static uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * 
 
 /* ------------------------------------------------------------- stdlib */
 
+/* `unknown WHAT name` (code), with the closest of a table's n names:
+ * the name of entry i at names + i * stride. */
+static void unknown_std(Chk *k, const char *code, Span sp, const char *what, const char *plural,
+                        const char *name, const void *names, size_t stride, int n)
+{
+	const char **cands = arena_alloc(A(k), (n + 1) * sizeof *cands);
+	for (int i = 0; i < n; i++)
+		cands[i] = *(const char *const *)((const char *)names + i * stride);
+	Diag *d = diag_new(k->c, DIAG_ERROR, code, sp, "unknown %s `%s`", what, name ? name : "?");
+	d->primary.msg = arena_printf(A(k), "not a %s of the standard library", what);
+	help_similar(d, name ? name : "", cands, n, plural);
+	diag_end(k->c, d);
+}
+
 /* The dtype name; NULL after reporting. */
 const DtypeInfo *need_dtype(Chk *k, const char *name, Span sp)
 {
@@ -19,13 +33,7 @@ const DtypeInfo *need_dtype(Chk *k, const char *name, Span sp)
 		return d;
 	int n;
 	const DtypeInfo *all = dtype_all(&n);
-	const char **cands = arena_alloc(A(k), n * sizeof *cands);
-	for (int i = 0; i < n; i++)
-		cands[i] = all[i].name;
-	Diag *dg = diag_new(k->c, DIAG_ERROR, "E0326", sp, "unknown dtype `%s`", name ? name : "?");
-	dg->primary.msg = "not a dtype of the standard library";
-	help_similar(dg, name ? name : "", cands, n, "dtypes");
-	diag_end(k->c, dg);
+	unknown_std(k, "E0326", sp, "dtype", "dtypes", name, &all[0].name, sizeof *all, n);
 	return NULL;
 }
 
@@ -67,13 +75,7 @@ unsigned need_feature(Chk *k, const Feature *f)
 		return b;
 	int n;
 	const FeatureInfo *all = feature_all(&n);
-	const char **cands = arena_alloc(A(k), n * sizeof *cands);
-	for (int i = 0; i < n; i++)
-		cands[i] = all[i].name;
-	Diag *d = diag_new(k->c, DIAG_ERROR, "E0328", f->sp, "unknown feature `%s`", f->name);
-	d->primary.msg = "not a feature of the standard library";
-	help_similar(d, f->name, cands, n, "features");
-	diag_end(k->c, d);
+	unknown_std(k, "E0328", f->sp, "feature", "features", f->name, &all[0].name, sizeof *all, n);
 	return 0;
 }
 
@@ -97,13 +99,7 @@ const HookKind *need_hook_kind(Chk *k, const char *name, Span sp)
 		return h;
 	int n;
 	const HookKind *all = hook_kind_all(&n);
-	const char **cands = arena_alloc(A(k), (n + 1) * sizeof *cands);
-	for (int i = 0; i < n; i++)
-		cands[i] = all[i].name;
-	Diag *d = diag_new(k->c, DIAG_ERROR, "E0354", sp, "unknown hook kind `%s`", name ? name : "?");
-	d->primary.msg = "not a hook kind of the standard library";
-	help_similar(d, name ? name : "", cands, n, "hook kinds");
-	diag_end(k->c, d);
+	unknown_std(k, "E0354", sp, "hook kind", "hook kinds", name, &all[0].name, sizeof *all, n);
 	return NULL;
 }
 
