@@ -580,6 +580,8 @@ const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, cons
 	obj_fini(&o);
 	if (!fresh && build(c, comp, cv, &k, path))
 		path = NULL;
+	if (path && c->verbose)   /* which object serves it (tests: one core for every variant) */
+		fprintf(c->err, "plkc: object of `%s`: %s\n", comp->name, path);
 out:
 	key_fini(&k);
 	return path;

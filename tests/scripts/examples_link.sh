@@ -3,7 +3,8 @@
 # PTX: the kernel is there with its launch bounds, and nothing of the
 # component ABI survives as a call. A Hopper-only recipe must be refused
 # for the other arches with the arch error, not linked. Also links one
-# example for three arches at once into a fatbin with its manifest.
+# example for three arches at once into a fatbin with its manifest. The
+# attention recipes (hooks) link too, all of one core object.
 B=${1:-build}
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
 tmp=$(mktemp -d)
@@ -43,7 +44,30 @@ gemm_mcast sm_100a E0330
 gemm_swiglu_sm80 sm_80 ok
 gemm_swiglu_sm80 sm_90a ok
 gemm_swiglu_sm80 sm_100a ok
+attn_dense sm_80 E0329
+attn_dense sm_90a ok
+attn_dense sm_100a E0330
+attn_causal sm_90a ok
+attn_sliding sm_90a ok
+attn_softcap sm_90a ok
+attn_document sm_90a ok
+attn_block_sparse sm_90a ok
 LIST
+# The attention variants differ only in the hooks they connect: every one
+# with HD = 128 links the one cached object of attn_core (object_for names
+# it COMPONENT-DIGEST.o), and ptxas spills nothing and serializes no wgmma.
+core=""
+for ex in examples/attn_*.plk; do
+	grep -qE "const .*HD = 128" "$ex" || continue
+	"$PLKC" "$ex" -arch sm_90a -v -o "$tmp/a.cubin" >"$tmp/log" 2>&1 || { echo "$ex: link failed"; head -n 12 "$tmp/log"; fail=1; continue; }
+	o=$(sed -n 's/^plkc: object of `attn_core`: //p' "$tmp/log")
+	[ -n "$o" ] || { echo "$ex: no attn_core object in plkc -v"; fail=1; continue; }
+	[ -z "$core" ] && core=$o
+	[ "$o" = "$core" ] || { echo "$ex links attn_core from $o, not $core"; fail=1; }
+	grep -q " 0 bytes spill stores, 0 bytes spill loads" "$tmp/log" || { echo "$ex: ptxas spilled:"; grep spill "$tmp/log"; fail=1; }
+	grep -q "C75[0-9][0-9]" "$tmp/log" && { echo "$ex: ptxas:"; grep "C75" "$tmp/log"; fail=1; }
+done
+[ -n "$core" ] || { echo "no attention example with HD = 128"; fail=1; }
 # B multicast across a 2 x 1 cluster: the multicast TMA load, the consumers'
 # arrivals on both CTAs' empty barriers, the cluster barriers at entry and
 # exit, and empty barriers counting both CTAs' consumers (2 x 256 threads)

@@ -78,6 +78,7 @@ static void test_gemm(void)
 {
 	Ctx c;
 	Graph *g = run(fresh(&c), gemm, "sm_90a");
+	CHECK(g && !g->hooks.n && !g->order && !abi_has_hooks(g) && !abi_fn_defined(g, F_HOOK_BOUND));
 	CHECK(g != NULL);
 	if (!g) {
 		fflush(c.err);
@@ -170,6 +171,26 @@ static void test_gemm(void)
 	done(&c);
 }
 
+/* The one kernel of a whole file's text (its components in it), checked
+ * for sm_90a; NULL (its diagnostics on stderr) on an error. */
+static Graph *check_text(Ctx *c, const char *text)
+{
+	int src = ctx_add_source(c, "t.plk", text, strlen(text));
+	Module *m = parse_source(c, src);
+	CHECK(m && !c->nerrors);
+	if (!m || c->nerrors)
+		return NULL;
+	Program *p = arena_alloc(c->arena, sizeof *p);
+	p->comps = m->comps;
+	Graph *g = check_kernel(c, p, m->kernels.v[0], arch_lookup("sm_90a"));
+	CHECK(g);
+	if (!g) {
+		fflush(c->err);
+		fprintf(stderr, "%s", errbuf);
+	}
+	return g;
+}
+
 /* code: the error code expected in the output for this kernel on arch */
 static void expect(const char *kernel, const char *arch, const char *code)
 {
@@ -227,15 +248,8 @@ static void test_lanes(int handoff)
 	fresh(&c);
 	char text[2048];
 	snprintf(text, sizeof text, lanes_comps, handoff ? "handoff" : "");
-	int src = ctx_add_source(&c, "t.plk", text, strlen(text));
-	Module *m = parse_source(&c, src);
-	CHECK(m && !c.nerrors);
-	if (!m || c.nerrors) { done(&c); return; }
-	Program *p = arena_alloc(c.arena, sizeof *p);
-	p->comps = m->comps;
-	Graph *g = check_kernel(&c, p, m->kernels.v[0], arch_lookup("sm_90a"));
-	CHECK(g);
-	if (!g) { fprintf(stderr, "%s", errbuf); done(&c); return; }
+	Graph *g = check_text(&c, text);
+	if (!g) { done(&c); return; }
 	const GEdge *e = NULL;
 	for (int i = 0; i < g->edges.n; i++)
 		if (((GEdge *)g->edges.v[i])->kind == EDGE_RING)
@@ -293,12 +307,118 @@ static void test_lanes(int handoff)
 	done(&c);
 }
 
+/* Hooks (docs/abi.md): a mask provider connected to the consumer of a
+ * pingpong ring, and a tile order. The checker stores the connection and
+ * the order provider on the graph; abi.c gives the dispatch one case per
+ * lane of the consumer (inst 1 and 1 + 5); the glue and the monolith call
+ * the provider's function with its param, and the order's in the loop. */
+static const char *hooks_text =
+	"component load {\n"
+	"  source \"l.cu\"; entry l\n"
+	"  arch >= sm_90 needs tma\n"
+	"  warps 1; regs 40\n"
+	"  param a: tensormap<bf16, 2>[64, 128]\n"
+	"  param K: i32\n"
+	"  out t: tile<bf16, 128 x 64, sw128> per ceil_div(K, 64)\n"
+	"}\n"
+	"component mma {\n"
+	"  source \"m.cu\"; entry m\n"
+	"  arch >= sm_90a needs wgmma, setmaxnreg\n"
+	"  warpgroups 1; regs 232\n"
+	"  param K: i32\n"
+	"  in t: tile<bf16, 128 x 64, sw128> per ceil_div(K, 64)\n"
+	"  in hook mask: mask_mod\n"
+	"  in hook score: score_mod\n"
+	"  out acc: frag<f32, 128 x 128, wgmma_acc>\n"
+	"}\n"
+	"component store {\n"
+	"  source \"s.cu\"; entry s\n"
+	"  arch >= sm_80\n"
+	"  param c: ptr<f32>\n"
+	"  in acc: frag<f32, 128 x 128, wgmma_acc>\n"
+	"}\n"
+	"component cv {\n"
+	"  source \"cv.cu\"\n"
+	"  param N: i32\n"
+	"  out hook mask: mask_mod = plk_cv_mask\n"
+	"}\n"
+	"component lpt {\n"
+	"  source \"lpt.cu\"\n"
+	"  out hook order: tile_order = plk_lpt\n"
+	"}\n"
+	"kernel hk(A: tensor<bf16>[M, K], C: tensor<f32>[M, N]) {\n"
+	"  grid persistent, tiles(ceil_div(M, 128), 1), order(o)\n"
+	"  l = load(a = A); m = mma(); s = store(c = C); v = cv(); o = lpt()\n"
+	"  l.t -> m.t [stages = 4, pingpong = 2]\n"
+	"  m.acc -> s.acc\n"
+	"  v.mask -> m.mask\n"
+	"}\n";
+
+static void test_hooks(void)
+{
+	Ctx c;
+	fresh(&c);
+	Graph *g = check_text(&c, hooks_text);
+	if (!g) { done(&c); return; }
+	CHECK_EQ_INT(g->hooks.n, 1);
+	const GHook *h = g->hooks.n ? g->hooks.v[0] : NULL;
+	CHECK(h && h->kind->id == HK_MASK_MOD && !strcmp(h->from->name, "v") && !strcmp(h->to->name, "m"));
+	CHECK(h && h->tp->hk == h && h->tp->id == 1);
+	CHECK(g->order && !strcmp(g->order->name, "o") && g->order_port && g->order_port->hook->id == HK_TILE_ORDER);
+	CHECK(h && h->from->hooks && h->from->role == -1 && h->from->nwarps == 0);
+	CHECK_EQ_INT(g->roles.n, 2);   /* the providers have none */
+	CHECK(abi_has_hooks(g) && abi_fn_defined(g, F_HOOK_BOUND));
+
+	Placement *pl = place(&c, g);
+	CHECK(pl);
+	if (!pl) { done(&c); return; }
+	int n;
+	const AbiHookCase *cs = abi_hook_cases(&c, pl, HK_MASK_MOD, &n);
+	CHECK_EQ_INT(n, 2);   /* both lanes of m */
+	CHECK(n == 2 && cs[0].inst == 1 && cs[1].inst == 1 + 5 && cs[0].port == 1 && cs[1].h == h);
+	abi_hook_cases(&c, pl, HK_SCORE_MOD, &n);
+	CHECK_EQ_INT(n, 0);   /* m.score unconnected: the default */
+	AbiFn fns[ABI_NFNS];
+	abi_sigs(fns);
+	abi_tables(&c, pl, fns);
+	CHECK_EQ_INT(fns[F_HOOK_BOUND].ncases, 2);
+
+	char *txt; size_t sz;
+	FILE *f = open_memstream(&txt, &sz);
+	CHECK_EQ_INT(glue_emit_ll(&c, pl, f), 0);
+	fclose(f);
+	CHECK(strstr(txt, "define i32 @plk_mask_mod(i32 %0, i32 %1, i8* %2, i32 %3") != NULL);
+	CHECK(strstr(txt, "define float @plk_score_mod(") != NULL);
+	CHECK_EQ_INT(unit_count(txt, "call i32 @plk_cv_mask(i32 3, i32"), 2);
+	CHECK(strstr(txt, "call i32 @plk_lpt_m(i32 4, i32") && strstr(txt, "call i32 @plk_lpt_n(i32 4, i32"));
+	CHECK(strstr(txt, "%hook.ctx = alloca { i32 }") != NULL);
+	free(txt);
+	f = open_memstream(&txt, &sz);
+	CHECK_EQ_INT(monolith_write(&c, pl, f), 0);
+	fclose(f);
+	CHECK(strstr(txt, "struct plk_hook_ctx_3 { int p0; };   /* v */") != NULL);
+	CHECK(strstr(txt, "\tcase 1025: {\n") && strstr(txt, "\tcase 6145: {\n"));
+	CHECK(strstr(txt, "return plk_cv_mask(3, c->p0, b, h, q, kv);") != NULL);
+	CHECK(strstr(txt, "\treturn score;\n}") != NULL);
+	CHECK(strstr(txt, "tm = plk_lpt_m(4, t, tiles_m, tiles_n);") != NULL);
+	CHECK(strstr(txt, ", &hctx_1_1, 0, frag") != NULL);   /* mask connected, score NULL */
+	if (getenv("PLK_TEST_VERBOSE")) fputs(txt, stderr);
+	free(txt);
+	done(&c);
+}
+
 int main(void)
 {
 	test_gemm();
+	test_hooks();
 	test_lanes(0);
 	test_lanes(1);
 	expect(gemm, "sm_80", "E0329");          /* arch too old */
+	expect("kernel k(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {\n"
+	       "  const BM = 128, BN = 256, BK = 64\n"
+	       "  grid order(ld)\n"
+	       "  ld = load(a = A, b = B); mm = mma(); st = store(c = C)\n"
+	       "  ld.ab -> mm.ab; mm.acc -> st.acc }\n", "sm_90a", "E0347");   /* order without a tile_order */
 	expect(gemm, "sm_90", "E0330");          /* no wgmma without the 'a' features */
 	expect(gemm, "sm_100a", "E0330");        /* wgmma is sm_90a only */
 	expect("kernel k(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {\n"
