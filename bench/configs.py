@@ -179,3 +179,35 @@ SETS["inflight"] = [
     dict(PINGPONG_CONFIGS[0], name="gemm_pingpong_if2", edit=[(PP_CONST + ", TURN = 2", PP_CONST + ", TURN = 2" + IF2)]),
     dict(PINGPONG_CONFIGS[1], name="swiglu_pingpong_if2", edit=[(PP_CONST + ", TURN = 2", PP_CONST + ", TURN = 2" + IF2)]),
 ]
+
+
+# Attention (bench/attn_bench.py, docs/attention.md): every variant links
+# the same core; `kind` picks the mask and score mod of the reference and
+# the baselines. Shapes are (B, H, HKV, SQ, SKV); check_shapes are the
+# small and odd ones checked against the fp32 reference before timing.
+ATTN_CHECK = [(1, 2, 2, 1000, 1000), (1, 2, 1, 4097, 4097), (2, 4, 2, 640, 640), (1, 2, 2, 257, 257)]
+ATTN_CHECK_XL = ATTN_CHECK + [(1, 2, 2, 500, 1300), (1, 2, 2, 1300, 500)]   # SQ != SKV
+ATTN_BIG = [(2, 16, 16, 8192, 8192)]
+ATTN_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 192, BN = 128, HD = 64")]   # 3 warpgroups
+
+
+def _attn(kind, recipe, hd, shapes, check):
+    return dict(name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
+                kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=ATTN_D64 if hd == 64 else [])
+
+
+SETS["attention"] = [
+    _attn("dense", "dense", 128, [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384),
+                                  (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("causal", "causal", 128, [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384),
+                                    (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("dense", "dense", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+    # two warpgroups at HD = 64 (BM = 128), against the three above
+    dict(_attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK[:2]), name="attn_causal_d64w2",
+         edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]),
+] + [_attn(kind, recipe, hd, ATTN_BIG if hd == 128 else [(2, 32, 32, 8192, 8192)],
+           ATTN_CHECK if kind == "document" else ATTN_CHECK_XL)
+     for kind, recipe in (("sliding", "sliding"), ("softcap", "softcap"), ("document", "document"),
+                          ("block_sparse", "block_sparse"))
+     for hd in (128, 64)]

@@ -9,9 +9,9 @@
  *   O = O * alpha + P V   wgmma with P from registers, V MN-major
  *
  * The S of block i + 1 is issued before the softmax of block i and its
- * P V after it (OVERLAP), and with PINGPONG the two warpgroups take turns
- * issuing, so one's softmax runs while the other's GEMMs keep the tensor
- * cores busy (two named barriers pass the turn).
+ * P V after it, and with PINGPONG the warpgroups take turns issuing, so
+ * one's softmax runs while another's GEMMs keep the tensor cores busy
+ * (a named barrier per warpgroup passes the turn round).
  *
  * Hooks, all optional, inlined by LTO: `score` (score_mod), `mask`
  * (mask_mod, applied in partial blocks only) and `blocks` (which KV blocks
@@ -41,14 +41,15 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	constexpr unsigned KV_CHUNK = BN * 128;	/* one 64-column box of a K or V tile */
 	constexpr unsigned WG_ROWS = 64 * 128;	/* a warpgroup's 64 rows of a Q box */
 	constexpr float LOG2E = 1.4426950408889634f;
-	static_assert(WG == 2 && BM == 64 * WG, "one m64 block of queries per warpgroup, two warpgroups");
+	static_assert((WG == 2 || WG == 3) && BM == 64 * WG, "one m64 block of queries per warpgroup, 2 or 3 of them");
 	static_assert(HD == 64 || HD == 128, "head dim 64 or 128: whole 64-column swizzle boxes");
 	static_assert(BN == 128, "BN = 128: S = Q K^T is one m64n128 wgmma per k16 step");
 	const int wg = plk_warp_rank(inst) >> 2, w = plk_warp_rank(inst) & 3;
-	const int sched_me = plk_named_barrier(inst, wg ? ATTN_CORE_BAR_SCHED1 : ATTN_CORE_BAR_SCHED0);
-	const int sched_other = plk_named_barrier(inst, wg ? ATTN_CORE_BAR_SCHED0 : ATTN_CORE_BAR_SCHED1);
+	/* the turn goes round the warpgroups: sched<g> is warpgroup g's */
+	const int sched_me = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + wg);
+	const int sched_next = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + (wg + 1) % WG);
 	if (tile_m < 0) {
-		(void)sched_me; (void)sched_other;
+		(void)sched_me; (void)sched_next;
 		return;	/* the flush call: every turn of the pingpong was taken */
 	}
 #if defined(PLK_HAS_WGMMA)
@@ -71,14 +72,15 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	};
 
 	/* Pingpong: warpgroup g issues its GEMMs only holding the turn (its
-	 * barrier, which the other's arrival completes), then passes it on.
-	 * Per work item each side takes the turn once per issue phase, and
-	 * warpgroup 1's first arrival is taken back by warpgroup 0 at the end,
-	 * so the barriers hold nothing between work items. */
+	 * barrier, which the previous warpgroup's arrival completes), then
+	 * passes it to the next. Per work item each takes the turn once per
+	 * issue phase; the last warpgroup's first arrival starts warpgroup 0,
+	 * and warpgroup 0 takes the one the last leaves at the end, so the
+	 * barriers hold nothing between work items. */
 	auto turn_take = [&]() { if (PINGPONG) attn_bar_sync(sched_me, 256); };
-	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_other, 256); };
-	if (PINGPONG && wg == 1)
-		attn_bar_arrive(sched_other, 256);
+	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_next, 256); };
+	if (PINGPONG && wg == WG - 1)
+		attn_bar_arrive(sched_next, 256);
 
 	const int sq = plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
 	const uint32_t qlo = plk_wgmma_desc_sw128_lo((char *)plk_ring_slot(inst, ATTN_CORE_PORT_Q, sq) + wg * WG_ROWS);
@@ -224,7 +226,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
 	}
 	if (PINGPONG && wg == 0)
-		attn_bar_sync(sched_me, 256);	/* warpgroup 1's first arrival */
+		attn_bar_sync(sched_me, 256);	/* the last warpgroup's last pass */
 	plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
 	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
 

@@ -20,14 +20,16 @@ PLK_ENTRY void plk_attn_store(int inst, const void *out, float *lse, int SQ, int
 	constexpr unsigned BOX = 64 * 128;		/* one 64 x 64 bf16 box */
 	constexpr unsigned WG_BYTES = HD * 128;	/* a warpgroup's 64 rows x HD */
 	constexpr float LN2 = 0.6931471805599453f;
-	static_assert(BM == 128 && WARPS == 8, "two warpgroups of 64 query rows (attn_core)");
+	static_assert(BM == 16 * WARPS, "a warpgroup's 64 query rows each (attn_core)");
 	static_assert(HD % 64 == 0, "whole 64-column boxes");
 #if __CUDA_ARCH__ >= 900
 	const int wr = plk_warp_rank(inst), wg = wr >> 2, w = wr & 3, lane = plk_lane(), qd = lane & 3;
 	const bool issuer = w == 0 && lane == 0;
 	char *mine = (char *)plk_smem(inst, ATTN_STORE_BUF_STAGING) + wg * WG_BYTES;
-	const int bar = plk_named_barrier(inst, ATTN_STORE_BAR_STAGED);
-	const int bar_threads = plk_barrier_threads(inst, ATTN_STORE_BAR_STAGED);
+	/* each warpgroup stages and stores its own 64 rows: a barrier of its
+	 * own keeps the pingpong's warpgroups out of step */
+	const int bar = plk_named_barrier(inst, ATTN_STORE_BAR_STAGED0 + wg);
+	const int bar_threads = plk_barrier_threads(inst, ATTN_STORE_BAR_STAGED0 + wg);
 	if (tile_m < 0) {
 		if (issuer)
 			plk_tma_store_wait<0>();

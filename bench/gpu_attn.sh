@@ -1,0 +1,33 @@
+#!/bin/bash
+# The attention GPU session, on the H200 from the repository root, after
+# the build host ran `python3 bench/prepare.py --set attention --out
+# .carry/attn` (every configuration linked, and its monolith built):
+#   1. compute-sanitizer memcheck, racecheck and synccheck on every linked
+#      attention kernel at small, odd shapes (tests/gpu/attn_sanitize.py),
+#      instrumenting our kernels only;
+#   2. the SASS of the linked causal core: HGMMA present, no local memory;
+#   3. bench/attn_bench.py: correctness against the fp32 reference, then
+#      linked vs monolithic vs cuDNN / flash SDPA and FlexAttention.
+# Logs in $OUT (or build/gpu-out); a summary last.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+. bench/gpu_lib.sh
+nvidia-smi -L
+build_runtime || exit 1
+A=${ATTN_DIR:-.carry/attn}
+for tool in memcheck racecheck synccheck; do
+	TO=600 step sanitize-attn-$tool timeout 600 "$CS" --tool $tool --report-api-errors no --error-exitcode 9 \
+		--kernel-name regex:attn python3 tests/gpu/attn_sanitize.py "$A"
+done
+sass() {
+	cuobjdump -sass "$A/attn_causal_d128.cubin" >"$O/attn_causal_d128.sass" || return 1
+	local n l
+	n=$(grep -c HGMMA "$O/attn_causal_d128.sass")
+	l=$(grep -c 'LDL\|STL' "$O/attn_causal_d128.sass")
+	echo "HGMMA instructions in the linked causal attention: $n; local loads/stores: $l"
+	[ "$n" -gt 0 ] && [ "$l" -eq 0 ]
+}
+step sass-attn sass
+step attn-bench env PYTHONUNBUFFERED=1 python3 bench/attn_bench.py --dir "$A" ${QUICK:+--quick} --out "$O/attention.md"
+cat "$O/attention.md" 2>/dev/null
+finish
