@@ -466,6 +466,8 @@ int main(int argc, char **argv)
 		if (c.nerrors && c.format == DIAGFMT_HUMAN)
 			fprintf(stderr, "error: could not compile `%s` due to %d previous error%s\n", o.input,
 				c.nerrors, c.nerrors == 1 ? "" : "s");
+		if (c.nerrors)
+			diag_footer(&c);
 	}
 	ctx_fini(&c);
 	return rc;
