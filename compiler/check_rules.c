@@ -113,6 +113,10 @@ void check_requires(Chk *k)
 			                   cond ? cond : "?");
 			d->primary.msg = *vals ? arena_printf(A(k), "here %s", vals) : "this instance";
 			diag_label(d, r->sp, "`%s` requires this", cp->name);
+			label_origins(k, d, gi, r->lhs);
+			label_origins(k, d, gi, r->rhs);
+			for (int q = 0; q < r->set.n; q++)
+				label_origins(k, d, gi, r->set.v[q]);
 			diag_help(d, "give `%s` values that meet it: the kernel's `const` line or the instance's "
 			          "arguments set them", gi->name);
 			diag_end(k->c, d);
@@ -208,6 +212,8 @@ void check_counts(Chk *k)
 			d->primary.msg = "the consumer would wait for a tile that never comes, or the producer for a free slot";
 			diag_label(d, a->per->sp, "%lld per work item", (long long)va);
 			diag_label(d, b->per->sp, "%lld per work item", (long long)vb);
+			label_origins(k, d, e->from, a->per);
+			label_origins(k, d, e->to, b->per);
 			char at[256] = "";
 			size_t len = 0;
 			for (int j = 0; j < k->g->kparams.n && len < sizeof at - 40; j++) {
@@ -269,6 +275,7 @@ void check_clusters(Chk *k)
 		diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
 		if (have > 1)
 			diag_label(d, pol, "%lld blocks per cluster", (long long)have);
+		label_origins(k, d, gi, cp->cluster);
 		diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, 1)`), or instantiate `%s` for %lld",
 		          (long long)want, (long long)want, cp->name, (long long)have);
 		diag_end(k->c, d);
@@ -289,6 +296,8 @@ void check_clusters(Chk *k)
 			diag_label(d, e->from->comp->cluster_sp, "`%s` assumes %lld", e->from->comp->name, (long long)wa);
 		if (e->to->comp->cluster)
 			diag_label(d, e->to->comp->cluster_sp, "`%s` assumes %lld", e->to->comp->name, (long long)wb);
+		label_origins(k, d, e->from, e->from->comp->cluster);
+		label_origins(k, d, e->to, e->to->comp->cluster);
 		diag_help(d, "give both components the same cluster constant");
 		diag_end(k->c, d);
 	}
