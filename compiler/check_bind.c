@@ -522,11 +522,16 @@ int bind_params(Chk *k)
 }
 
 /* Every kernel param bound or named (E0332); one that is also a shape
- * symbol is E0334's. */
+ * symbol is E0334's. An instance that could not be made (an unknown
+ * component, constants that did not evaluate: reported) might have bound
+ * any of them, so then none is reported. */
 void check_unused(Chk *k)
 {
 	Ctx *c = k->c;
 	const Kernel *kn = k->k;
+	for (int i = 0; i < k->g->insts.n; i++)
+		if (!((const GInst *)k->g->insts.v[i])->cvals)
+			return;
 	for (int i = 0; i < kn->params.n; i++) {
 		const KParam *kp = kn->params.v[i];
 		if (k->kused[i])
