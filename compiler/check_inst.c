@@ -363,12 +363,19 @@ static void check_arch(Chk *k, GInst *gi)
 		int sm = atoi(cp->arch_min + (strncmp(cp->arch_min, "sm_", 3) ? 0 : 3));
 		if (sm > k->arch->sm) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0329", in->sp,
-			                   "component `%s` needs %s or newer, but the target is %s",
+			                   "component `%s` needs arch >= %s, but the target is %s",
 			                   cp->name, cp->arch_min, k->arch->name);
 			d->primary.msg = arena_printf(A(k), "`%s` cannot run on %s", in->name, k->arch->name);
 			diag_label(d, cp->arch_sp, "`%s` requires this arch", cp->name);
-			diag_help(d, "build for `-arch %s` or newer, or use a component that supports %s",
-			          cp->arch_min, k->arch->name);
+			/* the arches of arch.def with its minimum and features, never "or newer":
+			 * sm_100a lacks wgmma */
+			const char *to = object_arch_flags(k->c, cp);
+			if (to)
+				diag_help(d, "build for an arch with what `%s` needs (%s), or use a component that supports %s",
+				          cp->name, to, k->arch->name);
+			else
+				diag_help(d, "no known arch has what `%s` needs: use a component that supports %s",
+				          cp->name, k->arch->name);
 			diag_end(k->c, d);
 			return;
 		}

@@ -250,7 +250,11 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 			if (arches[i])
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? ", " : "", arches[i]->name);
 		diag_note(d, "requested: %s", *list ? list : "(none)");
-		diag_help(d, "request an arch that has every feature it needs, e.g. `-arch sm_90a`");
+		const char *to = object_arch_flags(c, comp);
+		if (to)
+			diag_help(d, "request an arch with what it needs: %s", to);
+		else
+			diag_help(d, "no known arch has what it needs: relax its `arch` clause");
 		diag_end(c, d);
 		return -1;
 	}

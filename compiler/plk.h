@@ -613,6 +613,9 @@ int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from)
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* Whether comp's arch clause and features allow building it for a. */
 int object_arch_allowed(const Component *comp, const ArchInfo *a);
+/* The arches of stdlib/arch.def that allow comp, for a help: "`-arch sm_90`,
+ * `-arch sm_90a` or `-arch sm_100a`" (arena); NULL when none does. */
+const char *object_arch_flags(Ctx *c, const Component *comp);
 /* An object as read, for object.c's cache and staleness checks. */
 #define OBJ_SECTION ".plk.contract"
 enum { OBJ_MAX_ARCHES = 16 };
