@@ -4,6 +4,7 @@
  *   parse -> resolve -> check -> place -> glue -> link -> cubin + manifest
  *
  * Exit status: 0 success, 1 errors in the input, 2 a bad command line. */
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -222,13 +223,22 @@ static const ArchInfo *upgrade_arch(Ctx *c, const Program *p, const Kernel *k, c
 	return a;
 }
 
+/* E0603 for path, with the OS's reason (errno). */
+static void cannot_write(Ctx *c, const char *path)
+{
+	int e = errno;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0603", span_none, "cannot write `%s`", path);
+	diag_note(d, "%s", e ? strerror(e) : "the write did not complete");
+	diag_end(c, d);
+}
+
 static FILE *open_out(Ctx *c, const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
 	FILE *f = fopen(path, "wb");
 	if (!f)
-		error_at(c, "E0603", span_none, "cannot write `%s`", path);
+		cannot_write(c, path);
 	return f;
 }
 
@@ -249,9 +259,10 @@ static const char *manifest_path(Ctx *c, const char *out)
 /* The linked binary to path, or to stdout for "-". */
 static int write_out(Ctx *c, const char *path, const void *data, size_t n)
 {
+	errno = 0;
 	int bad = strcmp(path, "-") ? sys_write_file(path, data, n) != 0 : fwrite(data, 1, n, stdout) != n;
 	if (bad)
-		error_at(c, "E0603", span_none, "cannot write `%s`", path);
+		cannot_write(c, path);
 	return bad;
 }
 
