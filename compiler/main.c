@@ -38,7 +38,8 @@ static const char usage[] =
 	"       plkc --emit=contract OBJECT.o\n"
 	"       plkc --explain E0XXX | --version | --help\n"
 	"\n"
-	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a).\n"
+	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a;\n"
+	"                       with -c, every arch the component's `arch` clause allows).\n"
 	"                       sm_90/sm_100 pick the `a` feature set when a component needs it.\n"
 	"  -o OUT               output file (cubin, fatbin for several arches, or object with -c);\n"
 	"                       the manifest goes beside it: k.cubin -> k.manifest.json\n"
@@ -402,7 +403,9 @@ static int run(Ctx *c, const Options *o)
 			return 0;
 		}
 		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
-		if (object_build(c, comp, NULL, arches, narches, out) || c->nerrors)
+		/* no -arch: object_build's default, every arch the contract allows */
+		if (object_build(c, comp, NULL, o->narches ? arches : NULL, o->narches ? narches : 0, out) ||
+		    c->nerrors)
 			return 1;
 		/* beside the object: its constants, ids and entry prototype (docs/abi.md) */
 		const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');

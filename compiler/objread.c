@@ -77,6 +77,20 @@ static int target_serves(const char *have, const ArchInfo *want)
 	return w >= h;
 }
 
+int object_default_arches(const Component *comp, const ArchInfo **out, int max)
+{
+	int n, m = 0;
+	const ArchInfo *all = arch_all(&n);
+	for (int i = 0; i < n && m < max; i++) {
+		int served = 0;
+		for (int j = 0; j < m && !all[i].arch_specific; j++)
+			served |= !out[j]->arch_specific && target_serves(out[j]->name, &all[i]);
+		if (object_arch_allowed(comp, &all[i]) && !served)
+			out[m++] = &all[i];
+	}
+	return m;
+}
+
 /* ----------------------------------------------------- reading objects */
 
 void obj_fini(Obj *o)

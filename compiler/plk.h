@@ -613,6 +613,10 @@ int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from)
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* Whether comp's arch clause and features allow building it for a. */
 int object_arch_allowed(const Component *comp, const ArchInfo *a);
+/* What `plkc -c` builds without -arch: every arch of stdlib/arch.def that
+ * allows comp, less a plain one that the LTO-IR of an older plain one
+ * serves (sm_80's serves sm_90 and sm_100); their number. */
+int object_default_arches(const Component *comp, const ArchInfo **out, int max);
 /* The arches of stdlib/arch.def that allow comp, for a help: "`-arch sm_90`,
  * `-arch sm_90a` or `-arch sm_100a`" (arena); NULL when none does. */
 const char *object_arch_flags(Ctx *c, const Component *comp);
