@@ -27,6 +27,7 @@ typedef struct Chk {
 } Chk;
 
 static inline Arena *A(Chk *k) { return k->c->arena; }
+static inline int span_same(Span a, Span b) { return a.src == b.src && a.off == b.off && a.end == b.end; }
 
 /* check.c */
 void help_similar(Diag *d, const char *name, const char **cands, int n, const char *what);

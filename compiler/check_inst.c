@@ -116,15 +116,13 @@ Span cparam_origin(Chk *k, const GInst *gi, const char *name, int64_t *val)
 	return span_none;
 }
 
-static int same_span(Span a, Span b) { return a.src == b.src && a.off == b.off && a.end == b.end; }
-
 /* d has a label at sp already (its primary included). */
 static int labelled(const Diag *d, Span sp)
 {
 	for (int i = 0; i < d->nsecondary; i++)
-		if (same_span(d->secondary[i].sp, sp))
+		if (span_same(d->secondary[i].sp, sp))
 			return 1;
-	return same_span(d->primary.sp, sp);
+	return span_same(d->primary.sp, sp);
 }
 
 void label_origins(Chk *k, Diag *d, const GInst *gi, const Expr *e)
