@@ -188,7 +188,7 @@ SETS["inflight"] = [
 ATTN_CHECK = [(1, 2, 2, 1000, 1000), (1, 2, 1, 4097, 4097), (2, 4, 2, 640, 640), (1, 2, 2, 257, 257)]
 ATTN_CHECK_XL = ATTN_CHECK + [(1, 2, 2, 500, 1300), (1, 2, 2, 1300, 500)]   # SQ != SKV
 ATTN_BIG = [(2, 16, 16, 8192, 8192)]
-ATTN_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 192, BN = 128, HD = 64")]   # 3 warpgroups
+ATTN_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 192, BN = 128, HD = 64, LREGS = 32")]   # 3 warpgroups
 
 
 def _attn(kind, recipe, hd, shapes, check):

@@ -54,13 +54,15 @@ const char **names_of_vec(Chk *k, const Vec *v, size_t name_off, int *n)
 /* ------------------------------------------------------------- values */
 
 /* 0 and a positive value of e in *out; -1 after reporting. */
-int eval_pos(Chk *k, const Expr *e, const Scope *s, const char *what, int64_t *out)
+int eval_pos(Chk *k, const Expr *e, const GInst *gi, const char *what, int64_t *out)
 {
-	if (eval_expr(k->c, e, s, out))
+	Scope s = gi ? inst_scope(k, gi) : k->kscope;
+	if (eval_expr(k->c, e, &s, out))
 		return -1;
 	if (*out <= 0) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", e->sp, "%s must be positive", what);
 		d->primary.msg = arena_printf(A(k), "this is %lld", (long long)*out);
+		label_origins(k, d, gi, e);
 		diag_help(d, "check the constants it is computed from");
 		diag_end(k->c, d);
 		return -1;

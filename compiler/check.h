@@ -28,11 +28,13 @@ typedef struct Chk {
 } Chk;
 
 static inline Arena *A(Chk *k) { return k->c->arena; }
+static inline int span_same(Span a, Span b) { return a.src == b.src && a.off == b.off && a.end == b.end; }
 
 /* check.c */
 void help_similar(Diag *d, const char *name, const char **cands, int n, const char *what);
 const char **names_of_vec(Chk *k, const Vec *v, size_t name_off, int *n);
-int eval_pos(Chk *k, const Expr *e, const Scope *s, const char *what, int64_t *out);
+/* e over gi's cparams (gi NULL: the kernel's consts), positive; else reported. */
+int eval_pos(Chk *k, const Expr *e, const GInst *gi, const char *what, int64_t *out);
 int64_t kconst(Chk *k, const char *name, int *found);
 
 /* check_types.c */
@@ -43,10 +45,18 @@ char *arches_with(Chk *k, unsigned bit);
 const HookKind *need_hook_kind(Chk *k, const char *name, Span sp);
 char *field_str(Chk *k, const GField *f, int frag);
 char *port_str(Chk *k, const GPort *p);
-GPort *type_port(Chk *k, const Port *p, const Scope *cs);
-int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b);
+GPort *type_port(Chk *k, const Port *p, const GInst *gi);
+int compare_ports(Chk *k, const Conn *cn, const GInst *ai, const GPort *a, const GInst *bi, const GPort *b);
 
 /* check_inst.c */
+/* Where instance gi's cparam `name` got its value (in *val): its argument
+ * `name = ...`, else the kernel's `const name = ...`, else the contract's
+ * default; span_none when gi has no such cparam. */
+Span cparam_origin(Chk *k, const GInst *gi, const char *name, int64_t *val);
+/* For each name e uses, "`NAME` is V here" at where its value was set:
+ * gi's cparams (cparam_origin), or with gi NULL the kernel's consts (e is
+ * in the kernel's terms); none twice, none where d has a label already. */
+void label_origins(Chk *k, Diag *d, const GInst *gi, const Expr *e);
 const Arg *find_arg(const Inst *in, const char *name);
 GInst *inst_named(const Graph *g, const char *name);
 Scope inst_scope(Chk *k, const GInst *gi);

@@ -286,12 +286,12 @@ void check_grid(Chk *k)
 			for (int j = 0; j < 3; j++)
 				if (!strcmp(p->sub, rasters[j]))
 					g->raster = kinds[j];
-			if (want == 1 && eval_pos(k, p->args.v[0], &k->kscope, "a raster group", &g->raster_group))
+			if (want == 1 && eval_pos(k, p->args.v[0], NULL, "a raster group", &g->raster_group))
 				continue;
 		} else {
 			int64_t x, y;
-			if (eval_pos(k, p->args.v[0], &k->kscope, "a cluster extent", &x) ||
-			    eval_pos(k, p->args.v[1], &k->kscope, "a cluster extent", &y))
+			if (eval_pos(k, p->args.v[0], NULL, "a cluster extent", &x) ||
+			    eval_pos(k, p->args.v[1], NULL, "a cluster extent", &y))
 				continue;
 			if (x * y > 1 && !(k->arch->features & FEAT_CLUSTERS)) {
 				Diag *d = diag_new(k->c, DIAG_ERROR, "E0330", p->sp,
@@ -476,7 +476,7 @@ int bind_params(Chk *k)
 				}
 				if (!same_dtype(k, at, p, gi, kname, kp)) { bad = 1; continue; }
 				int64_t rank;
-				if (eval_pos(k, t->rank, &cs, "a tensor map's rank", &rank)) { bad = 1; continue; }
+				if (eval_pos(k, t->rank, gi, "a tensor map's rank", &rank)) { bad = 1; continue; }
 				if (rank != kp->ty->dims.n || rank > 5 || (t->dims.n && t->dims.n != rank)) {
 					int boxbad = rank == kp->ty->dims.n && rank <= 5;
 					Diag *d = boxbad
@@ -508,6 +508,7 @@ int bind_params(Chk *k)
 						                   "TMA box extent %lld is out of range", (long long)v);
 						d->primary.msg = arena_printf(A(k), "must be in 1..%d", PLK_TMA_BOX_MAX);
 						diag_label(d, at, "`%s` of `%s` bound here", p->name, gi->name);
+						label_origins(k, d, gi, e);
 						diag_help(d, "split the tile into several TMA loads of at most %d elements per dimension",
 						          PLK_TMA_BOX_MAX);
 						diag_end(k->c, d);
@@ -572,11 +573,16 @@ int bind_params(Chk *k)
 }
 
 /* Every kernel param bound or named (E0332); one that is also a shape
- * symbol is E0334's. */
+ * symbol is E0334's. An instance that could not be made (an unknown
+ * component, constants that did not evaluate: reported) might have bound
+ * any of them, so then none is reported. */
 void check_unused(Chk *k)
 {
 	Ctx *c = k->c;
 	const Kernel *kn = k->k;
+	for (int i = 0; i < k->g->insts.n; i++)
+		if (!((const GInst *)k->g->insts.v[i])->cvals)
+			return;
 	for (int i = 0; i < kn->params.n; i++) {
 		const KParam *kp = kn->params.v[i];
 		if (k->kused[i])

@@ -198,7 +198,7 @@ void make_edges(Chk *k)
 			if (!tp->edge) tp->id = -1;
 			continue;
 		}
-		if (compare_ports(k, cn, fp, tp)) {
+		if (compare_ports(k, cn, fi, fp, ti, tp)) {
 			fp->id = tp->id = -1;
 			continue;
 		}

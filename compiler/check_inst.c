@@ -76,6 +76,78 @@ static void check_args(Chk *k, const Inst *in, const Component *cp)
 	}
 }
 
+/* ----------------------------------------------------------- provenance
+ * Where a value came from, for a label beside a comparison that failed:
+ * "`BN` is 128 here" at the instance's `BN = 128`, the kernel's `const BN
+ * = 128` or the contract's default `BN = 128`. */
+
+/* The kernel's const `name`, the last of that name as kconst finds it; NULL: none. */
+static const Const *kernel_const(Chk *k, const char *name)
+{
+	for (int i = k->k->consts.n - 1; i >= 0; i--) {
+		const Const *kc = k->k->consts.v[i];
+		if (!strcmp(kc->name, name))
+			return kc;
+	}
+	return NULL;
+}
+
+/* Where cparam p of instance `in` takes its value: its argument (*arg),
+ * else the kernel's const of that name (*kc), else its default (both NULL). */
+static void cparam_source(Chk *k, const Inst *in, const CParam *p, const Arg **arg, const Const **kc)
+{
+	*arg = find_arg(in, p->name);
+	*kc = *arg ? NULL : kernel_const(k, p->name);
+}
+
+Span cparam_origin(Chk *k, const GInst *gi, const char *name, int64_t *val)
+{
+	const Component *cp = gi ? gi->comp : NULL;
+	for (int i = 0; cp && gi->cvals && i < cp->cparams.n; i++) {
+		const CParam *p = cp->cparams.v[i];
+		if (strcmp(p->name, name))
+			continue;
+		const Arg *a;
+		const Const *kc;
+		cparam_source(k, gi->decl, p, &a, &kc);
+		*val = gi->cvals[i];
+		return a ? a->sp : kc ? kc->sp : p->sp;
+	}
+	return span_none;
+}
+
+/* d has a label at sp already (its primary included). */
+static int labelled(const Diag *d, Span sp)
+{
+	for (int i = 0; i < d->nsecondary; i++)
+		if (span_same(d->secondary[i].sp, sp))
+			return 1;
+	return span_same(d->primary.sp, sp);
+}
+
+void label_origins(Chk *k, Diag *d, const GInst *gi, const Expr *e)
+{
+	if (!e)
+		return;
+	if (e->k == EX_NAME) {
+		int64_t v = 0;
+		Span sp = span_none;
+		const Const *kc = gi ? NULL : kernel_const(k, e->name);
+		int found;
+		if (gi)
+			sp = cparam_origin(k, gi, e->name, &v);
+		else if (kc)
+			v = kconst(k, e->name, &found), sp = kc->sp;
+		if (sp.src >= 0 && !labelled(d, sp))
+			diag_label(d, sp, "`%s` is %lld here", e->name, (long long)v);
+		return;
+	}
+	label_origins(k, d, gi, e->a);
+	label_origins(k, d, gi, e->b);
+	for (int i = 0; i < e->args.n; i++)
+		label_origins(k, d, gi, e->args.v[i]);
+}
+
 /* cparams: the instance's argument, else the kernel's const of that name,
  * else the default (over the cparams before it). */
 static int eval_cparams(Chk *k, GInst *gi, Scope *cs)
@@ -91,13 +163,16 @@ static int eval_cparams(Chk *k, GInst *gi, Scope *cs)
 	cs->up = NULL;
 	for (int i = 0; i < n; i++) {
 		const CParam *p = cp->cparams.v[i];
-		const Arg *a = find_arg(in, p->name);
+		const Arg *a;
+		const Const *kc;
+		cparam_source(k, in, p, &a, &kc);
 		int found;
 		int64_t v = 0;
 		if (a) {
 			if (eval_expr(k->c, a->val, &k->kscope, &v))
 				bad = 1;
-		} else if (v = kconst(k, p->name, &found), found) {
+		} else if (kc) {
+			v = kconst(k, p->name, &found);
 		} else if (p->def) {
 			if (eval_expr(k->c, p->def, cs, &v))
 				bad = 1;
@@ -196,8 +271,8 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			wg = o ? 0 : cp->warpgroups;
 		}
 		int64_t w;
-		int rc = o ? eval_pos(k, o->val, &k->kscope, "a warp count", &w)
-		           : eval_pos(k, cp->warps, cs, "a warp count", &w);
+		int rc = o ? eval_pos(k, o->val, NULL, "a warp count", &w)
+		           : eval_pos(k, cp->warps, gi, "a warp count", &w);
 		if (rc == 0) {
 			if (wg)
 				w *= 4;
@@ -217,6 +292,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 				                   "register budget %lld is not a setmaxnreg value", (long long)r);
 				d->primary.msg = arena_printf(A(k), "must be a multiple of %d in %d..%d", step, lo, hi);
 				diag_label(d, in->sp, "`%s` instantiated here", in->name);
+				label_origins(k, d, gi, cp->regs);
 				long long use = r < lo ? lo : r > hi ? hi : r / step * step;
 				diag_help(d, "use %lld", use);
 				diag_end(k->c, d);
@@ -244,7 +320,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_help(d, "remove `handoff`, or move it to the `in` port of the ring the lanes share");
 			diag_end(k->c, d);
 		}
-		GPort *gp = type_port(k, p, cs);
+		GPort *gp = type_port(k, p, gi);
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */
 			gp->name = p->name;
@@ -295,6 +371,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 				                   s->name);
 				d->primary.msg = arena_printf(A(k), "%lld bytes", (long long)size);
 				diag_label(d, gp->decl->sp, "`%s` is %s: %u bytes", gp->name, port_str(k, gp), gp->bytes);
+				label_origins(k, d, gi, s->size);
 				diag_help(d, "make it at least %u bytes", gp->bytes);
 				diag_end(k->c, d);
 			}
@@ -315,7 +392,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		b->id = i;
 		b->sp = br->sp;
 		int64_t t = 0;
-		if (br->threads && eval_pos(k, br->threads, cs, "a barrier's thread count", &t))
+		if (br->threads && eval_pos(k, br->threads, gi, "a barrier's thread count", &t))
 			continue;
 		if (t % 32) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", br->threads->sp,
@@ -352,12 +429,19 @@ static void check_arch(Chk *k, GInst *gi)
 		int sm = atoi(cp->arch_min + (strncmp(cp->arch_min, "sm_", 3) ? 0 : 3));
 		if (sm > k->arch->sm) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0329", in->sp,
-			                   "component `%s` needs %s or newer, but the target is %s",
+			                   "component `%s` needs arch >= %s, but the target is %s",
 			                   cp->name, cp->arch_min, k->arch->name);
 			d->primary.msg = arena_printf(A(k), "`%s` cannot run on %s", in->name, k->arch->name);
 			diag_label(d, cp->arch_sp, "`%s` requires this arch", cp->name);
-			diag_help(d, "build for `-arch %s` or newer, or use a component that supports %s",
-			          cp->arch_min, k->arch->name);
+			/* the arches of arch.def with its minimum and features, never "or newer":
+			 * sm_100a lacks wgmma */
+			const char *to = object_arch_flags(k->c, cp);
+			if (to)
+				diag_help(d, "build for an arch with what `%s` needs (%s), or use a component that supports %s",
+				          cp->name, to, k->arch->name);
+			else
+				diag_help(d, "no known arch has what `%s` needs: use a component that supports %s",
+				          cp->name, k->arch->name);
 			diag_end(k->c, d);
 			return;
 		}

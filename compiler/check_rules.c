@@ -113,6 +113,10 @@ void check_requires(Chk *k)
 			                   cond ? cond : "?");
 			d->primary.msg = *vals ? arena_printf(A(k), "here %s", vals) : "this instance";
 			diag_label(d, r->sp, "`%s` requires this", cp->name);
+			label_origins(k, d, gi, r->lhs);
+			label_origins(k, d, gi, r->rhs);
+			for (int q = 0; q < r->set.n; q++)
+				label_origins(k, d, gi, r->set.v[q]);
 			diag_help(d, "give `%s` values that meet it: the kernel's `const` line or the instance's "
 			          "arguments set them", gi->name);
 			diag_end(k->c, d);
@@ -208,6 +212,8 @@ void check_counts(Chk *k)
 			d->primary.msg = "the consumer would wait for a tile that never comes, or the producer for a free slot";
 			diag_label(d, a->per->sp, "%lld per work item", (long long)va);
 			diag_label(d, b->per->sp, "%lld per work item", (long long)vb);
+			label_origins(k, d, e->from, a->per);
+			label_origins(k, d, e->to, b->per);
 			char at[256] = "";
 			size_t len = 0;
 			for (int j = 0; j < k->g->kparams.n && len < sizeof at - 40; j++) {
@@ -269,6 +275,7 @@ void check_clusters(Chk *k)
 		diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
 		if (have > 1)
 			diag_label(d, pol, "%lld blocks per cluster", (long long)have);
+		label_origins(k, d, gi, cp->cluster);
 		diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, 1)`), or instantiate `%s` for %lld",
 		          (long long)want, (long long)want, cp->name, (long long)have);
 		diag_end(k->c, d);
@@ -289,6 +296,8 @@ void check_clusters(Chk *k)
 			diag_label(d, e->from->comp->cluster_sp, "`%s` assumes %lld", e->from->comp->name, (long long)wa);
 		if (e->to->comp->cluster)
 			diag_label(d, e->to->comp->cluster_sp, "`%s` assumes %lld", e->to->comp->name, (long long)wb);
+		label_origins(k, d, e->from, e->from->comp->cluster);
+		label_origins(k, d, e->to, e->to->comp->cluster);
 		diag_help(d, "give both components the same cluster constant");
 		diag_end(k->c, d);
 	}
@@ -426,6 +435,79 @@ void check_lanes(Chk *k)
 
 /* ------------------------------------------------------------ resources */
 
+/* The one phase (0 prologue, 1 mainloop, 2 epilogue) b lives in; -1: several. */
+static int buf_phase(const GBuf *b)
+{
+	for (int q = 0; q < 3; q++)
+		if (b->live == 1u << q)
+			return q;
+	return -1;
+}
+
+/* One part of the least shared memory a placement needs: the buffers of
+ * one `smem` line (over its instances and lanes), or one ring's stage. */
+typedef struct SmemPart {
+	Span sp;
+	uint64_t bytes;
+	int n, lanes;            /* instances of the line; lanes of the first */
+	const GInst *gi;
+	const GBuf *b;           /* NULL: the ring e */
+	const GEdge *e;
+} SmemPart;
+
+/* E0336's secondary labels: its largest parts, at each buffer's `smem`
+ * line and each ring's connection. Phase mp is the fullest, the only one
+ * whose buffers count besides those live throughout. */
+static void label_smem_parts(Chk *k, Diag *d, int mp)
+{
+	const Graph *g = k->g;
+	int cap = g->edges.n + 1, n = 0;
+	for (int i = 0; i < g->insts.n; i++)
+		cap += ((const GInst *)g->insts.v[i])->bufs.n;
+	SmemPart *ps = arena_alloc(A(k), (size_t)cap * sizeof *ps);
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		int lanes = inst_lanes(g, gi);
+		for (int j = 0; j < gi->bufs.n; j++) {
+			const GBuf *b = gi->bufs.v[j];
+			int ph = buf_phase(b);
+			if (ph >= 0 && ph != mp)
+				continue;
+			int q = 0;
+			while (q < n && !(ps[q].b && span_same(ps[q].sp, b->sp)))
+				q++;
+			if (q == n)
+				ps[n++] = (SmemPart){ b->sp, 0, 0, lanes, gi, b, NULL };
+			ps[q].bytes += (uint64_t)b->size * lanes;
+			ps[q].n++;
+		}
+	}
+	for (int i = 0; i < g->edges.n; i++) {
+		const GEdge *e = g->edges.v[i];
+		if (e->kind == EDGE_RING)
+			ps[n++] = (SmemPart){ e->sp, (uint64_t)e->slot_bytes + 16u, 1, 1, NULL, NULL, e };
+	}
+	for (int i = 1; i < n; i++)      /* largest first; stable */
+		for (int j = i; j > 0 && ps[j].bytes > ps[j - 1].bytes; j--) {
+			SmemPart t = ps[j]; ps[j] = ps[j - 1]; ps[j - 1] = t;
+		}
+	for (int i = 0; i < n && i < 4; i++) {
+		const SmemPart *p = &ps[i];
+		if (p->e)
+			diag_label(d, p->sp, "%llu bytes: one stage of %u, + 16 of mbarriers",
+			           (unsigned long long)p->bytes, p->e->slot_bytes);
+		else if (p->n > 1)
+			diag_label(d, p->sp, "%llu bytes: `%s` in %d instances", (unsigned long long)p->bytes,
+			           p->b->name, p->n);
+		else if (p->lanes > 1)
+			diag_label(d, p->sp, "%llu bytes: `%s` of `%s`, in each of %d lanes",
+			           (unsigned long long)p->bytes, p->b->name, p->gi->name, p->lanes);
+		else
+			diag_label(d, p->sp, "%llu bytes: `%s` of `%s`", (unsigned long long)p->bytes, p->b->name,
+			           p->gi->name);
+	}
+}
+
 void check_resources(Chk *k)
 {
 	Graph *g = k->g;
@@ -490,16 +572,13 @@ void check_resources(Chk *k)
 		GInst *gi = g->insts.v[i];
 		for (int j = 0; j < gi->bufs.n; j++) {
 			GBuf *b = gi->bufs.v[j];
-			int ph = -1;
-			for (int q = 0; q < 3; q++)
-				if (b->live == 1u << q)
-					ph = q;
+			int ph = buf_phase(b);
 			int lanes = gi->role >= 0 ? ((GRole *)g->roles.v[gi->role])->lanes : 1;
 			*(ph < 0 ? &always : &phase[ph]) += (uint64_t)b->size * lanes;
 		}
 	}
-	uint64_t total = always + (phase[0] > phase[1] ? (phase[0] > phase[2] ? phase[0] : phase[2])
-	                                               : (phase[1] > phase[2] ? phase[1] : phase[2]));
+	int mp = phase[0] >= phase[1] ? (phase[0] >= phase[2] ? 0 : 2) : (phase[1] >= phase[2] ? 1 : 2);
+	uint64_t total = always + phase[mp];
 	for (int i = 0; i < g->edges.n; i++) {
 		GEdge *e = g->edges.v[i];
 		if (e->kind == EDGE_RING)
@@ -511,21 +590,22 @@ void check_resources(Chk *k)
 		                   kn->name, (unsigned long long)total, ar->name, ar->smem_per_block);
 		d->primary.msg = arena_printf(A(k), "over by %llu bytes",
 		                              (unsigned long long)(total - ar->smem_per_block));
-		for (int i = 0; i < g->insts.n; i++) {
-			GInst *gi = g->insts.v[i];
-			uint64_t s = 0;
-			for (int j = 0; j < gi->bufs.n; j++)
-				s += ((GBuf *)gi->bufs.v[j])->size;
-			if (s)
-				diag_note(d, "`%s`: %llu bytes of buffers (`%s`)", gi->name, (unsigned long long)s,
-				          gi->comp->name);
-		}
-		for (int i = 0; i < g->edges.n; i++) {
-			GEdge *e = g->edges.v[i];
-			if (e->kind == EDGE_RING)
-				diag_note(d, "ring `%s.%s -> %s.%s`: at least 1 stage of %u bytes, + 16 bytes of mbarriers",
-				          e->from->name, e->fp->name, e->to->name, e->tp->name, e->slot_bytes);
-		}
+		label_smem_parts(k, d, mp);
+		/* the sum the labels are the largest parts of */
+		uint64_t rings = total - always - phase[mp];
+		int nrings = 0;
+		for (int i = 0; i < g->edges.n; i++)
+			nrings += ((GEdge *)g->edges.v[i])->kind == EDGE_RING;
+		const char *sum = always ? arena_printf(A(k), "%llu bytes of buffers live throughout",
+		                                        (unsigned long long)always) : "";
+		if (phase[mp])
+			sum = arena_printf(A(k), "%s%s%llu bytes of buffers live in the %s (the fullest phase)", sum,
+			                   *sum ? ", " : "", (unsigned long long)phase[mp], live_name(1u << mp));
+		if (nrings)
+			sum = arena_printf(A(k), "%s%s%llu bytes of %d ring%s at one stage, with %s mbarriers", sum,
+			                   *sum ? ", " : "", (unsigned long long)rings, nrings, nrings == 1 ? "" : "s",
+			                   nrings == 1 ? "its" : "their");
+		diag_note(d, "at least: %s", sum);
 		diag_help(d, "use smaller tiles or smaller buffers");
 		diag_end(k->c, d);
 	}

@@ -105,7 +105,7 @@ const HookKind *need_hook_kind(Chk *k, const char *name, Span sp)
 
 /* A hook port's kind and index space over the instance's cparams cs;
  * -1 after reporting. */
-static int type_hook(Chk *k, GPort *gp, const Type *t, const Scope *cs)
+static int type_hook(Chk *k, GPort *gp, const Type *t, const GInst *gi)
 {
 	const HookKind *h = need_hook_kind(k, t->hook, t->hook_sp);
 	if (!h)
@@ -120,8 +120,8 @@ static int type_hook(Chk *k, GPort *gp, const Type *t, const Scope *cs)
 		diag_end(k->c, d);
 		return -1;
 	}
-	if (h->shaped && (eval_pos(k, t->rows, cs, "a hook's index space", &gp->hshape[0]) ||
-	                  eval_pos(k, t->cols, cs, "a hook's index space", &gp->hshape[1])))
+	if (h->shaped && (eval_pos(k, t->rows, gi, "a hook's index space", &gp->hshape[0]) ||
+	                  eval_pos(k, t->cols, gi, "a hook's index space", &gp->hshape[1])))
 		return -1;
 	gp->hook = h;
 	return 0;
@@ -153,7 +153,7 @@ char *port_str(Chk *k, const GPort *p)
 }
 
 /* One tile or frag of a port; NULL after reporting. */
-static GField *type_field(Chk *k, const Type *t, const Scope *cs, const char *name, Span sp)
+static GField *type_field(Chk *k, const Type *t, const GInst *gi, const char *name, Span sp)
 {
 	if (t->k != TY_TILE && t->k != TY_FRAG) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0308", t->sp, "a bundle field must be a tile");
@@ -168,8 +168,8 @@ static GField *type_field(Chk *k, const Type *t, const Scope *cs, const char *na
 	                                  t->layout ? t->layout_sp : t->sp, frag);
 	int64_t r, c;
 	int bad = !dt || !l;
-	bad |= eval_pos(k, t->rows, cs, "a tile's row count", &r) != 0;
-	bad |= eval_pos(k, t->cols, cs, "a tile's column count", &c) != 0;
+	bad |= eval_pos(k, t->rows, gi, "a tile's row count", &r) != 0;
+	bad |= eval_pos(k, t->cols, gi, "a tile's column count", &c) != 0;
 	if (bad)
 		return NULL;
 	if (frag && (r % l->atom_rows || c % l->atom_cols)) {
@@ -178,6 +178,10 @@ static GField *type_field(Chk *k, const Type *t, const Scope *cs, const char *na
 		                   (long long)r, (long long)c, l->name);
 		d->primary.msg = arena_printf(A(k), "`%s` is made of %d x %d atoms", l->name,
 		                              l->atom_rows, l->atom_cols);
+		if (r % l->atom_rows)
+			label_origins(k, d, gi, t->rows);
+		if (c % l->atom_cols)
+			label_origins(k, d, gi, t->cols);
 		diag_note(d, "%s", l->doc);
 		diag_help(d, "make the rows a multiple of %d and the columns a multiple of %d",
 		          l->atom_rows, l->atom_cols);
@@ -204,8 +208,8 @@ static GField *type_field(Chk *k, const Type *t, const Scope *cs, const char *na
 	return f;
 }
 
-/* A port typed over the instance's cparams cs; NULL after reporting. */
-GPort *type_port(Chk *k, const Port *p, const Scope *cs)
+/* A port typed over the cparams of instance gi; NULL after reporting. */
+GPort *type_port(Chk *k, const Port *p, const GInst *gi)
 {
 	GPort *gp = arena_alloc(A(k), sizeof *gp);
 	gp->name = p->name;
@@ -217,7 +221,7 @@ GPort *type_port(Chk *k, const Port *p, const Scope *cs)
 		int bad = 0;
 		for (int i = 0; i < p->ty->fields.n; i++) {
 			const Field *fd = p->ty->fields.v[i];
-			GField *f = type_field(k, fd->ty, cs, fd->name, fd->sp);
+			GField *f = type_field(k, fd->ty, gi, fd->name, fd->sp);
 			if (!f) {
 				bad = 1;
 				continue;
@@ -239,13 +243,13 @@ GPort *type_port(Chk *k, const Port *p, const Scope *cs)
 			return NULL;
 		gp->bytes = off;
 	} else if (p->ty->k == TY_TILE || p->ty->k == TY_FRAG) {
-		GField *f = type_field(k, p->ty, cs, p->name, p->sp);
+		GField *f = type_field(k, p->ty, gi, p->name, p->sp);
 		if (!f)
 			return NULL;
 		vec_push(A(k), &gp->fields, f);
 		gp->bytes = f->bytes;    /* frag: per thread, once the role is known */
 	} else if (p->ty->k == TY_HOOK) {
-		if (type_hook(k, gp, p->ty, cs))
+		if (type_hook(k, gp, p->ty, gi))
 			return NULL;
 	} else {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0308", p->ty->sp, "a port must be a tile, a frag or a bundle");
@@ -259,9 +263,11 @@ GPort *type_port(Chk *k, const Port *p, const Scope *cs)
 
 /* ------------------------------------------------------ port agreement */
 
-static void mismatch(Chk *k, const Conn *cn, const char *code, const char *what,
-                     const GPort *a, const GPort *b, Span asp, Span bsp,
-                     const char *aval, const char *bval, const char *help)
+/* The error for a connection whose ends differ in `what`; the caller may
+ * label more, then ends it. */
+static Diag *mismatch(Chk *k, const Conn *cn, const char *code, const char *what,
+                      const GPort *a, const GPort *b, Span asp, Span bsp,
+                      const char *aval, const char *bval, const char *help)
 {
 	Diag *d = diag_new(k->c, DIAG_ERROR, code, cn->sp, "%s mismatch between `%s.%s` and `%s.%s`",
 	                   what, cn->from.inst, cn->from.port, cn->to.inst, cn->to.port);
@@ -271,14 +277,18 @@ static void mismatch(Chk *k, const Conn *cn, const char *code, const char *what,
 	diag_note(d, "`%s.%s` is %s", cn->from.inst, cn->from.port, port_str(k, a));
 	diag_note(d, "`%s.%s` is %s", cn->to.inst, cn->to.port, port_str(k, b));
 	diag_help(d, "%s", help);
-	diag_end(k->c, d);
+	return d;
+}
+
+static const Type *field_decl(const GPort *p, int i)
+{
+	const Type *t = p->decl->ty;
+	return p->k == TY_BUNDLE ? ((Field *)t->fields.v[i])->ty : t;
 }
 
 static Span field_decl_sp(const GPort *p, int i, int what)
 {
-	const Type *t = p->decl->ty;
-	if (p->k == TY_BUNDLE)
-		t = ((Field *)t->fields.v[i])->ty;
+	const Type *t = field_decl(p, i);
 	if (what == 1 && t->dtype_sp.src >= 0)
 		return t->dtype_sp;
 	if (what == 2 && t->layout && t->layout_sp.src >= 0)
@@ -286,16 +296,16 @@ static Span field_decl_sp(const GPort *p, int i, int what)
 	return t->sp;
 }
 
-/* 0: same type; else reported. */
-int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b)
+/* 0: same type; else reported. a is a port of instance ai, b of bi. */
+int compare_ports(Chk *k, const Conn *cn, const GInst *ai, const GPort *a, const GInst *bi, const GPort *b)
 {
 	static const char *const kinds[] = { [TY_TILE] = "a tile", [TY_FRAG] = "a frag", [TY_BUNDLE] = "a bundle",
 	                                     [TY_HOOK] = "a hook" };
 	if (a->k != b->k) {
-		mismatch(k, cn, "E0308", "port kind", a, b, a->decl->ty->sp, b->decl->ty->sp,
-		         kinds[a->k], kinds[b->k],
-		         "a tile goes through shared memory, a frag stays in registers; "
-		         "put a component between them that converts");
+		diag_end(k->c, mismatch(k, cn, "E0308", "port kind", a, b, a->decl->ty->sp, b->decl->ty->sp,
+		                        kinds[a->k], kinds[b->k],
+		                        "a tile goes through shared memory, a frag stays in registers; "
+		                        "put a component between them that converts"));
 		return -1;
 	}
 	if (a->k == TY_BUNDLE) {
@@ -308,9 +318,9 @@ int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b)
 				fa = arena_printf(A(k), "%s%s%s", fa, i ? ", " : "", ((GField *)a->fields.v[i])->name);
 			for (int i = 0; i < b->fields.n; i++)
 				fb = arena_printf(A(k), "%s%s%s", fb, i ? ", " : "", ((GField *)b->fields.v[i])->name);
-			mismatch(k, cn, "E0313", "bundle field", a, b, a->decl->ty->sp, b->decl->ty->sp,
-			         arena_printf(A(k), "{%s}", fa), arena_printf(A(k), "{%s}", fb),
-			         "both sides must name the same fields in the same order");
+			diag_end(k->c, mismatch(k, cn, "E0313", "bundle field", a, b, a->decl->ty->sp, b->decl->ty->sp,
+			                        arena_printf(A(k), "{%s}", fa), arena_printf(A(k), "{%s}", fb),
+			                        "both sides must name the same fields in the same order"));
 			return -1;
 		}
 	}
@@ -318,25 +328,35 @@ int compare_ports(Chk *k, const Conn *cn, const GPort *a, const GPort *b)
 		const GField *x = a->fields.v[i], *y = b->fields.v[i];
 		const char *in = a->k == TY_BUNDLE ? arena_printf(A(k), " (field `%s`)", x->name) : "";
 		if (strcmp(x->dtype, y->dtype)) {
-			mismatch(k, cn, "E0309", "dtype", a, b, field_decl_sp(a, i, 1), field_decl_sp(b, i, 1),
-			         arena_printf(A(k), "%s%s", x->dtype, in), y->dtype,
-			         "convert in a component between them, or instantiate one side for the other dtype");
+			diag_end(k->c, mismatch(k, cn, "E0309", "dtype", a, b, field_decl_sp(a, i, 1), field_decl_sp(b, i, 1),
+			                        arena_printf(A(k), "%s%s", x->dtype, in), y->dtype,
+			                        "convert in a component between them, or instantiate one side for the other dtype"));
 			return -1;
 		}
 		if (x->rows != y->rows || x->cols != y->cols) {
-			mismatch(k, cn, "E0310", "shape", a, b, field_decl_sp(a, i, 0), field_decl_sp(b, i, 0),
-			         arena_printf(A(k), "%lld x %lld%s", (long long)x->rows, (long long)x->cols, in),
-			         arena_printf(A(k), "%lld x %lld", (long long)y->rows, (long long)y->cols),
-			         "give both instances the same tile constants (kernel `const`s are shared by every instance)");
+			Diag *d = mismatch(k, cn, "E0310", "shape", a, b, field_decl_sp(a, i, 0), field_decl_sp(b, i, 0),
+			                   arena_printf(A(k), "%lld x %lld%s", (long long)x->rows, (long long)x->cols, in),
+			                   arena_printf(A(k), "%lld x %lld", (long long)y->rows, (long long)y->cols),
+			                   "give both instances the same tile constants (kernel `const`s are shared by every instance)");
+			const Type *ta = field_decl(a, i), *tb = field_decl(b, i);
+			if (x->rows != y->rows) {
+				label_origins(k, d, ai, ta->rows);
+				label_origins(k, d, bi, tb->rows);
+			}
+			if (x->cols != y->cols) {
+				label_origins(k, d, ai, ta->cols);
+				label_origins(k, d, bi, tb->cols);
+			}
+			diag_end(k->c, d);
 			return -1;
 		}
 		if (strcmp(x->layout, y->layout)) {
 			int fr = a->k == TY_FRAG;
-			mismatch(k, cn, fr ? "E0312" : "E0311", fr ? "fragment layout" : "swizzle", a, b,
-			         field_decl_sp(a, i, 2), field_decl_sp(b, i, 2),
-			         arena_printf(A(k), "%s%s", x->layout, in), y->layout,
-			         fr ? "a fragment's layout fixes which thread holds which element; both sides must agree"
-			            : "the consumer reads the tile with the producer's swizzle; both sides must agree");
+			diag_end(k->c, mismatch(k, cn, fr ? "E0312" : "E0311", fr ? "fragment layout" : "swizzle", a, b,
+			                        field_decl_sp(a, i, 2), field_decl_sp(b, i, 2),
+			                        arena_printf(A(k), "%s%s", x->layout, in), y->layout,
+			                        fr ? "a fragment's layout fixes which thread holds which element; both sides must agree"
+			                        : "the consumer reads the tile with the producer's swizzle; both sides must agree"));
 			return -1;
 		}
 	}

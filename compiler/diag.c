@@ -161,7 +161,7 @@ void diag_label(Diag *d, Span sp, const char *fmt, ...)
 		d->primary.msg = m;
 		return;
 	}
-	if (d->nsecondary < 4)
+	if (d->nsecondary < DIAG_LABELS)
 		d->secondary[d->nsecondary++] = (Label){ sp, m };
 }
 
@@ -338,6 +338,13 @@ void diag_end(Ctx *c, Diag *d)
 			fprintf(c->err, "error: too many errors (%d); stopping\n", max);
 		return;
 	}
+	if (d->level == DIAG_ERROR && d->code) {
+		int seen = 0;
+		for (int i = 0; i < c->codes.n && !seen; i++)
+			seen = !strcmp(c->codes.v[i], d->code);
+		if (!seen)
+			vec_push(c->arena, &c->codes, (void *)d->code);
+	}
 	FILE *o = c->err;
 	Style st = style(c);
 	const char *lc = d->level == DIAG_ERROR ? st.err : d->level == DIAG_WARNING ? st.warn : st.note;
@@ -368,8 +375,8 @@ void diag_end(Ctx *c, Diag *d)
 		gutter(o, &st, w, "");
 		fputc('\n', o);
 		/* labels in the primary's file, in line order; then the others */
-		const Label *ls[5];
-		int prim[5], n = 0;
+		const Label *ls[DIAG_LABELS + 1];
+		int prim[DIAG_LABELS + 1], n = 0;
 		ls[n] = &d->primary;
 		prim[n++] = 1;
 		for (int i = 0; i < d->nsecondary; i++)
@@ -411,4 +418,22 @@ void diag_end(Ctx *c, Diag *d)
 			fprintf(o, "%*s%s=%s %shelp%s: %s\n", w + 1, "", st.blue, st.off, st.bold, st.off, d->helps[i]);
 	}
 	fputc('\n', o);
+}
+
+void diag_footer(Ctx *c)
+{
+	if (c->format != DIAGFMT_HUMAN || !c->codes.n)
+		return;
+	Style st = style(c);
+	fputc('\n', c->err);
+	if (c->codes.n == 1) {
+		fprintf(c->err, "%sFor more information about this error, try `plkc --explain %s`.%s\n", st.bold,
+			(const char *)c->codes.v[0], st.off);
+		return;
+	}
+	fprintf(c->err, "%sSome errors have detailed explanations: ", st.bold);
+	for (int i = 0; i < c->codes.n; i++)
+		fprintf(c->err, "%s%s", i ? ", " : "", (const char *)c->codes.v[i]);
+	fprintf(c->err, ".%s\n%sFor more information about an error, try `plkc --explain %s`.%s\n", st.off,
+		st.bold, (const char *)c->codes.v[0], st.off);
 }

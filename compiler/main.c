@@ -4,6 +4,7 @@
  *   parse -> resolve -> check -> place -> glue -> link -> cubin + manifest
  *
  * Exit status: 0 success, 1 errors in the input, 2 a bad command line. */
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -37,7 +38,8 @@ static const char usage[] =
 	"       plkc --emit=contract OBJECT.o\n"
 	"       plkc --explain E0XXX | --version | --help\n"
 	"\n"
-	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a).\n"
+	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a;\n"
+	"                       with -c, every arch the component's `arch` clause allows).\n"
 	"                       sm_90/sm_100 pick the `a` feature set when a component needs it.\n"
 	"  -o OUT               output file (cubin, fatbin for several arches, or object with -c);\n"
 	"                       the manifest goes beside it: k.cubin -> k.manifest.json\n"
@@ -222,13 +224,22 @@ static const ArchInfo *upgrade_arch(Ctx *c, const Program *p, const Kernel *k, c
 	return a;
 }
 
+/* E0603 for path, with the OS's reason (errno). */
+static void cannot_write(Ctx *c, const char *path)
+{
+	int e = errno;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0603", span_none, "cannot write `%s`", path);
+	diag_note(d, "%s", e ? strerror(e) : "the write did not complete");
+	diag_end(c, d);
+}
+
 static FILE *open_out(Ctx *c, const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
 	FILE *f = fopen(path, "wb");
 	if (!f)
-		error_at(c, "E0603", span_none, "cannot write `%s`", path);
+		cannot_write(c, path);
 	return f;
 }
 
@@ -249,9 +260,10 @@ static const char *manifest_path(Ctx *c, const char *out)
 /* The linked binary to path, or to stdout for "-". */
 static int write_out(Ctx *c, const char *path, const void *data, size_t n)
 {
+	errno = 0;
 	int bad = strcmp(path, "-") ? sys_write_file(path, data, n) != 0 : fwrite(data, 1, n, stdout) != n;
 	if (bad)
-		error_at(c, "E0603", span_none, "cannot write `%s`", path);
+		cannot_write(c, path);
 	return bad;
 }
 
@@ -391,7 +403,9 @@ static int run(Ctx *c, const Options *o)
 			return 0;
 		}
 		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
-		if (object_build(c, comp, NULL, arches, narches, out) || c->nerrors)
+		/* no -arch: object_build's default, every arch the contract allows */
+		if (object_build(c, comp, NULL, o->narches ? arches : NULL, o->narches ? narches : 0, out) ||
+		    c->nerrors)
 			return 1;
 		/* beside the object: its constants, ids and entry prototype (docs/abi.md) */
 		const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
@@ -466,6 +480,8 @@ int main(int argc, char **argv)
 		if (c.nerrors && c.format == DIAGFMT_HUMAN)
 			fprintf(stderr, "error: could not compile `%s` due to %d previous error%s\n", o.input,
 				c.nerrors, c.nerrors == 1 ? "" : "s");
+		if (c.nerrors)
+			diag_footer(&c);
 	}
 	ctx_fini(&c);
 	return rc;

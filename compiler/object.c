@@ -243,14 +243,22 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 			k->arches[k->narches++] = arches[i]->name;
 	if (!k->narches) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0210", comp->arch_sp.src >= 0 ? comp->arch_sp : comp->name_sp,
-			"component `%s` cannot be built for any requested arch", comp->name);
+			narches ? "component `%s` cannot be built for any requested arch"
+			        : "component `%s` cannot be built for any arch", comp->name);
 		diag_label(d, comp->arch_sp, "its arch clause");
 		char list[256] = "";
 		for (int i = 0; i < narches; i++)
 			if (arches[i])
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? ", " : "", arches[i]->name);
-		diag_note(d, "requested: %s", *list ? list : "(none)");
-		diag_help(d, "request an arch that has every feature it needs, e.g. `-arch sm_90a`");
+		if (*list)
+			diag_note(d, "requested: %s", list);
+		else   /* object_build's default: none of stdlib/arch.def */
+			diag_note(d, "with no `-arch`, `-c` builds every arch that its `arch` clause allows");
+		const char *to = object_arch_flags(c, comp);
+		if (to)
+			diag_help(d, "request an arch with what it needs: %s", to);
+		else
+			diag_help(d, "no known arch has what it needs: relax its `arch` clause");
 		diag_end(c, d);
 		return -1;
 	}
@@ -506,17 +514,6 @@ out:
 	return rc;
 }
 
-/* sm_80, sm_90a and sm_100a: what -c builds when no -arch is given. */
-static int default_arches(const ArchInfo *v[3])
-{
-	static const char *const names[] = { "sm_80", "sm_90a", "sm_100a" };
-	int k = 0;
-	for (int i = 0; i < 3; i++)
-		if ((v[k] = arch_lookup(names[i])))
-			k++;
-	return k;
-}
-
 int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
                  const ArchInfo **arches, int narches, const char *out)
 {
@@ -524,9 +521,9 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
 	const int64_t *cv = component_cvals(c, comp, cvals);
 	if (!cv)
 		return -1;
-	const ArchInfo *def[3];
+	const ArchInfo *def[OBJ_MAX_ARCHES];
 	if (!arches || !narches) {
-		narches = default_arches(def);
+		narches = object_default_arches(comp, def, OBJ_MAX_ARCHES);
 		arches = def;
 	}
 	Key k;

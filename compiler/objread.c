@@ -45,6 +45,22 @@ int object_arch_allowed(const Component *comp, const ArchInfo *a)
 	return 1;
 }
 
+const char *object_arch_flags(Ctx *c, const Component *comp)
+{
+	int n, m = 0;
+	const ArchInfo *all = arch_all(&n);
+	for (int i = 0; i < n; i++)
+		m += object_arch_allowed(comp, &all[i]);
+	const char *s = NULL;
+	for (int i = 0, j = 0; i < n; i++)
+		if (object_arch_allowed(comp, &all[i])) {
+			j++;
+			s = arena_printf(c->arena, "%s%s`-arch %s`", s ? s : "", !s ? "" : j == m ? " or " : ", ",
+				all[i].name);
+		}
+	return s;
+}
+
 /* Can an LTO target named `have` ("sm_80", "sm_90a", "sm_100f") serve a
  * link for `want`? LTO-IR of a plain target serves later archs; an 'a'
  * target serves its own arch only; an 'f' target its family. */
@@ -59,6 +75,20 @@ static int target_serves(const char *have, const ArchInfo *want)
 	if (hs == 'f')
 		return h / 10 == w / 10 && w >= h;
 	return w >= h;
+}
+
+int object_default_arches(const Component *comp, const ArchInfo **out, int max)
+{
+	int n, m = 0;
+	const ArchInfo *all = arch_all(&n);
+	for (int i = 0; i < n && m < max; i++) {
+		int served = 0;
+		for (int j = 0; j < m && !all[i].arch_specific; j++)
+			served |= !out[j]->arch_specific && target_serves(out[j]->name, &all[i]);
+		if (object_arch_allowed(comp, &all[i]) && !served)
+			out[m++] = &all[i];
+	}
+	return m;
 }
 
 /* ----------------------------------------------------- reading objects */

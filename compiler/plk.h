@@ -68,12 +68,13 @@ typedef struct Label {
 
 /* One diagnostic under construction: diag_begin, then labels, notes and
  * helps, then diag_end prints it. */
+enum { DIAG_LABELS = 8 };   /* secondary labels one diagnostic keeps */
 typedef struct Diag {
 	DiagLevel level;
 	const char *code;   /* "E0101", or NULL */
 	const char *msg;
 	Label primary;
-	Label secondary[4];
+	Label secondary[DIAG_LABELS];
 	int nsecondary;
 	const char *notes[4];
 	int nnotes;
@@ -90,6 +91,7 @@ typedef struct Ctx {
 	DiagFormat format;
 	int nerrors, nwarnings;
 	int max_errors;      /* stop reporting after this many (0: 20) */
+	Vec codes;           /* const char*: the distinct codes of the errors shown, in order */
 	Vec include_dirs;    /* char*: -I directories for `use` */
 	const char *stdlib_dir;
 	const char *cache_dir;   /* component object cache */
@@ -114,6 +116,9 @@ void  diag_help(Diag *d, const char *fmt, ...);
 void  diag_end(Ctx *c, Diag *d);                            /* prints it */
 /* Shorthand: one error with a single label. */
 void  error_at(Ctx *c, const char *code, Span sp, const char *fmt, ...);
+/* rustc's footer after a failing run (human format only): `plkc --explain`
+ * for the code shown, or the list of the codes shown and the first one. */
+void  diag_footer(Ctx *c);
 
 /* plkc --explain: docs/errors/EXXXX.md, returns 0 when found. */
 int explain(FILE *out, const char *docs_dir, const char *code);
@@ -655,6 +660,13 @@ int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from)
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* Whether comp's arch clause and features allow building it for a. */
 int object_arch_allowed(const Component *comp, const ArchInfo *a);
+/* What `plkc -c` builds without -arch: every arch of stdlib/arch.def that
+ * allows comp, less a plain one that the LTO-IR of an older plain one
+ * serves (sm_80's serves sm_90 and sm_100); their number. */
+int object_default_arches(const Component *comp, const ArchInfo **out, int max);
+/* The arches of stdlib/arch.def that allow comp, for a help: "`-arch sm_90`,
+ * `-arch sm_90a` or `-arch sm_100a`" (arena); NULL when none does. */
+const char *object_arch_flags(Ctx *c, const Component *comp);
 /* An object as read, for object.c's cache and staleness checks. */
 #define OBJ_SECTION ".plk.contract"
 enum { OBJ_MAX_ARCHES = 16 };

@@ -621,6 +621,28 @@ static const char *token_text(Lexer *lx, Span sp)
 	return arena_strndup(A, lx->start + sp.off, (size_t)(n > 0 ? n : 0));
 }
 
+/* The decimal number before w when w is a size suffix (docs/language.md)
+ * written apart from it on one line, `200 KiB`; else NULL. */
+static const char *suffix_apart(Lexer *lx, Span w)
+{
+	static const char *const sfx[] = { "K", "KiB", "M", "MiB" };
+	int is = 0;
+	for (size_t i = 0; w.src == lx->src && i < sizeof sfx / sizeof *sfx; i++)
+		is |= !strcmp(token_text(lx, w), sfx[i]);
+	if (!is)
+		return NULL;
+	const char *b = lx->start, *e = b + w.off;
+	while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	const char *s = e;
+	while (s > b && ((s[-1] >= '0' && s[-1] <= '9') || s[-1] == '_'))
+		s--;
+	int word = s > b && ((s[-1] >= 'a' && s[-1] <= 'z') || (s[-1] >= 'A' && s[-1] <= 'Z'));
+	if (e == b + w.off || s == e || word || *s < '0' || *s > '9')
+		return NULL;
+	return arena_strndup(A, s, (size_t)(e - s));
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 {
 	enum { NEXP = YYNTOKENS };
@@ -690,8 +712,20 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 					diag_help(d, "compare with `==`: `=` only gives a value");
 					break;
 				}
+		/* a size suffix apart from its number, `200 KiB`: found, or the
+		 * token before it (a kernel reads `KiB` as the start of an item) */
+		Span at = sp;
+		const char *num = got == YYSYMBOL_IDENT ? suffix_apart(lx, sp) : NULL;
+		if (!num && (num = suffix_apart(lx, lx->prev)))
+			at = lx->prev;
+		if (num) {
+			if (at.off != sp.off)
+				diag_label(d, at, "a size suffix apart from its number");
+			diag_help(d, "a size is written with its suffix right after the digits: `%s%s`", num,
+				token_text(lx, at));
+		}
 		/* two arguments without a comma between them */
-		if (got == YYSYMBOL_IDENT)
+		if (got == YYSYMBOL_IDENT && !num)
 			for (int i = 0; i < n; i++)
 				if (exp[i] == YYTRANSLATE(',')) {
 					diag_help(d, "is a `,` missing before `%s`?", token_text(lx, sp));

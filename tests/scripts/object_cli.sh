@@ -18,6 +18,12 @@ grep -q '^component plk_test_add(N = 3, M = 6, K = -1) {$' "$tmp/a.plk" || fail 
 objcopy --dump-section .plk.contract="$tmp/sec" "$tmp/add.o" "$tmp/junk.o" || fail "no .plk.contract section"
 grep -q '^arches sm_90a$' "$tmp/sec" || fail "section header lacks the arches: $(head -n 9 "$tmp/sec")"
 
+# Without -arch, -c builds every arch the contract allows (add.plk: arch >= sm_80;
+# sm_80's LTO-IR serves sm_90 and sm_100), as E0206 and E0210's pages say.
+"$PLKC" -c tests/objects/add.plk -o "$tmp/all.o" || fail "plkc -c without -arch failed"
+objcopy --dump-section .plk.contract="$tmp/secall" "$tmp/all.o" "$tmp/junk.o"
+grep -q '^arches sm_80 sm_90a sm_100a$' "$tmp/secall" || fail "default arches: $(grep '^arches' "$tmp/secall")"
+
 # Round trip: the printed contract, built again beside the same source,
 # is the same object (same hash), and prints the same contract.
 cp tests/objects/add.cu "$tmp/"

@@ -445,10 +445,41 @@ static void test_cache_and_stale(void)
 	unit_ctx_fini(&t);
 }
 
+/* What -c builds without -arch: every arch the contract allows, less a
+ * plain one that an older plain target serves; nothing for none. */
+static void test_default_arches(void)
+{
+	static const char *const cases[][2] = {
+		{ "arch >= sm_80", "sm_80 sm_90a sm_100a" },
+		{ "arch >= sm_90 needs tma", "sm_90 sm_90a sm_100a" },
+		{ "arch >= sm_90 needs wgmma", "sm_90a" },
+		{ "arch >= sm_90a", "sm_90a sm_100a" },
+		{ "arch >= sm_80 needs tcgen05", "sm_100a" },
+		{ "arch >= sm_120", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		T t;
+		unit_ctx_init(&t);
+		char *text = arena_printf(t.c.arena, "component c {\n  %s\n  warps 1\n}\n", cases[i][0]);
+		Module *m = parse_source(&t.c, ctx_add_source(&t.c, "default.plk", text, strlen(text)));
+		CHECK(m && m->comps.n == 1);
+		if (m && m->comps.n == 1) {
+			const ArchInfo *a[OBJ_MAX_ARCHES];
+			int n = object_default_arches(m->comps.v[0], a, OBJ_MAX_ARCHES);
+			char got[128] = "";
+			for (int j = 0; j < n; j++)
+				snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", j ? " " : "", a[j]->name);
+			CHECK_STR(got, cases[i][1]);
+		}
+		unit_ctx_fini(&t);
+	}
+}
+
 int main(void)
 {
 	test_roundtrip();
 	test_header();
+	test_default_arches();
 	snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", sys_cuda_home());
 	if (access(nvcc, X_OK)) {
 		if (system("command -v nvcc >/dev/null 2>&1")) {
