@@ -156,7 +156,7 @@ assert [(p["name"], p["kind"], p["free"]) for p in k.params] == [
     ("a", "tensormap", False), ("out", "ptr", False), ("M", "i32", False), ("K", "i32", False),
     ("alpha", "f32", True)], k.params
 assert k.sm_count == 132
-assert repr(k) == "<plkrt.Kernel tma_scale(A: bf16[M, K], Out: bf16[M, K])>", repr(k)
+assert repr(k) == "<pipelink.Kernel tma_scale(A: bf16[M, K], Out: bf16[M, K])>", repr(k)
 k.close()
 k2 = plkrt.load(None, os.path.join(W, "bias.manifest.json"))   # binary from the manifest
 assert k2.name == "add_bias"
@@ -173,6 +173,27 @@ PY
 	has "$o" "python ok"
 	o=$(PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_python.py "$W" 2>&1) || fail "mock python: $o"
 	has "$o" "mock python ok"
+	# pipelink: threads, custom ops, linking through plkc (when built).
+	o=$(PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_pipelink.py "$W" ${PLKC:+"$PLKC"} 2>&1) ||
+		fail "mock pipelink: $o"
+	has "$o" "mock pipelink ok"
+	# Without libcuda.so.1 (no driver), the message says so.
+	if ! ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1 '; then
+		o=$(env -u LD_LIBRARY_PATH PLKRT_LIB="$out/rt/libplkrt.so" python3 -c '
+import sys; sys.path.insert(0, "python"); import pipelink
+try: pipelink.load("x.cubin")
+except pipelink.PlkError as e: print(e)' 2>&1)
+		has "$o" "cannot load the CUDA driver library libcuda.so.1, which $out/rt/libplkrt.so needs" \
+			"Is an NVIDIA driver installed?"
+	fi
+	# No libplkrt anywhere: the places tried and what to do.
+	alone=$(mktemp -d) && cp -r python/pipelink "$alone/"
+	o=$(cd "$alone" && env -u PLKRT_LIB -u PLKC PATH=/usr/bin:/bin python3 -c '
+import pipelink
+try: pipelink.load("x.cubin")
+except pipelink.PlkError as e: print(e)' 2>&1)
+	has "$o" "cannot find libplkrt.so (tried $alone/pipelink/libplkrt.so," "make install PREFIX=DIR" "PLKRT_LIB"
+	rm -rf "$alone"
 fi
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
