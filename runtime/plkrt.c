@@ -555,12 +555,19 @@ int plk_args_launch_shape(plk_args *a, unsigned grid[3], unsigned block[3], unsi
 	return 0;
 }
 
+/* Symbols and tensor dims of the bindings (pointers need not be bound):
+ * item i of n, or an error naming what. */
+static int resolved_shapes(plk_args *a, int i, int n, const char *what)
+{
+	if (i < 0 || i >= n)
+		return efail(a->err, "%s %d", what, i);
+	return !a->prepared && plk_resolve_shapes(a->k->m, a->b, a->p, a->err) ? -1 : 0;
+}
+
 int plk_args_tensor_dims(plk_args *a, int i, int64_t *dims)
 {
 	const plk_manifest *m = a->k->m;
-	if (i < 0 || i >= m->ntensors)
-		return efail(a->err, "plk_tensor_dims: no tensor %d", i);
-	if (!a->prepared && plk_resolve_shapes(m, a->b, a->p, a->err))
+	if (resolved_shapes(a, i, m->ntensors, "plk_tensor_dims: no tensor"))
 		return -1;
 	memcpy(dims, a->p->tdims[i], (size_t)m->tensors[i].rank * sizeof *dims);
 	return 0;
@@ -568,10 +575,7 @@ int plk_args_tensor_dims(plk_args *a, int i, int64_t *dims)
 
 int plk_args_symbol_value(plk_args *a, int i, int64_t *v)
 {
-	const plk_manifest *m = a->k->m;
-	if (i < 0 || i >= m->nsyms)
-		return efail(a->err, "plk_symbol_value: no symbol %d", i);
-	if (!a->prepared && plk_resolve_shapes(m, a->b, a->p, a->err))
+	if (resolved_shapes(a, i, a->k->m->nsyms, "plk_symbol_value: no symbol"))
 		return -1;
 	*v = a->p->sym[i];
 	return 0;
