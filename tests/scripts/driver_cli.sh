@@ -21,8 +21,8 @@ G=examples/gemm.plk
 
 # -o for every --emit kind; nothing on stdout then; `-o -` is stdout.
 for kind in ast graph dot placement glue-ll ptx monolith manifest; do
-	o=$("$PLKC" $G --emit=$kind -o "$tmp/$kind.out" 2>&1) || fail "--emit=$kind -o: $o"
-	[ -z "$o" ] || fail "--emit=$kind -o printed: $(printf '%s' "$o" | head -n 3)"
+	o=$("$PLKC" $G --emit=$kind -o "$tmp/$kind.out" 2>"$tmp/err") || fail "--emit=$kind -o: $(cat "$tmp/err")"
+	[ -z "$o" ] || fail "--emit=$kind -o printed: $(printf '%s' "$o" | head -n 3)"   # stdout (stderr: LSan's notes)
 	[ -s "$tmp/$kind.out" ] || fail "--emit=$kind -o: empty file"
 	cmp -s "$tmp/$kind.out" <("$PLKC" $G --emit=$kind -o - 2>/dev/null) || fail "--emit=$kind: -o - differs from -o FILE"
 done
