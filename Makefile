@@ -5,6 +5,11 @@
 #   make test       unit + golden tests, then the same under ASan/UBSan
 #   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60)
 #   make runtime    runtime/libplkrt.so and plk-run (gcc + -lcuda only)
+#   make install PREFIX=DIR [DESTDIR=...] [PYTHON=python3]
+#                   DIR/bin/{plkc,plk-run}, DIR/lib/libplkrt.{so,a},
+#                   DIR/include/plkrt.h, DIR/share/pipelink/{stdlib,components,
+#                   examples,docs/errors}, and the pipelink Python package
+#                   (pip --prefix DIR; PYTHON= skips it)
 #
 # Build dependencies are installed by scripts/install-deps.sh when missing.
 
@@ -87,8 +92,40 @@ fuzz: deps
 runtime:
 	$(MAKE) -C runtime
 
+# An installed plkc finds PREFIX/share/pipelink from its own location
+# (compiler/sys.c: sys_home), so the prefix is not built into it.
+PREFIX ?= /usr/local
+PYTHON ?= python3
+DATADIR = $(DESTDIR)$(PREFIX)/share/pipelink
+install: all
+	$(MAKE) -C runtime B=$(abspath $(B))/runtime CUDA_HOME=$(CUDA_HOME)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+		$(DATADIR)/stdlib $(DATADIR)/docs/errors $(DATADIR)/examples
+	install -m 755 $(B)/plkc $(B)/runtime/plk-run $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(B)/runtime/libplkrt.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/runtime/libplkrt.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 runtime/plkrt.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 stdlib/*.cuh stdlib/*.h stdlib/*.def $(DATADIR)/stdlib/
+	install -m 644 docs/errors/*.md $(DATADIR)/docs/errors/
+	install -m 644 examples/*.plk $(DATADIR)/examples/
+	cd components && find . -type f \( -name '*.plk' -o -name '*.cu' -o -name '*.cuh' -o -name '*.h' \) \
+		-exec install -D -m 644 {} $(DATADIR)/components/{} \;
+	@if [ -n "$(PYTHON)" ]; then \
+		site=$$($(PYTHON) -c 'import sys, sysconfig; print(sysconfig.get_path("purelib", "posix_prefix", \
+			{"base": sys.argv[1], "platbase": sys.argv[1]}))' "$(PREFIX)") || exit 1; \
+		if $(PYTHON) -c 'import setuptools, wheel' 2>/dev/null; then \
+			echo "$(PYTHON) -m pip install --prefix $(DESTDIR)$(PREFIX) ./python"; \
+			PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install -q --no-deps --no-build-isolation --no-warn-script-location \
+				--prefix $(DESTDIR)$(PREFIX) ./python || exit 1; \
+			rm -rf python/build python/pipelink.egg-info; \
+		else \
+			install -d $(DESTDIR)$$site/pipelink && install -m 644 python/pipelink/*.py $(DESTDIR)$$site/pipelink/; \
+			echo "install: copied pipelink to $$site (pip needs setuptools and wheel to install it)"; \
+		fi; \
+	fi
+
 clean:
 	rm -rf build
 
-.PHONY: all deps unit sanunit example test fuzz runtime clean
+.PHONY: all deps unit sanunit example test fuzz runtime install clean
 .SECONDARY:

@@ -16,6 +16,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
+#include <llvm/Config/llvm-config.h>
 #include "plk.h"
 
 #define DATALAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -895,4 +896,9 @@ int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n)
 	}
 	dispose(&g);
 	return err ? -1 : 0;
+}
+
+const char *glue_llvm_version(void)
+{
+	return LLVM_VERSION_STRING;
 }

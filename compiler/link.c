@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <nvJitLink.h>
 #include <nvvm.h>
+#include <nvrtc.h>
 #include "plk.h"
 
 
@@ -383,4 +384,16 @@ out:
 	unlink(out);
 	rmdir(dir);
 	return rc;
+}
+
+void link_print_versions(FILE *out)
+{
+	int a = 0, b = 0, ia = 0, ib = 0, da = 0, db = 0;
+	unsigned ja = 0, jb = 0;
+	if (nvvmVersion(&a, &b) == NVVM_SUCCESS && nvvmIRVersion(&ia, &ib, &da, &db) == NVVM_SUCCESS)
+		fprintf(out, "libNVVM %d.%d (NVVM IR %d.%d)\n", a, b, ia, ib);
+	if (nvrtcVersion(&a, &b) == NVRTC_SUCCESS)
+		fprintf(out, "NVRTC %d.%d\n", a, b);
+	if (nvJitLinkVersion(&ja, &jb) == NVJITLINK_SUCCESS)
+		fprintf(out, "nvJitLink %u.%u\n", ja, jb);
 }

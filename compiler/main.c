@@ -9,8 +9,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "plk.h"
+
+#ifndef PLK_DEFAULT_CUDA_HOME
+#define PLK_DEFAULT_CUDA_HOME "/usr/local/cuda"
+#endif
 
 typedef enum {
 	EMIT_DEFAULT, EMIT_AST, EMIT_GRAPH, EMIT_DOT, EMIT_PLACEMENT, EMIT_GLUE_LL,
@@ -24,56 +29,77 @@ static const char *const emit_names[] = {
 
 typedef struct Options {
 	const char *input;
-	const char *out;
+	const char *out;             /* -o; "-": stdout */
+	const char *manifest;        /* --manifest FILE */
 	const char *kernel;          /* --kernel NAME: one of several */
+	const char *component;       /* --component NAME: one of several */
+	const char *depfile;         /* -MF FILE */
+	int md;                      /* -MD */
 	const char *arches[8];
 	int narches;
 	Emit emit;
 	int check_only, compile_only;
+	Vec targets;                 /* const char*: files written, the dependency file's targets */
 } Options;
 
 static const char usage[] =
-	"usage: plkc FILE.plk [-arch sm_XX ...] [-o OUT] [-I DIR] [--emit=KIND] [--check]\n"
-	"       plkc -c COMPONENT.plk [-arch sm_XX ...] [-o OBJECT.o]\n"
-	"       plkc --emit=contract OBJECT.o\n"
+	"usage: plkc RECIPE.plk [-arch sm_XX ...] [-o OUT] [options]   link: a cubin (fatbin) and its manifest\n"
+	"       plkc -c COMPONENT.plk [-arch sm_XX ...] [-o OBJECT.o]  a component object carrying its contract\n"
+	"       plkc --emit=contract OBJECT.o                          the contract inside an object\n"
 	"       plkc --explain E0XXX | --version | --help\n"
 	"\n"
-	"  -arch sm_XX          target arch (repeatable; sm_80, sm_90a, sm_100a; default sm_90a;\n"
-	"                       with -c, every arch the component's `arch` clause allows).\n"
-	"                       sm_90/sm_100 pick the `a` feature set when a component needs it.\n"
-	"  -o OUT               output file (cubin, fatbin for several arches, or object with -c);\n"
-	"                       the manifest goes beside it: k.cubin -> k.manifest.json\n"
-	"  -I DIR               also look for `use`d files in DIR\n"
-	"  -c                   compile a component declaration into an object carrying its contract\n"
+	"The input is a .plk file; `-` (or /dev/stdin) reads it from standard input, its `use`\n"
+	"paths then relative to the working directory.\n"
+	"\n"
+	"Output:\n"
+	"  -o FILE              where the result goes, for every --emit kind; `-` is stdout. Linking:\n"
+	"                       the cubin (a fatbin for several -arch), the manifest beside it\n"
+	"                       (k.cubin -> k.manifest.json). Default: KERNEL.cubin (KERNEL.fatbin);\n"
+	"                       with -c, COMPONENT.o and COMPONENT.plk.h\n"
+	"  --manifest FILE      write the manifest to FILE (needed when the cubin goes to stdout)\n"
+	"  --emit=KIND          stop at a stage and write its result, on stdout unless -o:\n"
+	"                         ast | graph | dot | placement | glue-ll | ptx | monolith | manifest |\n"
+	"                         cubin (the binary: on stdout it needs --manifest FILE) |\n"
+	"                         contract (an object's) | header (a component's COMPONENT.plk.h:\n"
+	"                         its constants, ids and entry prototype)\n"
 	"  --check              check contracts and placement, write nothing\n"
-	"  --emit=KIND          ast | graph | dot | placement | glue-ll | ptx | cubin | monolith |\n"
-	"                       manifest | contract | header: print that stage's result on stdout\n"
-	"                       (header: a component's constants, ids and entry prototype, COMPONENT.plk.h)\n"
-	"  --kernel NAME        the kernel to build when the file declares several\n"
-	"  --time               print the time of each stage on stderr\n"
+	"  -MD                  also write a make/ninja dependency file: every file the build read\n"
+	"                       (recipes, contracts, sources, headers, objects); OUT with .d\n"
+	"  -MF FILE             the dependency file's name (implies -MD)\n"
+	"\n"
+	"Targets and search paths:\n"
+	"  -arch sm_XX          target arch, repeat for a fatbin: sm_80, sm_90, sm_90a, sm_100, sm_100a\n"
+	"                       (default sm_90a; with -c, every arch the component's `arch` clause\n"
+	"                       allows); sm_90/sm_100 pick the `a` set when a component needs it\n"
+	"  -I DIR               look for `use`d files in DIR (after the using file's directory, before\n"
+	"                       the standard components), and give nvcc -I DIR in component builds\n"
+	"  --kernel NAME        the kernel to link when the file declares several\n"
+	"  --component NAME     the component to compile (-c) or describe (--emit=header) of several\n"
+	"\n"
+	"Component builds (-c, and the objects a link builds into the cache):\n"
+	"  -D NAME=VALUE        a macro for nvcc (contract constants are set in the recipe)\n"
+	"  -Xnvcc ARG           pass ARG to nvcc; repeat for several\n"
+	"                       -I, -D and -Xnvcc are recorded in the object and in its cache key\n"
+	"\n"
+	"Diagnostics:\n"
 	"  --diagnostics-format=human|short\n"
 	"                       short: one `file:line:col: error[E0XXX]: message` line each\n"
-	"  --explain E0XXX      explain an error code, with an example\n";
-
-/* The repository (or install prefix) root: the binary lives in build/. */
-static const char *home_dir(Ctx *c)
-{
-	const char *env = getenv("PLK_HOME");
-	if (env && *env)
-		return env;
-	char exe[PATH_MAX];
-	if (sys_exe_path(exe, sizeof exe))
-		return ".";
-	char *d = dirname(exe);        /* .../build or .../build/san */
-	char probe[PATH_MAX + 32];
-	for (int up = 0; up < 3; up++) {
-		snprintf(probe, sizeof probe, "%s/stdlib", d);
-		if (access(probe, F_OK) == 0)
-			return arena_strdup(c->arena, d);
-		d = dirname(d);
-	}
-	return ".";
-}
+	"  --color=always|never colour (default: when stderr is a terminal and NO_COLOR is unset)\n"
+	"  -v, --verbose        print nvcc command lines and rebuilds of stale cached objects\n"
+	"  --time               print the time of each stage, component compiles included, on stderr\n"
+	"  --explain E0XXX      explain an error code, with an example\n"
+	"\n"
+	"Environment:\n"
+	"  PLKC_CACHE           the component object cache (default $XDG_CACHE_HOME/plkc, ~/.cache/plkc)\n"
+	"  PLK_HOME             PipeLink's data: stdlib/, components/ (the standard components, on the\n"
+	"                       `use` path), docs/errors/; default: found from plkc's own location\n"
+	"                       (PREFIX/share/pipelink installed, or the source tree)\n"
+	"  CUDA_HOME            the CUDA toolkit whose nvcc builds components (default " PLK_DEFAULT_CUDA_HOME ")\n"
+	"  OBJCOPY              the objcopy that adds an object's contract section (default objcopy)\n"
+	"  TMPDIR               where temporary files go\n"
+	"  NO_COLOR             no colour in diagnostics\n"
+	"\n"
+	"Exit status: 0 success, 1 errors in the input, 2 a bad command line.\n";
 
 static int bad_usage(const char *fmt, const char *arg)
 {
@@ -93,48 +119,114 @@ static int set_emit(Options *o, const char *v)
 	return bad_usage("unknown --emit kind `%s`", v);
 }
 
+/* -arch values, each once: `-arch sm_90a -arch sm_90a` is one target. */
 static int add_arch(Options *o, const char *v)
 {
-	if (!v || !*v)
-		return bad_usage("%s", "-arch needs a value, e.g. -arch sm_90a");
+	for (int i = 0; i < o->narches; i++)
+		if (!strcmp(o->arches[i], v))
+			return 0;
 	if (o->narches == 8)
 		return bad_usage("%s", "at most 8 -arch values");
 	o->arches[o->narches++] = v;
 	return 0;
 }
 
+/* The value of an option that takes one (`-o FILE`): the next argument,
+ * unless there is none or it is another option (`-arch --check` lacks
+ * its value; `-` alone is a value: stdout, stdin). */
+static const char *value_of(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		return NULL;
+	const char *v = argv[*i + 1];
+	if (v[0] == '-' && v[1])
+		return NULL;
+	return argv[++*i];
+}
+
+/* Options of the form `-oVALUE` / `--opt=VALUE` / `--opt VALUE`: the value
+ * when a matches, else NULL with *matched 0. */
+static const char *joined(const char *a, const char *opt, int argc, char **argv, int *i, int *matched)
+{
+	size_t n = strlen(opt);
+	*matched = 0;
+	if (strncmp(a, opt, n))
+		return NULL;
+	if (!a[n]) {
+		*matched = 1;
+		return value_of(argc, argv, i);
+	}
+	if (a[n] == '=' || (opt[1] != '-' && n == 2)) {   /* --opt=V, or -IV / -DV */
+		*matched = 1;
+		return a[n] == '=' ? a + n + 1 : a + n;
+	}
+	return NULL;
+}
+
+static int valid_define(const char *v)
+{
+	if (!(*v == '_' || (*v >= 'A' && *v <= 'Z') || (*v >= 'a' && *v <= 'z')))
+		return 0;
+	while (*v && *v != '=') {
+		if (!(*v == '_' || (*v >= 'A' && *v <= 'Z') || (*v >= 'a' && *v <= 'z') || (*v >= '0' && *v <= '9')))
+			return 0;
+		v++;
+	}
+	return 1;
+}
+
 static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 {
+	/* options that take a value: where it goes, what the message calls it */
+	static const struct { const char *opt, *what; } valued[] = {
+		{ "-arch", "an arch, e.g. -arch sm_90a" }, { "--arch", "an arch, e.g. --arch sm_90a" },
+		{ "-o", "a file name (or - for stdout)" }, { "-I", "a directory" }, { "-D", "NAME=VALUE" },
+		{ "--emit", "a kind" }, { "--kernel", "a name" }, { "--component", "a name" },
+		{ "--manifest", "a file name" }, { "-MF", "a file name" },
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int rc = 0;
-		if (!strcmp(a, "-arch") || !strcmp(a, "--arch"))
-			rc = add_arch(o, i + 1 < argc ? argv[++i] : NULL);
-		else if (!strncmp(a, "-arch=", 6))
-			rc = add_arch(o, a + 6);
-		else if (!strncmp(a, "--arch=", 7))
-			rc = add_arch(o, a + 7);
-		else if (!strcmp(a, "-o")) {
+		int rc = 0, matched = 0;
+		size_t k;
+		const char *v = NULL;
+		for (k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+			if (!strcmp(valued[k].opt, "-o") && strcmp(a, "-o"))
+				continue;     /* -o takes its value apart: `-ofoo` is no option */
+			v = joined(a, valued[k].opt, argc, argv, &i, &matched);
+			if (matched)
+				break;
+		}
+		if (matched) {
+			const char *opt = valued[k].opt;
+			if (!v || !*v)
+				return bad_usage(arena_printf(c->arena, "%s needs %s", opt, valued[k].what), NULL);
+			if (!strcmp(opt, "-arch") || !strcmp(opt, "--arch"))
+				rc = add_arch(o, v);
+			else if (!strcmp(opt, "-o"))
+				o->out = v;
+			else if (!strcmp(opt, "-I"))
+				vec_push(c->arena, &c->include_dirs, (void *)v);
+			else if (!strcmp(opt, "-D")) {
+				if (!valid_define(v))
+					return bad_usage("-D takes NAME or NAME=VALUE, not `%s`", v);
+				vec_push(c->arena, &c->cflags, arena_printf(c->arena, "-D%s", v));
+			} else if (!strcmp(opt, "--emit"))
+				rc = set_emit(o, v);
+			else if (!strcmp(opt, "--kernel"))
+				o->kernel = v;
+			else if (!strcmp(opt, "--component"))
+				o->component = v;
+			else if (!strcmp(opt, "--manifest"))
+				o->manifest = v;
+			else if (!strcmp(opt, "-MF"))
+				o->depfile = v, o->md = 1;
+		} else if (!strcmp(a, "-Xnvcc")) {
 			if (i + 1 >= argc)
-				return bad_usage("%s", "-o needs a file name");
-			o->out = argv[++i];
-		} else if (!strcmp(a, "-I")) {
-			if (i + 1 >= argc)
-				return bad_usage("%s", "-I needs a directory");
-			vec_push(c->arena, &c->include_dirs, argv[++i]);
-		} else if (!strncmp(a, "-I", 2))
-			vec_push(c->arena, &c->include_dirs, (void *)(a + 2));
-		else if (!strncmp(a, "--emit=", 7))
-			rc = set_emit(o, a + 7);
-		else if (!strcmp(a, "--emit")) {
-			if (i + 1 >= argc)
-				return bad_usage("%s", "--emit needs a kind");
-			rc = set_emit(o, argv[++i]);
-		} else if (!strcmp(a, "--kernel")) {
-			if (i + 1 >= argc)
-				return bad_usage("%s", "--kernel needs a name");
-			o->kernel = argv[++i];
-		} else if (!strcmp(a, "--check"))
+				return bad_usage("%s", "-Xnvcc needs an argument for nvcc");
+			vec_push(c->arena, &c->cflags, argv[++i]);
+		} else if (!strcmp(a, "-MD"))
+			o->md = 1;
+		else if (!strcmp(a, "--check"))
 			o->check_only = 1;
 		else if (!strcmp(a, "-c"))
 			o->compile_only = 1;
@@ -143,13 +235,13 @@ static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 		else if (!strcmp(a, "--time"))
 			c->timing = 1;
 		else if (!strncmp(a, "--diagnostics-format=", 21)) {
-			const char *v = a + 21;
-			if (!strcmp(v, "short"))
+			const char *f = a + 21;
+			if (!strcmp(f, "short"))
 				c->format = DIAGFMT_SHORT;
-			else if (!strcmp(v, "human"))
+			else if (!strcmp(f, "human"))
 				c->format = DIAGFMT_HUMAN;
 			else
-				return bad_usage("unknown diagnostics format `%s` (human or short)", v);
+				return bad_usage("unknown diagnostics format `%s` (human or short)", f);
 		} else if (!strcmp(a, "--color=always"))
 			c->color = 1;
 		else if (!strcmp(a, "--color=never"))
@@ -163,6 +255,33 @@ static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+/* Where the linked binary goes: -o, else stdout for --emit=cubin (as
+ * --help says of every --emit kind), else KERNEL.cubin / KERNEL.fatbin.
+ * NULL when the run writes no binary. */
+static const char *binary_out(Ctx *c, const Options *o, const char *kernel, int narches)
+{
+	if (o->check_only || o->compile_only || (o->emit != EMIT_DEFAULT && o->emit != EMIT_CUBIN))
+		return NULL;
+	if (o->out)
+		return o->out;
+	if (o->emit == EMIT_CUBIN)
+		return "-";
+	return arena_printf(c->arena, "%s.%s", kernel, narches > 1 ? "fatbin" : "cubin");
+}
+
+/* A binary on stdout needs a manifest file, and never goes to a terminal. */
+static int check_outputs(Ctx *c, const Options *o)
+{
+	const char *bin = binary_out(c, o, "k", o->narches);
+	if (!bin || strcmp(bin, "-"))
+		return 0;
+	if (!o->manifest)
+		return bad_usage("%s", "a cubin on stdout needs --manifest FILE for its manifest (or give -o FILE)");
+	if (isatty(STDOUT_FILENO))
+		return bad_usage("%s", "not writing a cubin to a terminal: give -o FILE or redirect stdout");
 	return 0;
 }
 
@@ -233,43 +352,134 @@ static void cannot_write(Ctx *c, const char *path)
 	diag_end(c, d);
 }
 
-static FILE *open_out(Ctx *c, const char *path)
+/* ------------------------------------------------------------ outputs
+ * Every file plkc writes goes through open_out/close_out (text) or
+ * write_out (a binary); "-" and NULL are stdout. Each file written is a
+ * target of the dependency file. */
+
+static FILE *open_out(Ctx *c, Options *o, const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		cannot_write(c, path);
+	else
+		vec_push(c->arena, &o->targets, (void *)path);
 	return f;
 }
 
-static void close_out(FILE *f)
+/* 0 when everything reached the file (or stdout). */
+static int close_out(Ctx *c, FILE *f, const char *path)
 {
-	if (f && f != stdout)
-		fclose(f);
+	if (!f)
+		return 1;
+	int bad = f == stdout ? fflush(f) != 0 || ferror(f) : fclose(f) != 0;
+	if (bad)
+		cannot_write(c, path && strcmp(path, "-") ? path : "<stdout>");
+	return bad;
 }
 
 /* OUT with its extension replaced: k.cubin -> k.manifest.json. */
-static const char *manifest_path(Ctx *c, const char *out)
+static const char *with_ext(Ctx *c, const char *out, const char *ext)
 {
 	const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
 	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
-	return arena_printf(c->arena, "%.*s.manifest.json", (int)stem, out);
+	return arena_printf(c->arena, "%.*s%s", (int)stem, out, ext);
 }
 
 /* The linked binary to path, or to stdout for "-". */
-static int write_out(Ctx *c, const char *path, const void *data, size_t n)
+static int write_out(Ctx *c, Options *o, const char *path, const void *data, size_t n)
 {
 	errno = 0;
 	int bad = strcmp(path, "-") ? sys_write_file(path, data, n) != 0 : fwrite(data, 1, n, stdout) != n;
 	if (bad)
 		cannot_write(c, path);
+	else if (strcmp(path, "-"))
+		vec_push(c->arena, &o->targets, (void *)path);
 	return bad;
 }
 
-/* Check and place one kernel for one arch; print the stage --emit asks
+/* The manifest's "binary": the binary's name relative to the manifest's
+ * directory (its file name when both are in one directory), NULL when the
+ * binary went to stdout. */
+static const char *binary_key(Ctx *c, const char *bin, const char *manifest)
+{
+	if (!strcmp(bin, "-"))
+		return NULL;
+	const char *bs = strrchr(bin, '/'), *ms = strrchr(manifest, '/');
+	size_t bd = bs ? (size_t)(bs - bin) : 0, md = ms ? (size_t)(ms - manifest) : 0;
+	if (bd == md && !strncmp(bin, manifest, bd))
+		return bs ? bs + 1 : bin;
+	char real[PATH_MAX];
+	const char *dir = bs ? arena_strndup(c->arena, bin, bd ? bd : 1) : ".";
+	return realpath(dir, real) ? arena_printf(c->arena, "%s/%s", real, bs ? bs + 1 : bin) : bin;
+}
+
+/* Make's escapes for a path in a dependency file. */
+static void dep_path(FILE *f, const char *p)
+{
+	for (; *p; p++) {
+		if (*p == ' ' || *p == '#' || *p == '\\')
+			fputc('\\', f);
+		else if (*p == '$')
+			fputc('$', f);
+		fputc(*p, f);
+	}
+}
+
+/* -MD: `TARGETS: every file the build read`, for make and ninja. */
+static int write_depfile(Ctx *c, Options *o, const Program *p)
+{
+	Vec deps = { 0 };
+	for (int i = 0; i < c->nsrcs; i++)          /* recipes and contracts (.plk) */
+		if (strcmp(c->srcs[i]->path, "<stdin>"))
+			vec_push(c->arena, &deps, (void *)c->srcs[i]->path);
+	if (o->emit == EMIT_CONTRACT)
+		vec_push(c->arena, &deps, (void *)o->input);
+	for (int i = 0; p && i < p->comps.n; i++) {    /* `use object` */
+		const Component *comp = p->comps.v[i];
+		if (comp->object)
+			vec_push(c->arena, &deps, (void *)comp->object);
+	}
+	for (int i = 0; i < c->deps.n; i++)          /* component sources and headers */
+		vec_push(c->arena, &deps, c->deps.v[i]);
+	const char *first = o->targets.n ? o->targets.v[0] : NULL;
+	const char *path = o->depfile;
+	if (!path && (!first || !strcmp(first, "-"))) {
+		error_at(c, "E0603", span_none, "-MD: nothing was written to a file to name the dependency file after");
+		return 1;
+	}
+	if (!path)
+		path = with_ext(c, first, ".d");
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		cannot_write(c, path);
+		return 1;
+	}
+	if (!o->targets.n)
+		dep_path(f, o->input);
+	for (int i = 0; i < o->targets.n; i++) {
+		fputs(i ? " " : "", f);
+		dep_path(f, o->targets.v[i]);
+	}
+	fputc(':', f);
+	for (int i = 0; i < deps.n; i++) {
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(deps.v[i], deps.v[j]);
+		if (seen)
+			continue;
+		fputs(" \\\n  ", f);
+		dep_path(f, deps.v[i]);
+	}
+	fputc('\n', f);
+	return close_out(c, f, path);
+}
+
+/* Check and place one kernel for one arch; write the stage --emit asks
  * for when it ends before linking. *pl is NULL when nothing is left to do. */
-static int place_kernel(Ctx *c, const Options *o, const Program *p, const Kernel *k,
+static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
                         const ArchInfo *arch, Placement **pl)
 {
 	*pl = NULL;
@@ -280,8 +490,10 @@ static int place_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 	if (!g || c->nerrors)
 		return 1;
 	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
-		(o->emit == EMIT_GRAPH ? graph_print : graph_dot)(stdout, g);
-		return 0;
+		FILE *f = open_out(c, o, o->out);
+		if (f)
+			(o->emit == EMIT_GRAPH ? graph_print : graph_dot)(f, g);
+		return close_out(c, f, o->out);
 	}
 	t0 = plk_clock();
 	Placement *x = place(c, g);
@@ -289,32 +501,60 @@ static int place_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 	if (!x || c->nerrors)
 		return 1;
 	if (o->emit == EMIT_PLACEMENT) {
-		placement_print(stdout, x);
-		return 0;
+		FILE *f = open_out(c, o, o->out);
+		if (f)
+			placement_print(f, x);
+		return close_out(c, f, o->out);
 	}
 	if (o->check_only)
 		return 0;
-	if (o->emit == EMIT_GLUE_LL)
-		return glue_emit_ll(c, x, stdout) || c->nerrors;
-	if (o->emit == EMIT_MONOLITH) {
-		FILE *f = open_out(c, o->out);
-		int rc = !f || monolith_write(c, x, f);
-		close_out(f);
-		return rc || c->nerrors;
+	if (o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
+		FILE *f = open_out(c, o, o->out);
+		int rc = !f || (o->emit == EMIT_GLUE_LL ? glue_emit_ll(c, x, f) : monolith_write(c, x, f));
+		return close_out(c, f, o->out) || rc || c->nerrors;
 	}
 	*pl = x;
 	return 0;
 }
 
+/* The binary of one kernel and its manifest. */
+static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, LinkResult *rs,
+                        const ArchInfo **as, int n)
+{
+	const char *out = binary_out(c, o, k->name, n);
+	size_t len = strlen(out);
+	if (n > 1 && len > 6 && !strcmp(out + len - 6, ".cubin")) {
+		Diag *d = diag_new(c, DIAG_WARNING, NULL, span_none, "`%s` holds a fatbin of %d arches, not a cubin", out, n);
+		diag_help(d, "name it `%s`", with_ext(c, out, ".fatbin"));
+		diag_end(c, d);
+	}
+	int rc;
+	if (n == 1)
+		rc = write_out(c, o, out, rs[0].cubin, rs[0].cubin_size);
+	else {
+		void *fb = NULL;
+		size_t size = 0;
+		rc = link_fatbin(c, as, rs, n, &fb, &size) || write_out(c, o, out, fb, size);
+		free(fb);
+	}
+	if (rc)
+		return rc;
+	const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
+	FILE *m = open_out(c, o, mpath);
+	rc = !m || manifest_write_multi(c, (const Placement *const *)ps, n, binary_key(c, out, mpath), m);
+	return close_out(c, m, mpath) || rc;
+}
+
 /* One kernel, every requested arch: a cubin for one arch, a fatbin for
  * several, and the manifest beside it. */
-static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel *k,
+static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
                         const ArchInfo **arches, int narches)
 {
 	Placement *ps[8];
 	LinkResult rs[8];
 	const ArchInfo *as[8];
 	int n = 0, rc = 0;
+	FILE *ptx = NULL;
 	memset(rs, 0, sizeof rs);
 	for (int a = 0; a < narches && !rc; a++) {
 		rc = place_kernel(c, o, p, k, arches[a], &ps[n]);
@@ -329,48 +569,76 @@ static int build_kernel(Ctx *c, const Options *o, const Program *p, const Kernel
 		rc = link_kernel(c, ps[n], o->emit == EMIT_PTX, &rs[n]) || c->nerrors;
 		ctx_time(c, arena_printf(c->arena, "link %s (total)", as[n]->name), t0);
 		n++;
-		if (!rc && o->emit == EMIT_PTX)
-			fputs(rs[n - 1].ptx ? rs[n - 1].ptx : "", stdout);
-	}
-	if (!rc && n > 0 && o->emit == EMIT_MANIFEST)
-		rc = manifest_write_multi(c, (const Placement *const *)ps, n, NULL, stdout) || c->nerrors;
-	else if (!rc && n > 0 && o->emit != EMIT_PTX) {
-		const char *out = o->out ? o->out
-			: arena_printf(c->arena, "%s.%s", k->name, n > 1 ? "fatbin" : "cubin");
-		if (n == 1)
-			rc = write_out(c, out, rs[0].cubin, rs[0].cubin_size);
-		else {
-			void *fb = NULL;
-			size_t size = 0;
-			rc = link_fatbin(c, as, rs, n, &fb, &size) || write_out(c, out, fb, size);
-			free(fb);
-		}
-		if (!rc && strcmp(out, "-")) {
-			const char *slash = strrchr(out, '/');
-			FILE *m = open_out(c, manifest_path(c, out));
-			rc = !m || manifest_write_multi(c, (const Placement *const *)ps, n,
-				slash ? slash + 1 : out, m);
-			close_out(m);
+		if (!rc && o->emit == EMIT_PTX) {
+			if (!ptx && !(ptx = open_out(c, o, o->out)))
+				rc = 1;
+			else
+				fputs(rs[n - 1].ptx ? rs[n - 1].ptx : "", ptx);
 		}
 	}
+	if (ptx)
+		rc |= close_out(c, ptx, o->out);
+	if (!rc && n > 0 && o->emit == EMIT_MANIFEST) {
+		FILE *f = open_out(c, o, o->out);
+		rc = !f || manifest_write_multi(c, (const Placement *const *)ps, n, NULL, f) || c->nerrors;
+		rc |= close_out(c, f, o->out);
+	} else if (!rc && n > 0 && o->emit != EMIT_PTX)
+		rc = write_binary(c, o, k, ps, rs, as, n);
 	for (int i = 0; i < n; i++)
 		link_result_free(&rs[i]);
 	return rc || c->nerrors;
 }
 
-static int run(Ctx *c, const Options *o)
+/* The component -c and --emit=header build: --component NAME, else the
+ * first the input file declares; a note names it when there are several. */
+static const Component *pick_component(Ctx *c, const Options *o, const Program *p)
+{
+	const Component *first = NULL;
+	int n = 0;
+	for (int i = 0; i < p->comps.n; i++) {
+		const Component *ci = p->comps.v[i];
+		if (o->component && !strcmp(ci->name, o->component))
+			return ci;
+		if (ci->file && c->nsrcs && !strcmp(ci->file, c->srcs[0]->path)) {
+			n++;
+			if (!first)
+				first = ci;
+		}
+	}
+	if (o->component) {
+		error_at(c, "E0605", span_none, "no component named `%s` in `%s`", o->component, o->input);
+		return NULL;
+	}
+	if (!first)
+		first = p->comps.v[0];
+	if (n > 1) {
+		Diag *d = diag_new(c, DIAG_NOTE, NULL, first->name_sp, "%s component `%s`, the first of %d in `%s`",
+			o->emit == EMIT_HEADER ? "the header of" : "compiling", first->name, n, o->input);
+		diag_help(d, "pick another with `--component NAME`");
+		diag_end(c, d);
+	}
+	return first;
+}
+
+static int run(Ctx *c, Options *o)
 {
 	if (o->emit == EMIT_CONTRACT) {
-		return object_emit_contract(c, o->input, stdout) || c->nerrors;
+		FILE *f = open_out(c, o, o->out);
+		int rc = !f || object_emit_contract(c, o->input, f) || c->nerrors;
+		rc |= close_out(c, f, o->out);
+		return rc || (o->md && write_depfile(c, o, NULL));
 	}
 	if (o->emit == EMIT_AST) {
-		int src = ctx_load_file(c, o->input, span_none);
+		int src = ctx_load_input(c, o->input);
 		if (src < 0)
 			return 1;
 		Module *m = parse_source(c, src);
-		if (m && !c->nerrors)
-			ast_dump(stdout, m);
-		return c->nerrors != 0;
+		if (!m || c->nerrors)
+			return 1;
+		FILE *f = open_out(c, o, o->out);
+		if (f)
+			ast_dump(f, m);
+		return close_out(c, f, o->out) || (o->md && write_depfile(c, o, NULL));
 	}
 	const ArchInfo *arches[8];
 	int narches;
@@ -390,32 +658,31 @@ static int run(Ctx *c, const Options *o)
 			error_at(c, "E0604", span_none, "`%s` declares no component to compile", o->input);
 			return 1;
 		}
-		const Component *comp = NULL;
-		for (int i = 0; i < p->comps.n; i++) {
-			const Component *ci = p->comps.v[i];
-			if (!strcmp(ci->file, o->input))
-				comp = ci;
-		}
+		const Component *comp = pick_component(c, o, p);
 		if (!comp)
-			comp = p->comps.v[0];
+			return 1;
 		if (o->emit == EMIT_HEADER) {
-			contract_header(stdout, comp, NULL);
-			return 0;
+			FILE *f = open_out(c, o, o->out);
+			if (f)
+				contract_header(f, comp, NULL);
+			return close_out(c, f, o->out) || (o->md && write_depfile(c, o, p));
 		}
 		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
+		if (!strcmp(out, "-")) {
+			error_at(c, "E0603", span_none, "an object is not written to stdout: give -o FILE.o");
+			return 1;
+		}
 		/* no -arch: object_build's default, every arch the contract allows */
 		if (object_build(c, comp, NULL, o->narches ? arches : NULL, o->narches ? narches : 0, out) ||
 		    c->nerrors)
 			return 1;
+		vec_push(c->arena, &o->targets, (void *)out);
 		/* beside the object: its constants, ids and entry prototype (docs/abi.md) */
-		const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-		int stem = dot && (!slash || dot > slash) ? (int)(dot - out) : (int)strlen(out);
-		FILE *h = open_out(c, arena_printf(c->arena, "%.*s.plk.h", stem, out));
-		if (!h)
-			return 1;
-		contract_header(h, comp, NULL);
-		close_out(h);
-		return c->nerrors != 0;
+		const char *hpath = with_ext(c, out, ".plk.h");
+		FILE *h = open_out(c, o, hpath);
+		if (h)
+			contract_header(h, comp, NULL);
+		return close_out(c, h, hpath) || c->nerrors || (o->md && write_depfile(c, o, p));
 	}
 	if (p->kernels.n == 0) {
 		if (o->check_only)
@@ -437,7 +704,19 @@ static int run(Ctx *c, const Options *o)
 		error_at(c, "E0605", span_none, "no kernel named `%s` in `%s`", o->kernel, o->input);
 		return 1;
 	}
+	if (!rc && !c->nerrors && o->md && !o->check_only)
+		rc = write_depfile(c, o, p);
 	return rc || c->nerrors;
+}
+
+static void print_version(Ctx *c, const char *home)
+{
+	printf("plkc %s\n", PLK_VERSION);
+	const char *nvcc = object_toolkit_version(c);
+	printf("CUDA toolkit %s (nvcc %s)\n", sys_cuda_home(), nvcc ? nvcc : "not found: set CUDA_HOME");
+	link_print_versions(stdout);
+	printf("LLVM %s\n", glue_llvm_version());
+	printf("data %s\n", home ? home : "not found: set PLK_HOME");
 }
 
 int main(int argc, char **argv)
@@ -445,8 +724,14 @@ int main(int argc, char **argv)
 	Ctx c;
 	ctx_init(&c, stderr);
 	Options o = { 0 };
-	const char *home = home_dir(&c);
-	c.stdlib_dir = arena_printf(c.arena, "%s/stdlib", home);
+	char homebuf[PATH_MAX];
+	const char *home = sys_home(homebuf, sizeof homebuf) ? NULL : arena_strdup(c.arena, homebuf);
+	if (home) {
+		c.stdlib_dir = arena_printf(c.arena, "%s/stdlib", home);
+		const char *comps = arena_printf(c.arena, "%s/components", home);
+		if (access(comps, F_OK) == 0)
+			c.components_dir = comps;
+	}
 	/* --help, --version and --explain stand alone: before other options */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -455,15 +740,17 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(argv[i], "--version")) {
-			printf("plkc %s\n", PLK_VERSION);
+			print_version(&c, home);
 			ctx_fini(&c);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--explain")) {
 			const char *code = i + 1 < argc ? argv[i + 1] : NULL;
-			int r = code ? explain(stdout, arena_printf(c.arena, "%s/docs/errors", home), code) : 2;
+			int r = code && home ? explain(stdout, arena_printf(c.arena, "%s/docs/errors", home), code) : 2;
 			if (!code)
 				fputs("plkc: --explain needs an error code, e.g. --explain E0101\n", stderr);
+			else if (!home)
+				fputs("plkc: cannot find PipeLink's docs/errors: set PLK_HOME (PREFIX/share/pipelink)\n", stderr);
 			else if (r)
 				fprintf(stderr, "plkc: no explanation for `%s`: error codes look like E0101\n", code);
 			ctx_fini(&c);
@@ -473,16 +760,24 @@ int main(int argc, char **argv)
 	int rc = parse_args(&c, &o, argc, argv);
 	if (!rc && !o.input)
 		rc = bad_usage("%s", "no input file");
-	if (!rc) {
+	if (!rc)
+		rc = check_outputs(&c, &o);
+	struct stat st;
+	if (!rc && !is_stdin_path(o.input) && stat(o.input, &st) == 0 && S_ISDIR(st.st_mode)) {
+		Diag *d = diag_new(&c, DIAG_ERROR, "E0601", span_none, "`%s` is a directory, not a .plk file", o.input);
+		diag_help(d, "give the recipe's path, e.g. `%s/NAME.plk`", o.input);
+		diag_end(&c, d);
+		rc = 1;
+	} else if (!rc) {
 		double t0 = plk_clock();
 		rc = run(&c, &o) ? 1 : 0;
 		ctx_time(&c, "plkc (all)", t0);
-		if (c.nerrors && c.format == DIAGFMT_HUMAN)
-			fprintf(stderr, "error: could not compile `%s` due to %d previous error%s\n", o.input,
-				c.nerrors, c.nerrors == 1 ? "" : "s");
-		if (c.nerrors)
-			diag_footer(&c);
 	}
+	if (rc == 1 && c.nerrors && c.format == DIAGFMT_HUMAN)
+		fprintf(stderr, "error: could not compile `%s` due to %d previous error%s\n", o.input,
+			c.nerrors, c.nerrors == 1 ? "" : "s");
+	if (rc == 1 && c.nerrors)
+		diag_footer(&c);
 	ctx_fini(&c);
 	return rc;
 }

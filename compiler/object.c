@@ -92,7 +92,7 @@ static const char *objcopy_path(void)
 }
 
 /* "V13.0.88" from `nvcc --version`: part of every cache key. */
-static const char *toolkit_version(Ctx *c)
+const char *object_toolkit_version(Ctx *c)
 {
 	char *log;
 	char *argv[] = { (char *)nvcc_path(c), "--version", NULL };
@@ -110,24 +110,17 @@ static const char *toolkit_version(Ctx *c)
 	return v;
 }
 
-/* stdlib/: Ctx.stdlib_dir, else next to the plkc binary (build/plkc and
- * build/unit/test_* in the tree; PREFIX/share/plkc/stdlib installed). */
+/* stdlib/: Ctx.stdlib_dir, else the data directory sys_home finds (in
+ * the tree for build/plkc and build/unit/test_*; PREFIX/share/pipelink
+ * installed). */
 static const char *stdlib_dir(Ctx *c)
 {
 	if (c->stdlib_dir)
 		return c->stdlib_dir;
-	char exe[PATH_MAX];
-	if (sys_exe_path(exe, sizeof exe))
+	char home[PATH_MAX];
+	if (sys_home(home, sizeof home))
 		return NULL;
-	const char *d = dir_of(c, exe);
-	const char *cand[] = { "../stdlib", "../../stdlib", "../share/plkc/stdlib" };
-	for (int i = 0; i < 3; i++) {
-		const char *p = arena_printf(c->arena, "%s/%s", d, cand[i]);
-		char real[PATH_MAX];
-		if (is_dir(p) && realpath(p, real))
-			return arena_strdup(c->arena, real);
-	}
-	return NULL;
+	return arena_printf(c->arena, "%s/stdlib", home);
 }
 
 static int cmpstr(const void *a, const void *b)
@@ -135,35 +128,66 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A file a build read, for the dependency file (-MD); once each. */
+static void add_dep(Ctx *c, const char *path)
+{
+	for (int i = 0; i < c->deps.n; i++)
+		if (!strcmp(c->deps.v[i], path))
+			return;
+	vec_push(c->arena, &c->deps, arena_strdup(c->arena, path));
+}
+
 /* The .cuh, .h and .def files of dir (not a .plk.h: the build includes
  * the one it generates, and the key covers that): headers under stdlib/
- * are part of every component's source, and plk.cuh includes abi.def. */
-static void hash_headers(Ctx *c, Sha256 *s, const char *dir)
+ * are part of every component's source, and plk.cuh includes abi.def.
+ * Each is a field named rel/NAME (rel NULL: NAME). depth > 0 descends
+ * into that many levels of subdirectories: the standard components'
+ * family headers (common/acc_store.cuh) are on every build's include
+ * path. */
+static void hash_headers(Ctx *c, Sha256 *s, const char *dir, const char *rel, int depth)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
 	if (!d)
 		return;
-	Vec names = { 0 };
+	Vec names = { 0 }, subs = { 0 };
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.')
+			continue;
 		if (n > 6 && !strcmp(e->d_name + n - 6, ".plk.h"))
 			continue;   /* generated from a contract */
 		if ((n > 4 && !strcmp(e->d_name + n - 4, ".cuh")) || (n > 2 && !strcmp(e->d_name + n - 2, ".h")) ||
 		    (n > 4 && !strcmp(e->d_name + n - 4, ".def")))
 			vec_push(c->arena, &names, arena_strdup(c->arena, e->d_name));
+		else if (depth > 0 && is_dir(arena_printf(c->arena, "%s/%s", dir, e->d_name)))
+			vec_push(c->arena, &subs, arena_strdup(c->arena, e->d_name));
 	}
 	closedir(d);
 	if (names.n)
 		qsort(names.v, (size_t)names.n, sizeof names.v[0], cmpstr);
+	if (subs.n)
+		qsort(subs.v, (size_t)subs.n, sizeof subs.v[0], cmpstr);
 	for (int i = 0; i < names.n; i++) {
 		size_t len;
-		char *t = sys_read_file(arena_printf(c->arena, "%s/%s", dir, (char *)names.v[i]), &len);
+		const char *path = arena_printf(c->arena, "%s/%s", dir, (char *)names.v[i]);
+		char *t = sys_read_file(path, &len);
 		if (t) {
-			sha256_field(s, names.v[i], t, len);
+			sha256_field(s, rel ? arena_printf(c->arena, "%s/%s", rel, (char *)names.v[i]) : names.v[i], t, len);
 			free(t);
+			add_dep(c, path);
 		}
 	}
+	for (int i = 0; i < subs.n; i++)
+		hash_headers(c, s, arena_printf(c->arena, "%s/%s", dir, (char *)subs.v[i]),
+			rel ? arena_printf(c->arena, "%s/%s", rel, (char *)subs.v[i]) : subs.v[i], depth - 1);
+}
+
+/* -I DIR for nvcc: absolute, so that the flags (and the key) say which. */
+static const char *abs_dir(Ctx *c, const char *dir)
+{
+	char real[PATH_MAX];
+	return realpath(dir, real) ? arena_strdup(c->arena, real) : dir;
 }
 
 /* --------------------------------------------------------- build keys */
@@ -276,13 +300,34 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		return -1;
 	}
 	const char *lib = stdlib_dir(c);
+	if (!lib) {
+		free(src);
+		Diag *d = diag_new(c, DIAG_ERROR, "E0611", comp->name_sp,
+			"cannot find PipeLink's standard library to build component `%s`", comp->name);
+		const char *env = getenv("PLK_HOME");
+		if (env && *env)
+			diag_note(d, "PLK_HOME is `%s`, which holds no stdlib/plk.cuh", env);
+		else
+			diag_note(d, "looked beside the plkc binary: ../share/pipelink/stdlib (installed), ../stdlib (the source tree)");
+		diag_help(d, "set PLK_HOME to the directory that holds stdlib/ (PREFIX/share/pipelink), "
+			"or run plkc where `make install` put it");
+		diag_end(c, d);
+		return -1;
+	}
+	add_dep(c, k->srcpath);
 	Sha256 s;
 	sha256_init(&s);
 	sha256_field(&s, "source", src, slen);
-	hash_headers(c, &s, lib);
-	/* Headers beside the source may be included by it: over-approximate
-	 * (a change to any of them makes the object stale) rather than miss one. */
-	hash_headers(c, &s, dir_of(c, k->srcpath));
+	hash_headers(c, &s, lib, NULL, 0);
+	/* Headers the source may include: over-approximate (a change to any
+	 * of them makes the object stale) rather than miss one. Beside the
+	 * source, in each -I directory, and the standard components' family
+	 * headers (-I components/: "common/acc_store.cuh"). */
+	hash_headers(c, &s, dir_of(c, k->srcpath), NULL, 0);
+	for (int i = 0; i < c->include_dirs.n; i++)
+		hash_headers(c, &s, c->include_dirs.v[i], arena_printf(c->arena, "-I%d", i), 0);
+	if (c->components_dir)
+		hash_headers(c, &s, c->components_dir, "components", 3);
 	sha256_hex(&s, k->srchash);
 	free(src);
 
@@ -304,6 +349,27 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	for (int i = 0; i < comp->cparams.n; i++)
 		vec_push(c->arena, &k->flags, arena_printf(c->arena, "-D%s=%lld",
 			((CParam *)comp->cparams.v[i])->name, (long long)cvals[i]));
+	/* the command line's -I, -D and -Xnvcc: they change the code */
+	for (int i = 0; i < c->include_dirs.n; i++)
+		vec_push(c->arena, &k->flags, arena_printf(c->arena, "-I%s", abs_dir(c, c->include_dirs.v[i])));
+	for (int i = 0; i < c->cflags.n; i++) {
+		const char *f = c->cflags.v[i];
+		for (int j = 0; !strncmp(f, "-D", 2) && j < comp->cparams.n; j++) {
+			const char *n = ((CParam *)comp->cparams.v[j])->name;
+			size_t len = strlen(n);
+			if (!strncmp(f + 2, n, len) && (f[2 + len] == '=' || !f[2 + len])) {
+				Diag *d = diag_new(c, DIAG_ERROR, "E0610", ((CParam *)comp->cparams.v[j])->sp,
+					"`%s` on the command line sets constant `%s` of component `%s`", f, n, comp->name);
+				diag_label(d, ((CParam *)comp->cparams.v[j])->sp, "a constant of the contract");
+				diag_help(d, "set it where the recipe instantiates the component, e.g. `%s(%s = ...)`",
+					comp->name, n);
+				diag_end(c, d);
+				key_fini(k);
+				return -1;
+			}
+		}
+		vec_push(c->arena, &k->flags, (void *)f);
+	}
 	for (int i = 0; i < k->narches; i++) {
 		const char *n = k->arches[i] + 3;   /* after "sm_" */
 		vec_push(c->arena, &k->flags, "-gencode");
@@ -320,7 +386,7 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	}
 	k->flagstr = fs;
 
-	k->toolkit = toolkit_version(c);
+	k->toolkit = object_toolkit_version(c);
 	if (!k->toolkit) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0209", comp->source_sp, "cannot run nvcc to build component `%s`", comp->name);
 		diag_note(d, "tried `%s --version`", nvcc_path(c));
@@ -429,6 +495,8 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 	if (lib)
 		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", lib));
 	vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", thdr));
+	if (c->components_dir)   /* family headers: #include "common/acc_store.cuh" */
+		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", c->components_dir));
 	vec_push(c->arena, &argv, "-x");
 	vec_push(c->arena, &argv, "cu");
 	vec_push(c->arena, &argv, (char *)k->srcpath);
@@ -441,7 +509,12 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 			fprintf(c->err, " %s", (char *)argv.v[i]);
 		fputc('\n', c->err);
 	}
+	double t0 = plk_clock();
 	int st = sys_run((char *const *)argv.v, &log);
+	const char *what = arena_printf(c->arena, "nvcc %s for", comp->name);
+	for (int i = 0; i < k->narches; i++)
+		what = arena_printf(c->arena, "%s %s", what, k->arches[i]);
+	ctx_time(c, what, t0);
 	if (st) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0209", comp->source_sp.src >= 0 ? comp->source_sp : comp->name_sp,
 			"nvcc failed to compile `%s` for component `%s`", comp->source, comp->name);

@@ -92,8 +92,11 @@ typedef struct Ctx {
 	int nerrors, nwarnings;
 	int max_errors;      /* stop reporting after this many (0: 20) */
 	Vec codes;           /* const char*: the distinct codes of the errors shown, in order */
-	Vec include_dirs;    /* char*: -I directories for `use` */
+	Vec include_dirs;    /* char*: -I directories: for `use`, and for nvcc in component builds */
 	const char *stdlib_dir;
+	const char *components_dir;  /* the standard components: last on both search paths */
+	Vec cflags;          /* char*: -DNAME=VALUE and -Xnvcc arguments for component builds */
+	Vec deps;            /* char*: files a build read beyond the .plk sources (-MD) */
 	const char *cache_dir;   /* component object cache */
 	int verbose;
 	int timing;              /* --time: stage times on stderr */
@@ -140,6 +143,11 @@ int sys_tmp_dir(char *path, size_t n, const char *prefix);       /* likewise, a 
 int sys_mkdirs(const char *path);                                /* mkdir -p; 0 ok */
 int sys_exe_path(char *path, size_t n);                          /* the running binary; 0 ok */
 const char *sys_cuda_home(void);                                 /* $CUDA_HOME, else the build's */
+/* PipeLink's data directory (stdlib/, components/, docs/errors/) in
+ * path[n]: $PLK_HOME, else found from the running binary: PREFIX/bin/plkc
+ * -> PREFIX/share/pipelink; build/plkc (and build/san/plkc, build/unit/x)
+ * in the source tree -> the tree. 0 ok; -1 none found. */
+int sys_home(char *path, size_t n);
 
 /* -------------------------------------------------------------- sha256
  * sha256.c: FIPS 180-4; the object cache's key, the contract's digest. */
@@ -639,7 +647,11 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	                          * brought it; NULL for a .plk declaration */
 } Program;
 
-Program *resolve(Ctx *c, const char *root);
+Program *resolve(Ctx *c, const char *root);        /* root "-" or "/dev/stdin": standard input */
+int is_stdin_path(const char *path);
+/* The input file as a source: a path, or standard input as `<stdin>`;
+ * -1 on error (reported). */
+int ctx_load_input(Ctx *c, const char *path);
 const Component *program_component(const Program *p, const char *name);
 /* E0206 for each component object without an LTO target serving arch. */
 int program_check_arch(Ctx *c, const Program *p, const ArchInfo *arch);
@@ -650,6 +662,8 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
                  const ArchInfo **arches, int narches, const char *out);
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
                        const ArchInfo *arch);   /* cached build; NULL on error */
+/* "V13.0.88": the nvcc release the objects are built with; NULL when nvcc does not run. */
+const char *object_toolkit_version(Ctx *c);
 /* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
 int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
 /* objread.c: reading them back (libelf) */
@@ -731,6 +745,9 @@ void json_str(FILE *out, const char *s);
 /* glue.c, link.c, manifest.c, monolith.c */
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out);
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
+const char *glue_llvm_version(void);     /* the LLVM plkc was built with */
+/* --version: the libNVVM, NVRTC and nvJitLink versions, one line each. */
+void link_print_versions(FILE *out);
 typedef struct LinkResult {
 	void *cubin; size_t cubin_size;
 	char *ptx;               /* with want_ptx */

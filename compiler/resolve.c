@@ -1,7 +1,8 @@
 /* resolve.c: a root .plk file and everything it imports.
  *
  *   use "x.plk"          a declaration file: searched relative to the file
- *                        that names it, then in each -I directory
+ *                        that names it, then in each -I directory, then
+ *                        among the standard components (Ctx.components_dir)
  *   use object "x.o"     a component object: its contract is read from the
  *                        object's .plk.contract section (object.c)
  *
@@ -102,8 +103,11 @@ static const char *find(Resolver *r, const Use *u, int src)
 	vec_push(c->arena, &tried, (void *)p);
 	if (is_file(p))
 		return p;
-	for (int i = 0; u->path[0] != '/' && i < c->include_dirs.n; i++) {
-		p = join(c, c->include_dirs.v[i], u->path);
+	for (int i = 0; u->path[0] != '/' && i <= c->include_dirs.n; i++) {
+		const char *dir = i < c->include_dirs.n ? c->include_dirs.v[i] : c->components_dir;
+		if (!dir)
+			continue;
+		p = join(c, dir, u->path);
 		vec_push(c->arena, &tried, (void *)p);
 		if (is_file(p))
 			return p;
@@ -119,6 +123,8 @@ static const char *find(Resolver *r, const Use *u, int src)
 		diag_help(d, "build it with `plkc -c COMPONENT.plk -o %s`, or add its directory with `-I DIR`", u->path);
 	else
 		diag_help(d, "paths are relative to the file that has the `use`; add a search directory with `-I DIR`");
+	if (!c->components_dir && u->path[0] != '/')
+		diag_note(d, "PipeLink's standard components were not found: set PLK_HOME (PREFIX/share/pipelink)");
 	diag_end(c, d);
 	return NULL;
 }
@@ -281,22 +287,44 @@ static void resolve_file(Resolver *r, File *f, int src)
 	f->state = ST_DONE;
 }
 
+int is_stdin_path(const char *path)
+{
+	return path && (!strcmp(path, "-") || !strcmp(path, "/dev/stdin"));
+}
+
+int ctx_load_input(Ctx *c, const char *path)
+{
+	if (!is_stdin_path(path))
+		return ctx_load_file(c, path, span_none);
+	size_t len;
+	char *buf = sys_read_stream(stdin, &len);
+	if (!buf) {
+		error_at(c, "E0601", span_none, "cannot read the standard input");
+		return -1;
+	}
+	int id = ctx_add_source(c, "<stdin>", buf, len);
+	free(buf);
+	return id;
+}
+
 Program *resolve(Ctx *c, const char *root)
 {
 	int before = c->nerrors;
 	Resolver r = { c, arena_alloc(c->arena, sizeof(Program)), { 0 }, { 0 } };
 	char real[PATH_MAX];
-	if (!is_file(root) || !realpath(root, real)) {
+	if (is_stdin_path(root))    /* `use` paths are then relative to the working directory */
+		snprintf(real, sizeof real, "<stdin>");
+	else if (!is_file(root) || !realpath(root, real)) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0201", span_none, "cannot find `%s`, given on the command line", root);
 		diag_note(d, "tried: %s", root);
 		diag_help(d, "give the path of a .plk file, relative to the current directory");
 		diag_end(c, d);
 		return NULL;
 	}
-	int src = ctx_load_file(c, root, span_none);
+	int src = ctx_load_input(c, root);
 	if (src < 0)
 		return NULL;
-	File *f = file_new(&r, root, real, NULL, -1);
+	File *f = file_new(&r, c->srcs[src]->path, real, NULL, -1);
 	resolve_file(&r, f, src);
 	if (f->mod)
 		for (int i = 0; i < f->mod->kernels.n; i++)

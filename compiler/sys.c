@@ -140,3 +140,34 @@ const char *sys_cuda_home(void)
 	const char *h = getenv("CUDA_HOME");
 	return h && *h ? h : PLK_DEFAULT_CUDA_HOME;
 }
+
+/* dir holds stdlib/plk.cuh: a PipeLink data directory. */
+static int is_home(const char *dir)
+{
+	char probe[PATH_MAX];
+	return snprintf(probe, sizeof probe, "%s/stdlib/plk.cuh", dir) < (int)sizeof probe && access(probe, R_OK) == 0;
+}
+
+int sys_home(char *path, size_t n)
+{
+	const char *env = getenv("PLK_HOME");
+	if (n < PATH_MAX)
+		return -1;                 /* realpath's buffer */
+	if (env && *env)
+		return snprintf(path, n, "%s", env) < (int)n && is_home(env) ? 0 : -1;
+	char exe[PATH_MAX], real[PATH_MAX];
+	if (sys_exe_path(exe, sizeof exe) || !realpath(exe, real))
+		return -1;
+	char *slash = strrchr(real, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;                    /* the binary's directory */
+	static const char *const up[] = { "/../share/pipelink", "/..", "/../..", "/../../.." };
+	for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
+		char cand[PATH_MAX + 32];
+		snprintf(cand, sizeof cand, "%s%s", real, up[i]);
+		if (is_home(cand) && realpath(cand, path))
+			return 0;
+	}
+	return -1;
+}

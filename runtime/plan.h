@@ -159,4 +159,17 @@ int plk_tmap_compute(const char *dtype, int elem_bytes, const int64_t *dims, int
                      plk_tmap_args *out, char *err);
 int plk_tmap_dtype(const char *dtype, int elem_bytes);   /* -1: none */
 
+/* cubin.c: how many parameters kernel entry takes, from a cubin's
+ * .nv.info.ENTRY section; -1 when the image is no cubin (a fatbin, PTX)
+ * or does not say. */
+int plk_cubin_param_count(const void *image, size_t size, const char *entry);
+
+/* The name of a CUresult from cuda.h's list ("CUDA_ERROR_STUB_LIBRARY"),
+ * for when cuGetErrorName cannot answer (the toolkit's stub library
+ * answers nothing); NULL for a code cuda.h does not list. */
+const char *plk_cuda_error_table(int code);
+/* What CUDA_ERROR_STUB_LIBRARY means, for its messages. */
+#define PLK_STUB_HINT "the CUDA toolkit's stub libcuda was loaded, not the driver's: no NVIDIA driver is " \
+	"installed, or LD_LIBRARY_PATH names the toolkit's lib64/stubs"
+
 #endif

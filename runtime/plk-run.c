@@ -39,11 +39,15 @@ static void usage(FILE *f)
 
 static int die_cu(CUresult r, const char *what)
 {
-	const char *name = NULL, *desc = NULL;
-	if (cuGetErrorName(r, &name) != CUDA_SUCCESS || cuGetErrorString(r, &desc) != CUDA_SUCCESS)
-		fprintf(stderr, "plk-run: %s: CUresult %d\n", what, (int)r);   /* e.g. the stub library */
+	const char *name = plk_cuda_error_name((int)r), *desc = NULL;
+	if (r == CUDA_ERROR_STUB_LIBRARY)
+		desc = PLK_STUB_HINT;
+	else if (cuGetErrorString(r, &desc) != CUDA_SUCCESS)
+		desc = NULL;
+	if (name)
+		fprintf(stderr, "plk-run: %s: %s (%s)\n", what, name, desc ? desc : "no description");
 	else
-		fprintf(stderr, "plk-run: %s: %s (%s)\n", what, name, desc);
+		fprintf(stderr, "plk-run: %s: CUresult %d, unknown to this CUDA version\n", what, (int)r);
 	return 1;
 }
 

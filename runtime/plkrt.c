@@ -9,17 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct plk_kernel {
-	plk_manifest *m;
+/* What one call supplies, resolved: bindings, the plan, the encoded
+ * tensor maps and the kernel parameter pointers. A plk_args belongs to
+ * one thread at a time; the kernel it launches is read-only after load,
+ * so several threads launch one kernel at once, each with its own args. */
+struct plk_args {
+	const plk_kernel *k;
 	plk_binding *b;
 	plk_plan *p;
-	CUcontext ctx;
-	int own_ctx;                 /* retained the primary context */
-	CUdevice dev;
-	CUmodule mod;
-	CUfunction fn;
-	int sm_count, cc_major, cc_minor;
-	int64_t capacity;            /* blocks resident at once (persistent) */
 	CUtensorMap *tmaps;          /* per param, aligned as the type */
 	plk_tmap_args *tmap_done;    /* what each tmaps[i] was encoded from */
 	int *tmap_valid;
@@ -28,43 +25,60 @@ struct plk_kernel {
 	char err[PLK_ERRLEN];
 };
 
-static void vset(char *err, size_t len, const char *fmt, va_list ap)
-{
-	if (err && len)
-		vsnprintf(err, len, fmt, ap);
-}
+struct plk_kernel {
+	plk_manifest *m;
+	CUcontext ctx;
+	int own_ctx;                 /* retained the primary context */
+	CUdevice dev;
+	CUmodule mod;
+	CUfunction fn;
+	int sm_count, cc_major, cc_minor;
+	int64_t capacity;            /* blocks resident at once (persistent) */
+	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
+	char err[PLK_ERRLEN];
+};
 
-static int kfail(plk_kernel *k, const char *fmt, ...)
+static int efail(char *err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vset(k->err, sizeof k->err, fmt, ap);
+	vsnprintf(err, PLK_ERRLEN, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-/* "what: CUDA_ERROR_X (description)". */
-static int cufail(plk_kernel *k, CUresult r, const char *fmt, ...)
+#define kfail(k, ...) efail((k)->err, __VA_ARGS__)
+
+const char *plk_cuda_error_name(int code)
 {
-	const char *name = NULL, *desc = NULL;
-	if (cuGetErrorName(r, &name) != CUDA_SUCCESS)
-		name = NULL;
+	const char *name = NULL;
+	if (cuGetErrorName((CUresult)code, &name) == CUDA_SUCCESS && name)
+		return name;
+	return plk_cuda_error_table(code);
+}
+
+/* "what: CUDA_ERROR_X (description)" into err (PLK_ERRLEN bytes). */
+static int cufail(char *err, CUresult r, const char *fmt, ...)
+{
+	const char *name = plk_cuda_error_name((int)r), *desc = NULL;
 	if (cuGetErrorString(r, &desc) != CUDA_SUCCESS)
 		desc = NULL;
+	if (r == CUDA_ERROR_STUB_LIBRARY)
+		desc = PLK_STUB_HINT;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(k->err, sizeof k->err, fmt, ap);
+	int n = vsnprintf(err, PLK_ERRLEN, fmt, ap);
 	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof k->err) {
+	if (n >= 0 && n < PLK_ERRLEN) {
 		if (name)
-			snprintf(k->err + n, sizeof k->err - n, ": %s (%s)", name, desc ? desc : "no description");
+			snprintf(err + n, PLK_ERRLEN - n, ": %s (%s)", name, desc ? desc : "no description");
 		else
-			snprintf(k->err + n, sizeof k->err - n, ": CUresult %d", (int)r);
+			snprintf(err + n, PLK_ERRLEN - n, ": CUresult %d, unknown to this CUDA version", (int)r);
 	}
 	return -1;
 }
 
-#define CU(k, call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return cufail(k, r_, __VA_ARGS__); } while (0)
+#define CU(err, call, ...) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return cufail(err, r_, __VA_ARGS__); } while (0)
 
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
@@ -206,20 +220,20 @@ out:
 
 static int setup_context(plk_kernel *k)
 {
-	CU(k, cuInit(0), "cuInit");
-	CU(k, cuCtxGetCurrent(&k->ctx), "cuCtxGetCurrent");
+	CU(k->err, cuInit(0), "cuInit");
+	CU(k->err, cuCtxGetCurrent(&k->ctx), "cuCtxGetCurrent");
 	if (!k->ctx) {
-		CU(k, cuDeviceGet(&k->dev, 0), "cuDeviceGet(0)");
-		CU(k, cuDevicePrimaryCtxRetain(&k->ctx, k->dev), "cuDevicePrimaryCtxRetain(device 0)");
+		CU(k->err, cuDeviceGet(&k->dev, 0), "cuDeviceGet(0)");
+		CU(k->err, cuDevicePrimaryCtxRetain(&k->ctx, k->dev), "cuDevicePrimaryCtxRetain(device 0)");
 		k->own_ctx = 1;
-		CU(k, cuCtxSetCurrent(k->ctx), "cuCtxSetCurrent(primary context)");
+		CU(k->err, cuCtxSetCurrent(k->ctx), "cuCtxSetCurrent(primary context)");
 	}
-	CU(k, cuCtxGetDevice(&k->dev), "cuCtxGetDevice");
-	CU(k, cuDeviceGetAttribute(&k->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k->dev),
+	CU(k->err, cuCtxGetDevice(&k->dev), "cuCtxGetDevice");
+	CU(k->err, cuDeviceGetAttribute(&k->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k->dev),
 	   "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
-	CU(k, cuDeviceGetAttribute(&k->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, k->dev),
+	CU(k->err, cuDeviceGetAttribute(&k->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, k->dev),
 	   "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
-	CU(k, cuDeviceGetAttribute(&k->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, k->dev),
+	CU(k->err, cuDeviceGetAttribute(&k->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, k->dev),
 	   "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)");
 	return 0;
 }
@@ -235,33 +249,36 @@ static void arch_list(const plk_manifest *m, char *buf, size_t len)
 }
 
 /* The manifest's parameter list must be the function's: a mismatch would
- * otherwise surface as garbage in the kernel. */
-static int check_params(plk_kernel *k)
+ * otherwise surface as garbage in the kernel. Only the manifest's
+ * parameters are asked about: a query past the function's last one fails
+ * (CUDA_ERROR_INVALID_VALUE), which compute-sanitizer reports as an API
+ * error, so the function's own count comes from the cubin (cubin.c); a
+ * fatbin or PTX image does not give it, and a binary with more
+ * parameters than the manifest then goes unnoticed. */
+static int check_params(plk_kernel *k, const void *image, size_t size)
 {
 	const plk_manifest *m = k->m;
-	size_t off = 0, size = 0;
-	int i;
-	for (i = 0; i < 4096; i++) {   /* the parameter space holds at most 32 KiB */
-		CUresult r = cuFuncGetParamInfo(k->fn, (size_t)i, &off, &size);
-		if (r == CUDA_ERROR_INVALID_VALUE)
-			break;                  /* past the last parameter */
+	int have = plk_cubin_param_count(image, size, m->entry);
+	if (have >= 0 && have != m->nparams)
+		return kfail(k, "kernel %s takes %d parameters; the manifest lists %d", m->entry, have, m->nparams);
+	for (int i = 0; i < m->nparams; i++) {
+		size_t off = 0, psize = 0;
+		CUresult r = cuFuncGetParamInfo(k->fn, (size_t)i, &off, &psize);
 		if (r == CUDA_ERROR_NOT_SUPPORTED)
 			return 0;               /* an old driver: nothing to compare */
+		if (r == CUDA_ERROR_INVALID_VALUE)
+			return kfail(k, "kernel %s takes %d parameters; the manifest lists %d", m->entry, i, m->nparams);
 		if (r != CUDA_SUCCESS)
-			return cufail(k, r, "cuFuncGetParamInfo(%s, %d)", m->entry, i);
-		if (i >= m->nparams)
-			continue;
+			return cufail(k->err, r, "cuFuncGetParamInfo(%s, %d)", m->entry, i);
 		int want = plk_param_bytes(m->params[i].kind);
-		if ((size_t)want != size)
+		if ((size_t)want != psize)
 			return kfail(k, "kernel %s: parameter %d (%s, %s) is %zu bytes in the binary, %d in the manifest",
-			             m->entry, i, m->params[i].name, plk_pkind_name(m->params[i].kind), size, want);
+			             m->entry, i, m->params[i].name, plk_pkind_name(m->params[i].kind), psize, want);
 	}
-	if (i != m->nparams)
-		return kfail(k, "kernel %s takes %d parameters; the manifest lists %d", m->entry, i, m->nparams);
 	return 0;
 }
 
-static int setup_function(plk_kernel *k, const void *image)
+static int setup_function(plk_kernel *k, const void *image, size_t size)
 {
 	const plk_manifest *m = k->m;
 	char arches[128];
@@ -269,37 +286,37 @@ static int setup_function(plk_kernel *k, const void *image)
 	CUresult r = cuModuleLoadData(&k->mod, image);
 	if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
 		k->mod = NULL;
-		return cufail(k, r, "cuModuleLoadData: the device is sm_%d%d, the binary is for %s",
+		return cufail(k->err, r, "cuModuleLoadData: the device is sm_%d%d, the binary is for %s",
 		              k->cc_major, k->cc_minor, arches);
 	}
 	if (r != CUDA_SUCCESS) {
 		k->mod = NULL;
-		return cufail(k, r, "cuModuleLoadData");
+		return cufail(k->err, r, "cuModuleLoadData");
 	}
 	r = cuModuleGetFunction(&k->fn, k->mod, m->entry);
 	if (r == CUDA_ERROR_NOT_FOUND)
-		return cufail(k, r, "cuModuleGetFunction: no kernel \"%s\" in the binary (the manifest's \"entry\"; "
+		return cufail(k->err, r, "cuModuleGetFunction: no kernel \"%s\" in the binary (the manifest's \"entry\"; "
 		              "did the link drop it?)", m->entry);
 	if (r != CUDA_SUCCESS)
-		return cufail(k, r, "cuModuleGetFunction(\"%s\")", m->entry);
-	if (check_params(k))
+		return cufail(k->err, r, "cuModuleGetFunction(\"%s\")", m->entry);
+	if (check_params(k, image, size))
 		return -1;
 
 	int maxt = 0, static_smem = 0, optin = 0;
-	CU(k, cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn),
+	CU(k->err, cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn),
 	   "cuFuncGetAttribute(%s, MAX_THREADS_PER_BLOCK)", m->entry);
 	unsigned threads = m->block[0] * m->block[1] * m->block[2];
 	if (threads > (unsigned)maxt)
 		return kfail(k, "kernel %s: block of %u threads, but the binary allows at most %d "
 		             "(its launch bounds or register use)", m->entry, threads, maxt);
-	CU(k, cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
+	CU(k->err, cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
 	   "cuFuncGetAttribute(%s, SHARED_SIZE_BYTES)", m->entry);
-	CU(k, cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, k->dev),
+	CU(k->err, cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, k->dev),
 	   "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
 	if ((uint64_t)m->dynamic_smem + (uint64_t)static_smem > (uint64_t)optin)
 		return kfail(k, "kernel %s: %u bytes of dynamic + %d static shared memory; the device allows %d per block",
 		             m->entry, m->dynamic_smem, static_smem, optin);
-	CU(k, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_smem),
+	CU(k->err, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_smem),
 	   "cuFuncSetAttribute(%s, MAX_DYNAMIC_SHARED_SIZE_BYTES, %u)", m->entry, m->dynamic_smem);
 
 	unsigned cs = m->cluster[0] * m->cluster[1] * m->cluster[2];
@@ -309,7 +326,7 @@ static int setup_function(plk_kernel *k, const void *image)
 			return kfail(k, "kernel %s: cluster %ux%ux%u needs sm_90 or newer; the device is sm_%d%d", m->entry,
 			             m->cluster[0], m->cluster[1], m->cluster[2], k->cc_major, k->cc_minor);
 		if (cs > 8)
-			CU(k, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+			CU(k->err, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
 			   "cuFuncSetAttribute(%s, NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", m->entry);
 		CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
 		at.value.clusterDim.x = m->cluster[0];
@@ -321,7 +338,7 @@ static int setup_function(plk_kernel *k, const void *image)
 			.sharedMemBytes = m->dynamic_smem, .attrs = &at, .numAttrs = 1,
 		};
 		int nclusters = 0;
-		CU(k, cuOccupancyMaxActiveClusters(&nclusters, k->fn, &cfg),
+		CU(k->err, cuOccupancyMaxActiveClusters(&nclusters, k->fn, &cfg),
 		   "cuOccupancyMaxActiveClusters(%s, cluster %ux%ux%u)", m->entry, m->cluster[0], m->cluster[1],
 		   m->cluster[2]);
 		if (nclusters < 1)
@@ -355,23 +372,14 @@ plk_kernel *plk_load_data(const void *image, size_t size, const char *json, size
 		free(k);
 		return NULL;
 	}
-	int n = k->m->nparams;
-	/* cuTensorMapEncodeTiled wants 64-byte alignment; CUDA 13 declares the
-	 * type 128-byte aligned. */
-	size_t tbytes = ((size_t)n + 1) * sizeof(CUtensorMap);
-	if (!(k->b = plk_binding_new(k->m)) || !(k->p = plk_plan_new(k->m))
-	    || !(k->tmaps = aligned_alloc(_Alignof(CUtensorMap) > 64 ? _Alignof(CUtensorMap) : 64, tbytes)) || !(k->tmap_done = calloc((size_t)n + 1, sizeof *k->tmap_done))
-	    || !(k->tmap_valid = calloc((size_t)n + 1, sizeof *k->tmap_valid))
-	    || !(k->kparams = calloc((size_t)n + 1, sizeof *k->kparams))) {
+	if (!(k->def = plk_args_new(k))) {
 		snprintf(k->err, sizeof k->err, "out of memory");
 		goto fail;
 	}
-	for (int i = 0; i < n; i++)
-		k->kparams[i] = k->m->params[i].kind == PK_TENSORMAP ? (void *)&k->tmaps[i] : (void *)&k->p->pval[i];
 	if (setup_context(k))
 		goto fail;
 	plk_manifest_select(k->m, k->cc_major, k->cc_minor);
-	if (setup_function(k, image))
+	if (setup_function(k, image, size))
 		goto fail;
 	return k;
 fail:
@@ -390,13 +398,8 @@ void plk_unload(plk_kernel *k)
 		(void)cuModuleUnload(k->mod);
 	if (k->own_ctx)
 		(void)cuDevicePrimaryCtxRelease(k->dev);
+	plk_args_free(k->def);
 	plk_manifest_free(k->m);
-	plk_binding_free(k->b);
-	plk_plan_free(k->p);
-	free(k->tmaps);
-	free(k->tmap_done);
-	free(k->tmap_valid);
-	free(k->kparams);
 	free(k);
 }
 
@@ -405,64 +408,107 @@ const char *plk_error(const plk_kernel *k)
 	return k ? k->err : "no kernel handle";
 }
 
-/* ----------------------------------------------------------- bindings */
+/* ------------------------------------------------------- argument sets */
 
-#define BIND(call) do { k->prepared = 0; return (call) ? -1 : 0; } while (0)
-
-int plk_bind_tensor(plk_kernel *k, const char *t, CUdeviceptr ptr, const int64_t *shape, int rank)
+plk_args *plk_args_new(const plk_kernel *k)
 {
-	BIND(plk_binding_tensor(k->m, k->b, t, (uint64_t)ptr, shape, rank, k->err));
+	plk_args *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->k = k;
+	int n = k->m->nparams;
+	/* cuTensorMapEncodeTiled wants 64-byte alignment; CUDA 13 declares the
+	 * type 128-byte aligned. */
+	size_t align = _Alignof(CUtensorMap) > 64 ? _Alignof(CUtensorMap) : 64;
+	size_t tbytes = ((size_t)n + 1) * sizeof(CUtensorMap);
+	tbytes = (tbytes + align - 1) / align * align;
+	if (!(a->b = plk_binding_new(k->m)) || !(a->p = plk_plan_new(k->m)) || !(a->tmaps = aligned_alloc(align, tbytes))
+	    || !(a->tmap_done = calloc((size_t)n + 1, sizeof *a->tmap_done))
+	    || !(a->tmap_valid = calloc((size_t)n + 1, sizeof *a->tmap_valid))
+	    || !(a->kparams = calloc((size_t)n + 1, sizeof *a->kparams))) {
+		plk_args_free(a);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+		a->kparams[i] = k->m->params[i].kind == PK_TENSORMAP ? (void *)&a->tmaps[i] : (void *)&a->p->pval[i];
+	return a;
 }
-int plk_bind_dim(plk_kernel *k, const char *s, int64_t v) { BIND(plk_binding_dim(k->m, k->b, s, v, k->err)); }
-int plk_bind_ptr(plk_kernel *k, const char *p, CUdeviceptr v) { BIND(plk_binding_ptr(k->m, k->b, p, (uint64_t)v, k->err)); }
-int plk_bind_int(plk_kernel *k, const char *p, int64_t v) { BIND(plk_binding_int(k->m, k->b, p, v, k->err)); }
-int plk_bind_float(plk_kernel *k, const char *p, double v) { BIND(plk_binding_float(k->m, k->b, p, v, k->err)); }
 
-void plk_unbind_all(plk_kernel *k)
+void plk_args_free(plk_args *a)
 {
-	k->prepared = 0;
-	plk_binding_clear(k->m, k->b);
+	if (!a)
+		return;
+	plk_binding_free(a->b);
+	plk_plan_free(a->p);
+	free(a->tmaps);
+	free(a->tmap_done);
+	free(a->tmap_valid);
+	free(a->kparams);
+	free(a);
 }
 
-/* ------------------------------------------------------------- launch */
-
-static int encode(plk_kernel *k, int i)
+const char *plk_args_error(const plk_args *a)
 {
-	const plk_tmap_args *a = &k->p->tmap[i];
-	if (k->tmap_valid[i] && !memcmp(a, &k->tmap_done[i], sizeof *a))
+	return a ? a->err : "no argument set";
+}
+
+#define ABIND(call) do { a->prepared = 0; return (call) ? -1 : 0; } while (0)
+
+int plk_args_tensor(plk_args *a, const char *t, CUdeviceptr ptr, const int64_t *shape, int rank)
+{
+	ABIND(plk_binding_tensor(a->k->m, a->b, t, (uint64_t)ptr, shape, rank, a->err));
+}
+int plk_args_dim(plk_args *a, const char *s, int64_t v) { ABIND(plk_binding_dim(a->k->m, a->b, s, v, a->err)); }
+int plk_args_ptr(plk_args *a, const char *p, CUdeviceptr v) { ABIND(plk_binding_ptr(a->k->m, a->b, p, (uint64_t)v, a->err)); }
+int plk_args_int(plk_args *a, const char *p, int64_t v) { ABIND(plk_binding_int(a->k->m, a->b, p, v, a->err)); }
+int plk_args_float(plk_args *a, const char *p, double v) { ABIND(plk_binding_float(a->k->m, a->b, p, v, a->err)); }
+
+void plk_args_clear(plk_args *a)
+{
+	a->prepared = 0;
+	plk_binding_clear(a->k->m, a->b);
+}
+
+static int encode(plk_args *a, int i)
+{
+	const plk_tmap_args *t = &a->p->tmap[i];
+	if (a->tmap_valid[i] && !memcmp(t, &a->tmap_done[i], sizeof *t))
 		return 0;
-	k->tmap_valid[i] = 0;
-	const plk_mparam *mp = &k->m->params[i];
-	CU(k, cuTensorMapEncodeTiled(&k->tmaps[i], (CUtensorMapDataType)a->dtype, a->rank, (void *)(uintptr_t)a->addr,
-	                             a->dim, a->stride, a->box, a->estride, CU_TENSOR_MAP_INTERLEAVE_NONE,
-	                             (CUtensorMapSwizzle)a->swizzle, (CUtensorMapL2promotion)a->l2promo,
-	                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+	a->tmap_valid[i] = 0;
+	const plk_manifest *m = a->k->m;
+	const plk_mparam *mp = &m->params[i];
+	CU(a->err, cuTensorMapEncodeTiled(&a->tmaps[i], (CUtensorMapDataType)t->dtype, t->rank, (void *)(uintptr_t)t->addr,
+	                                  t->dim, t->stride, t->box, t->estride, CU_TENSOR_MAP_INTERLEAVE_NONE,
+	                                  (CUtensorMapSwizzle)t->swizzle, (CUtensorMapL2promotion)t->l2promo,
+	                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
 	   "cuTensorMapEncodeTiled(parameter %s, tensor %s, rank %u, dims %llu x %llu, box %u x %u)", mp->name,
-	   k->m->tensors[mp->tensor].name, a->rank, (unsigned long long)a->dim[a->rank > 1 ? 1 : 0],
-	   (unsigned long long)a->dim[0], a->box[a->rank > 1 ? 1 : 0], a->box[0]);
-	k->tmap_done[i] = *a;
-	k->tmap_valid[i] = 1;
+	   m->tensors[mp->tensor].name, t->rank, (unsigned long long)t->dim[t->rank > 1 ? 1 : 0],
+	   (unsigned long long)t->dim[0], t->box[t->rank > 1 ? 1 : 0], t->box[0]);
+	a->tmap_done[i] = *t;
+	a->tmap_valid[i] = 1;
 	return 0;
 }
 
-int plk_prepare(plk_kernel *k)
+int plk_args_prepare(plk_args *a)
 {
-	if (k->prepared)
+	if (a->prepared)
 		return 0;
-	if (plk_resolve(k->m, k->b, k->p, k->err) || plk_work_items(k->m, k->p->sym, &k->p->work, k->err)
-	    || plk_grid(k->m, k->p->work, k->capacity, k->p->grid, k->err))
+	const plk_kernel *k = a->k;
+	if (plk_resolve(k->m, a->b, a->p, a->err) || plk_work_items(k->m, a->p->sym, &a->p->work, a->err)
+	    || plk_grid(k->m, a->p->work, k->capacity, a->p->grid, a->err))
 		return -1;
 	for (int i = 0; i < k->m->nparams; i++)
-		if (k->m->params[i].kind == PK_TENSORMAP && encode(k, i))
+		if (k->m->params[i].kind == PK_TENSORMAP && encode(a, i))
 			return -1;
-	k->prepared = 1;
+	a->prepared = 1;
 	return 0;
 }
 
-int plk_launch(plk_kernel *k, CUstream stream)
+int plk_args_launch(plk_args *a, CUstream stream)
 {
-	if (plk_prepare(k))
+	if (plk_args_prepare(a))
 		return -1;
+	const plk_kernel *k = a->k;
 	const plk_manifest *m = k->m;
 	CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
 	at.value.clusterDim.x = m->cluster[0];
@@ -470,43 +516,101 @@ int plk_launch(plk_kernel *k, CUstream stream)
 	at.value.clusterDim.z = m->cluster[2];
 	int clustered = m->cluster[0] * m->cluster[1] * m->cluster[2] > 1;
 	CUlaunchConfig cfg = {
-		.gridDimX = k->p->grid[0], .gridDimY = k->p->grid[1], .gridDimZ = k->p->grid[2],
+		.gridDimX = a->p->grid[0], .gridDimY = a->p->grid[1], .gridDimZ = a->p->grid[2],
 		.blockDimX = m->block[0], .blockDimY = m->block[1], .blockDimZ = m->block[2],
 		.sharedMemBytes = m->dynamic_smem, .hStream = stream,
 		.attrs = clustered ? &at : NULL, .numAttrs = clustered ? 1 : 0,
 	};
 	CUcontext cur = NULL;
-	CU(k, cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
+	CU(a->err, cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
 	if (cur != k->ctx)
-		CU(k, cuCtxPushCurrent(k->ctx), "cuCtxPushCurrent(the kernel's context)");
-	CUresult r = cuLaunchKernelEx(&cfg, k->fn, k->kparams, NULL);
+		CU(a->err, cuCtxPushCurrent(k->ctx), "cuCtxPushCurrent(the kernel's context)");
+	CUresult r = cuLaunchKernelEx(&cfg, k->fn, a->kparams, NULL);
 	if (cur != k->ctx) {
 		CUcontext popped;
 		CUresult r2 = cuCtxPopCurrent(&popped);
 		if (r == CUDA_SUCCESS && r2 != CUDA_SUCCESS)
-			return cufail(k, r2, "cuCtxPopCurrent");
+			return cufail(a->err, r2, "cuCtxPopCurrent");
 	}
 	if (r != CUDA_SUCCESS)
-		return cufail(k, r, "cuLaunchKernelEx(%s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, smem %u)",
+		return cufail(a->err, r, "cuLaunchKernelEx(%s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, smem %u)",
 		              m->entry, cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ, cfg.blockDimX, cfg.blockDimY,
 		              cfg.blockDimZ, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem);
 	return 0;
 }
 
+int plk_args_launch_shape(plk_args *a, unsigned grid[3], unsigned block[3], unsigned cluster[3], unsigned *smem,
+                          int64_t *work)
+{
+	if (plk_args_prepare(a))
+		return -1;
+	const plk_manifest *m = a->k->m;
+	for (int i = 0; i < 3; i++) {
+		if (grid) grid[i] = a->p->grid[i];
+		if (block) block[i] = m->block[i];
+		if (cluster) cluster[i] = m->cluster[i];
+	}
+	if (smem) *smem = m->dynamic_smem;
+	if (work) *work = a->p->work;
+	return 0;
+}
+
+/* Symbols and tensor dims of the bindings (pointers need not be bound):
+ * item i of n, or an error naming what. */
+static int resolved_shapes(plk_args *a, int i, int n, const char *what)
+{
+	if (i < 0 || i >= n)
+		return efail(a->err, "%s %d", what, i);
+	return !a->prepared && plk_resolve_shapes(a->k->m, a->b, a->p, a->err) ? -1 : 0;
+}
+
+int plk_args_tensor_dims(plk_args *a, int i, int64_t *dims)
+{
+	const plk_manifest *m = a->k->m;
+	if (resolved_shapes(a, i, m->ntensors, "plk_tensor_dims: no tensor"))
+		return -1;
+	memcpy(dims, a->p->tdims[i], (size_t)m->tensors[i].rank * sizeof *dims);
+	return 0;
+}
+
+int plk_args_symbol_value(plk_args *a, int i, int64_t *v)
+{
+	if (resolved_shapes(a, i, a->k->m->nsyms, "plk_symbol_value: no symbol"))
+		return -1;
+	*v = a->p->sym[i];
+	return 0;
+}
+
+/* -------------------------------------- the kernel's own argument set */
+
+/* A call on k->def, its message copied to plk_error(k). */
+static int on_def(plk_kernel *k, int rc)
+{
+	if (rc)
+		snprintf(k->err, sizeof k->err, "%s", k->def->err);
+	return rc;
+}
+
+int plk_bind_tensor(plk_kernel *k, const char *t, CUdeviceptr ptr, const int64_t *shape, int rank)
+{
+	return on_def(k, plk_args_tensor(k->def, t, ptr, shape, rank));
+}
+int plk_bind_dim(plk_kernel *k, const char *s, int64_t v) { return on_def(k, plk_args_dim(k->def, s, v)); }
+int plk_bind_ptr(plk_kernel *k, const char *p, CUdeviceptr v) { return on_def(k, plk_args_ptr(k->def, p, v)); }
+int plk_bind_int(plk_kernel *k, const char *p, int64_t v) { return on_def(k, plk_args_int(k->def, p, v)); }
+int plk_bind_float(plk_kernel *k, const char *p, double v) { return on_def(k, plk_args_float(k->def, p, v)); }
+void plk_unbind_all(plk_kernel *k) { plk_args_clear(k->def); }
+int plk_prepare(plk_kernel *k) { return on_def(k, plk_args_prepare(k->def)); }
+int plk_launch(plk_kernel *k, CUstream stream) { return on_def(k, plk_args_launch(k->def, stream)); }
+
 int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3], unsigned cluster[3],
                      unsigned *smem, int64_t *work)
 {
-	if (plk_prepare(k))
-		return -1;
-	for (int i = 0; i < 3; i++) {
-		if (grid) grid[i] = k->p->grid[i];
-		if (block) block[i] = k->m->block[i];
-		if (cluster) cluster[i] = k->m->cluster[i];
-	}
-	if (smem) *smem = k->m->dynamic_smem;
-	if (work) *work = k->p->work;
-	return 0;
+	return on_def(k, plk_args_launch_shape(k->def, grid, block, cluster, smem, work));
 }
+
+int plk_tensor_dims(plk_kernel *k, int i, int64_t *dims) { return on_def(k, plk_args_tensor_dims(k->def, i, dims)); }
+int plk_symbol_value(plk_kernel *k, int i, int64_t *v) { return on_def(k, plk_args_symbol_value(k->def, i, v)); }
 
 /* ------------------------------------------------------ introspection */
 
@@ -528,28 +632,8 @@ const char *plk_tensor_dim(const plk_kernel *k, int i, int d)
 	return k->m->tensors[i].dims[d];
 }
 
-int plk_tensor_dims(plk_kernel *k, int i, int64_t *dims)
-{
-	if (i < 0 || i >= k->m->ntensors)
-		return kfail(k, "plk_tensor_dims: no tensor %d", i);
-	if (!k->prepared && plk_resolve_shapes(k->m, k->b, k->p, k->err))
-		return -1;
-	memcpy(dims, k->p->tdims[i], (size_t)k->m->tensors[i].rank * sizeof *dims);
-	return 0;
-}
-
 int plk_num_symbols(const plk_kernel *k) { return k->m->nsyms; }
 const char *plk_symbol_name(const plk_kernel *k, int i) { return i >= 0 && i < k->m->nsyms ? k->m->syms[i] : NULL; }
-
-int plk_symbol_value(plk_kernel *k, int i, int64_t *v)
-{
-	if (i < 0 || i >= k->m->nsyms)
-		return kfail(k, "plk_symbol_value: no symbol %d", i);
-	if (!k->prepared && plk_resolve_shapes(k->m, k->b, k->p, k->err))
-		return -1;
-	*v = k->p->sym[i];
-	return 0;
-}
 
 int plk_num_params(const plk_kernel *k) { return k->m->nparams; }
 const char *plk_param_name(const plk_kernel *k, int i) { return i >= 0 && i < k->m->nparams ? k->m->params[i].name : NULL; }

@@ -12,7 +12,19 @@
  * Functions returning int give 0 on success and -1 on failure, with the
  * message (the failing call, its CUDA error name and the parameter
  * involved) in plk_error(k). A handle holds all state; the library has
- * none. Use one handle from one thread at a time. */
+ * none.
+ *
+ * Threads: a loaded kernel is read-only, so several threads may launch it
+ * at once, each with its own argument set (plk_args: the bindings, the
+ * encoded tensor maps and the launch's parameter buffer):
+ *
+ *   plk_args *a = plk_args_new(k);                 // one per thread
+ *   plk_args_tensor(a, "A", a_dev, (int64_t[]){M, K}, 2);
+ *   if (plk_args_launch(a, stream)) fprintf(stderr, "%s\n", plk_args_error(a));
+ *   plk_args_free(a);
+ *
+ * The plk_bind_* / plk_launch calls on the kernel use the kernel's own
+ * argument set: one thread at a time. */
 #ifndef PLKRT_H
 #define PLKRT_H
 
@@ -67,6 +79,34 @@ PLK_API int plk_launch(plk_kernel *k, CUstream stream);
 /* After plk_prepare: the launch shape. Any pointer may be NULL. */
 PLK_API int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3], unsigned cluster[3],
                      unsigned *dynamic_smem, int64_t *work_items);
+
+/* Argument sets: the same calls on a set of one's own, so that threads
+ * share one kernel (see the top of this file). A set is used by one
+ * thread at a time and freed before its kernel is unloaded; errors are in
+ * plk_args_error(a). plk_args_launch copies the parameters into the
+ * launch, so a set may be rebound as soon as it returns (CUDA graph
+ * capture included). */
+typedef struct plk_args plk_args;
+PLK_API plk_args *plk_args_new(const plk_kernel *k);      /* NULL: out of memory */
+PLK_API void plk_args_free(plk_args *a);
+PLK_API const char *plk_args_error(const plk_args *a);
+PLK_API int plk_args_tensor(plk_args *a, const char *tensor, CUdeviceptr ptr, const int64_t *shape, int rank);
+PLK_API int plk_args_dim(plk_args *a, const char *symbol, int64_t value);
+PLK_API int plk_args_ptr(plk_args *a, const char *param, CUdeviceptr ptr);
+PLK_API int plk_args_int(plk_args *a, const char *param, int64_t value);
+PLK_API int plk_args_float(plk_args *a, const char *param, double value);
+PLK_API void plk_args_clear(plk_args *a);
+PLK_API int plk_args_prepare(plk_args *a);
+PLK_API int plk_args_launch(plk_args *a, CUstream stream);
+PLK_API int plk_args_launch_shape(plk_args *a, unsigned grid[3], unsigned block[3], unsigned cluster[3],
+                                  unsigned *dynamic_smem, int64_t *work_items);
+PLK_API int plk_args_tensor_dims(plk_args *a, int i, int64_t *dims);
+PLK_API int plk_args_symbol_value(plk_args *a, int i, int64_t *value);
+
+/* A CUresult's name ("CUDA_ERROR_INVALID_VALUE"): the driver's, else
+ * cuda.h's list (the toolkit's stub library names nothing); NULL when
+ * unknown. */
+PLK_API const char *plk_cuda_error_name(int code);
 
 /* Introspection (valid for the handle's life). */
 PLK_API const char *plk_kernel_name(const plk_kernel *k);

@@ -7,8 +7,14 @@
 #
 # Builds runtime/ (gcc + -lcuda), compiles tests/runtime/gpu_kernels.cu with
 # nvcc (no plkc needed), writes their manifests, then runs plk-run (with
-# --check), the Python tests (tests/runtime/gpu_runtime.py) and, when
-# available, compute-sanitizer memcheck, racecheck and synccheck on plk-run.
+# --check), the Python tests (tests/runtime/gpu_runtime.py), one kernel
+# from 4 threads and streams at once (gpu_threads.py), the pipelink custom
+# op of a linked GEMM + SwiGLU under torch.compile and CUDA graphs
+# (gpu_python.py: the kernel from PLK_PY_KERNEL, else
+# .carry/python/gemm_swiglu.cubin that tests/runtime/gpu_prepare.sh links
+# on the build host, else linked here by build/plkc) and, when available,
+# compute-sanitizer: its API check on a load (no failing CUDA call) and
+# memcheck, racecheck and synccheck on plk-run.
 # PLK_KERNELS=DIR also runs plk-run --check on every plkc-linked
 # DIR/*.cubin (with its manifest), all shape symbols 4096.
 # Exit 0: all passed; 1: a failure; 77: no GPU here.
@@ -62,6 +68,20 @@ step expect_fail "shape symbol K has no value" \
 	"$RUN" "$W/k.cubin" --manifest "$W/tma.manifest.json" --dim M=64 --set alpha=1
 
 step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/runtime/gpu_runtime.py "$W"
+step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/runtime/gpu_threads.py "$W"
+
+# The custom op of a plkc-linked GEMM + SwiGLU: torch.compile(fullgraph=True)
+# and CUDA graph replay against the fp32 reference.
+py_kernel=${PLK_PY_KERNEL:-}
+if [ -z "$py_kernel" ] && [ -f .carry/python/gemm_swiglu.cubin ]; then py_kernel=.carry/python/gemm_swiglu.cubin; fi
+if [ -n "$py_kernel" ]; then
+	step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/runtime/gpu_python.py "$py_kernel"
+elif [ -x build/plkc ] && build/plkc --version >/dev/null 2>&1; then
+	step env PLKRT_LIB="$W/rt/libplkrt.so" PLKC="$PWD/build/plkc" python3 tests/runtime/gpu_python.py
+else
+	echo "== FAIL: gpu_python.py has no kernel: run tests/runtime/gpu_prepare.sh on the build host (.carry/python)"
+	fail=1
+fi
 
 # Kernels linked by plkc (on the build host), when PLK_KERNELS names their
 # directory: plk-run --check on each with every shape symbol = 4096.
@@ -84,6 +104,17 @@ print(" ".join("--dim %s=4096" % s for s in syms))' "$man")
 fi
 
 if command -v compute-sanitizer >/dev/null; then
+	# The API check: loading and launching makes no failing CUDA call (the
+	# load-time check once asked cuFuncGetParamInfo past the last parameter).
+	for m in tma bias; do
+		if [ $m = tma ]; then args=(--dim M=1000 --dim K=520 --set alpha=2); else args=(--dim n=100003 --set bias=1); fi
+		out=$(compute-sanitizer --tool memcheck --report-api-errors all "$RUN" "$W/k.cubin" \
+			--manifest "$W/$m.manifest.json" "${args[@]}" --iters 1 --warmup 0 2>&1)
+		rc=$?
+		echo "== compute-sanitizer --report-api-errors all plk-run ($m)"
+		if [ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -q "Program hit"; then echo "-- ok"
+		else echo "-- FAIL (exit $rc)"; printf '%s\n' "$out" | grep -m 10 -A3 "Program hit\|ERROR"; fail=1; fi
+	done
 	for tool in memcheck racecheck synccheck; do
 		for m in tma bias; do
 			if [ $m = tma ]; then args=(--dim M=1000 --dim K=520 --set alpha=2); else args=(--dim n=100003 --set bias=1); fi

@@ -7,11 +7,18 @@
  *   MOCKCUBIN
  *   NAME MAXTHREADS SIZE,SIZE,...      one line per kernel: parameter sizes
  *
- * ("NOBIN..." answers CUDA_ERROR_NO_BINARY_FOR_GPU). Launches of the known
- * kernels run on the host: tma_scale (out = alpha * A through the tensor
- * map), add_bias (y = x + bias) and half_bias (writes only half of y).
- * With MOCK_CUDA_LOG set, calls worth asserting on are appended there.
- * Test code: it keeps process-wide state, as a driver does. */
+ * ("NOBIN..." answers CUDA_ERROR_NO_BINARY_FOR_GPU). An ELF image (a real
+ * cubin, as plkc links it) loads too: every entry name is found, takes up
+ * to 1024 threads, and its parameters are not described
+ * (cuFuncGetParamInfo: CUDA_ERROR_NOT_SUPPORTED, as an old driver); its
+ * launches only log. Launches of the known kernels run on the host:
+ * tma_scale (out = alpha * A through the tensor map), add_bias (y = x +
+ * bias) and half_bias (writes only half of y).
+ * With MOCK_CUDA_LOG set, calls worth asserting on are appended there,
+ * and every call that fails is logged as "api-error NAME CODE" (what
+ * compute-sanitizer's API check reports). MOCK_CUDA_LAUNCH_ERROR=N makes
+ * cuLaunchKernelEx return CUresult N. The current context is per thread,
+ * as the driver's is. Test code: it keeps process-wide state otherwise. */
 #include <cuda.h>
 
 #include <stdarg.h>
@@ -21,11 +28,11 @@
 
 #define MAXK 8
 typedef struct MFunc { char name[64]; int maxt; int nparams; size_t size[32]; } MFunc;
-typedef struct MMod { MFunc f[MAXK]; int n; } MMod;
+typedef struct MMod { MFunc f[MAXK]; int n; int elf; } MMod;
 /* What cuTensorMapEncodeTiled saw, kept inside the opaque map. */
 typedef struct MTmap { uint64_t magic, addr; uint32_t rank, dtype, swizzle; uint64_t dim[5], stride[4]; uint32_t box[5]; } MTmap;
 
-static CUcontext current;
+static _Thread_local CUcontext current;
 static int ctx_obj;
 
 static void logf_(const char *fmt, ...)
@@ -91,6 +98,14 @@ CUresult cuModuleLoadData(CUmodule *m, const void *image)
 	const char *s = image;
 	if (!strncmp(s, "NOBIN", 5))
 		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	if (!memcmp(s, "\177ELF", 4)) {
+		MMod *mod = calloc(1, sizeof *mod);
+		if (!mod)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		mod->elf = 1;
+		*m = (CUmodule)mod;
+		return CUDA_SUCCESS;
+	}
 	if (strncmp(s, "MOCKCUBIN\n", 10))
 		return CUDA_ERROR_INVALID_IMAGE;
 	MMod *mod = calloc(1, sizeof *mod);
@@ -119,6 +134,14 @@ CUresult cuModuleUnload(CUmodule m) { free(m); return CUDA_SUCCESS; }
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 {
 	MMod *mod = (MMod *)m;
+	if (mod->elf && mod->n < MAXK) {   /* any name; unknown parameters */
+		MFunc *fn = &mod->f[mod->n++];
+		snprintf(fn->name, sizeof fn->name, "%s", name);
+		fn->maxt = 1024;
+		fn->nparams = -1;
+		*f = (CUfunction)fn;
+		return CUDA_SUCCESS;
+	}
 	for (int i = 0; i < mod->n; i++)
 		if (!strcmp(mod->f[i].name, name)) {
 			*f = (CUfunction)&mod->f[i];
@@ -130,8 +153,12 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 CUresult cuFuncGetParamInfo(CUfunction fn, size_t i, size_t *off, size_t *size)
 {
 	MFunc *f = (MFunc *)fn;
-	if (i >= (size_t)f->nparams)
+	if (f->nparams < 0)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (i >= (size_t)f->nparams) {
+		logf_("api-error cuFuncGetParamInfo %d", (int)CUDA_ERROR_INVALID_VALUE);
 		return CUDA_ERROR_INVALID_VALUE;
+	}
 	*size = f->size[i];
 	*off = 0;
 	return CUDA_SUCCESS;
@@ -216,6 +243,9 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction fn, void **p, void
 		}
 	if (c->gridDimX % cx || c->gridDimY % cy || c->gridDimZ % cz)
 		return CUDA_ERROR_INVALID_VALUE;   /* the grid must hold whole clusters */
+	const char *inject = getenv("MOCK_CUDA_LAUNCH_ERROR");
+	if (inject && atoi(inject))
+		return (CUresult)atoi(inject);
 	logf_("launch %s grid %u %u %u block %u %u %u cluster %u %u %u smem %u", f->name, c->gridDimX, c->gridDimY,
 	      c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ, cx, cy, cz, c->sharedMemBytes);
 	if (!strcmp(f->name, "tma_scale")) {

@@ -715,6 +715,75 @@ static void test_robust(void)
 	}
 }
 
+/* ------------------------------------------------- cubins, error names */
+
+/* A minimal 64-bit ELF: a null section, .shstrtab and .nv.info.k holding
+ * the given attribute bytes. */
+static size_t tiny_elf(unsigned char *out, const unsigned char *info, size_t ninfo)
+{
+	static const char names[] = "\0.shstrtab\0.nv.info.k\0";
+	memset(out, 0, 4096);
+	memcpy(out, "\177ELF\2\1\1", 7);
+	size_t at = 64, str = at;
+	memcpy(out + at, names, sizeof names);
+	at += sizeof names;
+	size_t inf = at;
+	memcpy(out + at, info, ninfo);
+	at = (at + ninfo + 7) / 8 * 8;
+	size_t sh = at;
+	out[0x28] = (unsigned char)sh;
+	out[0x29] = (unsigned char)(sh >> 8);
+	out[0x3a] = 64;
+	out[0x3c] = 3;
+	out[0x3e] = 1;
+	unsigned char *s1 = out + sh + 64, *s2 = out + sh + 128;
+	s1[0] = 1;                                  /* ".shstrtab" */
+	s1[0x18] = (unsigned char)str;
+	s1[0x20] = sizeof names;
+	s2[0] = 11;                                 /* ".nv.info.k" */
+	s2[0x18] = (unsigned char)inf;
+	s2[0x20] = (unsigned char)ninfo;
+	return sh + 3 * 64;
+}
+
+static void test_cubin(void)
+{
+	unsigned char elf[4096];
+	/* two KPARAM_INFO records (ordinals 2 and 0) around an HVAL record */
+	static const unsigned char info[] = {
+		0x04, 0x17, 0x0c, 0x00, 0, 0, 0, 0, 0x02, 0x00, 0x10, 0x00, 0x00, 0xf0, 0x11, 0x00,
+		0x03, 0x1b, 0xff, 0x00,
+		0x04, 0x17, 0x0c, 0x00, 0, 0, 0, 0, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x21, 0x00,
+	};
+	size_t n = tiny_elf(elf, info, sizeof info);
+	CHECK_EQ(plk_cubin_param_count(elf, n, "k"), 3);
+	CHECK_EQ(plk_cubin_param_count(elf, n, "other"), -1);
+	CHECK_EQ(plk_cubin_param_count("MOCKCUBIN\n", 10, "k"), -1);
+	CHECK_EQ(plk_cubin_param_count(elf, 100, "k"), -1);          /* cut short */
+	n = tiny_elf(elf, info, 10);                                 /* a record past the section's end */
+	CHECK_EQ(plk_cubin_param_count(elf, n, "k"), -1);
+	static const unsigned char none[] = { 0x03, 0x1b, 0xff, 0x00 };
+	n = tiny_elf(elf, none, sizeof none);
+	CHECK_EQ(plk_cubin_param_count(elf, n, "k"), -1);            /* says nothing */
+	CHECK_STR(plk_cuda_error_table(34), "CUDA_ERROR_STUB_LIBRARY");
+	CHECK_STR(plk_cuda_error_table(0), "CUDA_SUCCESS");
+	CHECK_STR(plk_cuda_error_table(CUDA_ERROR_LAUNCH_FAILED), "CUDA_ERROR_LAUNCH_FAILED");
+	CHECK(plk_cuda_error_table(123456) == NULL);
+}
+
+/* test_runtime --cubin-params FILE ENTRY: the parameter count cubin.c
+ * reads from a real cubin. */
+static int cubin_params(char **argv)
+{
+	static unsigned char buf[1 << 22];
+	FILE *f = fopen(argv[2], "rb");
+	size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+	if (f)
+		fclose(f);
+	printf("%d\n", plk_cubin_param_count(buf, n, argv[3]));
+	return n == 0;
+}
+
 /* test_runtime --manifest FILE [SYM=VALUE ...]: reads a manifest plkc
  * wrote, binds every tensor to an aligned dummy address and the given
  * symbols (unknown ones are skipped), resolves it for a 132-SM device and
@@ -777,6 +846,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--manifest"))
 		return check_file(argc, argv);
+	if (argc == 4 && !strcmp(argv[1], "--cubin-params"))
+		return cubin_params(argv);
 	test_json();
 	test_expr();
 	test_manifest();
@@ -786,6 +857,7 @@ int main(int argc, char **argv)
 	test_variants();
 	test_tmap();
 	test_robust();
+	test_cubin();
 	if (failures)
 		fprintf(stderr, "%d of %d checks failed\n", failures, checks);
 	else

@@ -42,7 +42,7 @@ bias half -e 's/"entry": "add_bias"/"entry": "half_bias"/'
 tma cluster -e 's/"cluster": \[1, 1, 1\]/"cluster": [2, 1, 1]/'
 tma tiles -e 's/"persistent"/"tiles"/' -e 's/"cluster": \[1, 1, 1\]/"cluster": [2, 1, 1]/'
 tma noentry -e 's/"entry": "tma_scale"/"entry": "nope"/'
-tma short -e '/"name": "alpha"/d' -e 's/"dim": "K" },/"dim": "K" }/'
+tma long -e 's/{ "name": "alpha", "kind": "f32" }/{ "name": "alpha", "kind": "f32" }, { "name": "beta", "kind": "f32" }/'
 tma wide -e 's/"name": "M", "kind": "i32"/"name": "M", "kind": "i64"/'
 tma bigblock -e 's/"block": \[128, 1, 1\]/"block": [512, 1, 1]/'
 tma bigsmem -e 's/81920/232440/'
@@ -58,6 +58,9 @@ log=$(cat "$W/log")
 has "$log" "setattr tma_scale $(printf '%d' 8) 81920" \
 	"tmap dtype 9 rank 2 dim 520 1000 stride 1040 box 64 128 swizzle 3 l2 3" \
 	"launch tma_scale grid 72 1 1 block 128 1 1 cluster 1 1 1 smem 81920"
+# A good load asks the driver about the manifest's parameters only: no
+# failing call (compute-sanitizer's API check reports every one).
+grep '^api-error' "$W/log" && fail "a good load made failing CUDA calls"
 # The tensor map is encoded once: same pointers and shapes on every launch.
 [ "$(grep -c '^tmap' "$W/log")" = 1 ] || fail "tensor map re-encoded: $(grep -c '^tmap' "$W/log") times"
 : >"$W/log"
@@ -110,8 +113,19 @@ err() {   # err MANIFEST FRAGMENT...
 	has "$o" "$@"
 }
 err noentry 'cuModuleGetFunction: no kernel "nope" in the binary' "CUDA_ERROR_NOT_FOUND"
-err short "kernel tma_scale takes 5 parameters; the manifest lists 4"
+err long "kernel tma_scale takes 5 parameters; the manifest lists 6"
 err wide "parameter 2 (M, i64) is 4 bytes in the binary, 8 in the manifest"
+# A CUDA error the mock cannot name still carries its name (from cuda.h).
+o=$(MOCK_CUDA_LAUNCH_ERROR=719 "$RUN" "$W/k.cubin" --dim M=128 --dim K=64 --set alpha=1 2>&1) && fail "launch error: none"
+has "$o" "cuLaunchKernelEx(tma_scale, grid 1x1x1" "CUDA_ERROR_LAUNCH_FAILED"
+# The parameter count of a real cubin, from its .nv.info (no driver call).
+NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
+if [ -x "$NVCC" ]; then
+	"$NVCC" -arch=sm_90a -cubin -o "$W/real.cubin" tests/runtime/gpu_kernels.cu || fail "nvcc of gpu_kernels.cu"
+	make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "$out/rt/test_runtime" || fail "test_runtime build"
+	[ "$("$out/rt/test_runtime" --cubin-params "$W/real.cubin" tma_scale)" = 5 ] || fail "tma_scale: not 5 parameters"
+	[ "$("$out/rt/test_runtime" --cubin-params "$W/real.cubin" add_bias)" = 4 ] || fail "add_bias: not 4 parameters"
+fi
 err bigblock "block of 512 threads, but the binary allows at most 128"
 err bigsmem "232440 bytes of dynamic + 16 static shared memory; the device allows 232448 per block"
 err badjson "badjson.manifest.json): manifest: bad JSON: line 10, column 89: unexpected character ']'"
@@ -142,11 +156,11 @@ assert [(p["name"], p["kind"], p["free"]) for p in k.params] == [
     ("a", "tensormap", False), ("out", "ptr", False), ("M", "i32", False), ("K", "i32", False),
     ("alpha", "f32", True)], k.params
 assert k.sm_count == 132
-assert repr(k) == "<plkrt.Kernel tma_scale(A: bf16[M, K], Out: bf16[M, K])>", repr(k)
+assert repr(k) == "<pipelink.Kernel tma_scale(A: bf16[M, K], Out: bf16[M, K])>", repr(k)
 k.close()
 k2 = plkrt.load(None, os.path.join(W, "bias.manifest.json"))   # binary from the manifest
 assert k2.name == "add_bias"
-for m, want in (("short", "takes 5 parameters"), ("noentry", "CUDA_ERROR_NOT_FOUND")):
+for m, want in (("long", "takes 5 parameters"), ("noentry", "CUDA_ERROR_NOT_FOUND")):
     try:
         plkrt.load(None, os.path.join(W, m + ".manifest.json"))
     except plkrt.PlkError as e:
@@ -159,6 +173,27 @@ PY
 	has "$o" "python ok"
 	o=$(PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_python.py "$W" 2>&1) || fail "mock python: $o"
 	has "$o" "mock python ok"
+	# pipelink: threads, custom ops, linking through plkc (when built).
+	o=$(PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_pipelink.py "$W" ${PLKC:+"$PLKC"} 2>&1) ||
+		fail "mock pipelink: $o"
+	has "$o" "mock pipelink ok"
+	# Without libcuda.so.1 (no driver), the message says so.
+	if ! ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1 '; then
+		o=$(env -u LD_LIBRARY_PATH PLKRT_LIB="$out/rt/libplkrt.so" python3 -c '
+import sys; sys.path.insert(0, "python"); import pipelink
+try: pipelink.load("x.cubin")
+except pipelink.PlkError as e: print(e)' 2>&1)
+		has "$o" "cannot load the CUDA driver library libcuda.so.1, which $out/rt/libplkrt.so needs" \
+			"Is an NVIDIA driver installed?"
+	fi
+	# No libplkrt anywhere: the places tried and what to do.
+	alone=$(mktemp -d) && cp -r python/pipelink "$alone/"
+	o=$(cd "$alone" && env -u PLKRT_LIB -u PLKC PATH=/usr/bin:/bin python3 -c '
+import pipelink
+try: pipelink.load("x.cubin")
+except pipelink.PlkError as e: print(e)' 2>&1)
+	has "$o" "cannot find libplkrt.so (tried $alone/pipelink/libplkrt.so," "make install PREFIX=DIR" "PLKRT_LIB"
+	rm -rf "$alone"
 fi
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

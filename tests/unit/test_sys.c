@@ -96,6 +96,28 @@ static void test_sha256(void)
 	CHECK_STR(f1, f2);
 }
 
+/* The data directory: PLK_HOME when it holds stdlib/plk.cuh, else found
+ * from this binary (build/unit/test_sys, build/san/unit/test_sys: the tree). */
+static void test_home(void)
+{
+	char home[PATH_MAX], tree[PATH_MAX];
+	const char *saved = getenv("PLK_HOME");
+	CHECK(realpath(".", tree) != NULL);
+	unsetenv("PLK_HOME");
+	CHECK_EQ_INT(sys_home(home, sizeof home), 0);
+	CHECK_STR(home, tree);
+	setenv("PLK_HOME", "/nonexistent", 1);
+	CHECK_EQ_INT(sys_home(home, sizeof home), -1);
+	setenv("PLK_HOME", tree, 1);
+	CHECK_EQ_INT(sys_home(home, sizeof home), 0);
+	CHECK_STR(home, tree);
+	CHECK_EQ_INT(sys_home(home, 16), -1);       /* smaller than realpath's buffer */
+	if (saved)
+		setenv("PLK_HOME", saved, 1);
+	else
+		unsetenv("PLK_HOME");
+}
+
 int main(void)
 {
 	const char *td = getenv("TMPDIR");
@@ -109,6 +131,7 @@ int main(void)
 	test_run();
 	test_files(dir);
 	test_sha256();
+	test_home();
 	char *rm[] = { "rm", "-rf", dir, NULL };
 	CHECK_EQ_INT(sys_run(rm, NULL), 0);
 	UNIT_END();

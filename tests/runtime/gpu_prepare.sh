@@ -1,0 +1,13 @@
+#!/bin/bash
+# Build host, before the GPU session: links what the runtime's GPU tests
+# need from plkc into .carry/python (carried to the GPU host with the
+# tree): the GEMM + SwiGLU of examples/gemm_swiglu.plk for
+# tests/runtime/gpu_python.py.
+#
+#   bash tests/runtime/gpu_prepare.sh [BUILD_DIR]      (default build)
+cd "$(dirname "$0")/../.." || exit 1
+B=${1:-build}
+out=.carry/python
+mkdir -p "$out" || exit 1
+"$B/plkc" examples/gemm_swiglu.plk -arch sm_90a -o "$out/gemm_swiglu.cubin" || exit 1
+ls -l "$out/gemm_swiglu.cubin" "$out/gemm_swiglu.manifest.json"

@@ -1,0 +1,168 @@
+#!/bin/bash
+# plkc's command line as compilers have it: -o for every --emit kind and
+# `-o -` for stdout; a cubin on stdout only with --manifest FILE; the
+# recipe from standard input; a directory named as such; -arch
+# deduplicated and its missing value; a fatbin in a .cubin said so;
+# component builds with -I, -D and -Xnvcc (in the object, in the cache
+# key) and the standard components' family headers; -MD -MF; --help,
+# --version, --time and --emit=header naming their subjects; a copied
+# plkc without its data (E0611).
+B=${1:-build}
+PLKC=${PLKC:-$PWD/$B/plkc}
+[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
+command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "no nvcc"; exit 77; }
+ROOT=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+has() { local o=$1; shift; for f in "$@"; do printf '%s' "$o" | grep -qF -- "$f" || { fail "lacks '$f' in: $o"; return 1; }; done; }
+G=examples/gemm.plk
+
+# -o for every --emit kind; nothing on stdout then; `-o -` is stdout.
+for kind in ast graph dot placement glue-ll ptx monolith manifest; do
+	o=$("$PLKC" $G --emit=$kind -o "$tmp/$kind.out" 2>"$tmp/err") || fail "--emit=$kind -o: $(cat "$tmp/err")"
+	[ -z "$o" ] || fail "--emit=$kind -o printed: $(printf '%s' "$o" | head -n 3)"   # stdout (stderr: LSan's notes)
+	[ -s "$tmp/$kind.out" ] || fail "--emit=$kind -o: empty file"
+	cmp -s "$tmp/$kind.out" <("$PLKC" $G --emit=$kind -o - 2>/dev/null) || fail "--emit=$kind: -o - differs from -o FILE"
+done
+grep -q '^placement of gemm for sm_90a' "$tmp/placement.out" || fail "placement: $(head -n 2 "$tmp/placement.out")"
+"$PLKC" --emit=header components/hopper/store_bf16.plk -o "$tmp/h.plk.h" && grep -q 'PLK_STORE_BF16_PLK_H' "$tmp/h.plk.h" ||
+	fail "--emit=header -o"
+"$PLKC" -c tests/objects/add.plk -arch sm_90a -o "$tmp/add.o" || fail "-c"
+"$PLKC" --emit=contract "$tmp/add.o" -o "$tmp/contract.plk" && grep -q '^component plk_test_add' "$tmp/contract.plk" ||
+	fail "--emit=contract -o"
+
+# The binary: KERNEL.cubin by default; --emit=cubin goes to stdout (as
+# --help says of every --emit) and needs --manifest FILE for the manifest.
+(cd "$tmp" && "$PLKC" "$ROOT/$G" >/dev/null 2>&1) && [ -s "$tmp/gemm.cubin" ] && [ -s "$tmp/gemm.manifest.json" ] ||
+	fail "default output: $(ls "$tmp")"
+grep -q '"binary": "gemm.cubin"' "$tmp/gemm.manifest.json" || fail "default manifest names no binary"
+o=$("$PLKC" $G --emit=cubin 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] || fail "--emit=cubin without --manifest: exit $rc"
+has "$o" "a cubin on stdout needs --manifest FILE"
+o=$("$PLKC" $G -o - 2>&1 >/dev/null); [ $? -eq 2 ] || fail "-o - without --manifest"
+"$PLKC" $G --emit=cubin --manifest "$tmp/m.json" >"$tmp/s.cubin" || fail "--emit=cubin --manifest"
+[ "$(head -c 4 "$tmp/s.cubin")" = $'\x7fELF' ] || fail "stdout cubin is no ELF"
+grep -q '"binary"' "$tmp/m.json" && fail "a manifest of a cubin on stdout names a binary"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/m.json" || fail "--manifest: bad JSON"
+mkdir -p "$tmp/sub"
+"$PLKC" $G -o "$tmp/o.cubin" --manifest "$tmp/sub/o.json" || fail "-o --manifest"
+grep -q "\"binary\": \"$tmp/o.cubin\"" "$tmp/sub/o.json" || fail "a manifest elsewhere: $(grep binary "$tmp/sub/o.json")"
+
+# The recipe from standard input ("-" and /dev/stdin); `use` paths are
+# relative to the working directory.
+o=$(cd examples && "$PLKC" - --emit=placement <gemm.plk 2>&1) || fail "stdin: $o"
+has "$o" "placement of gemm for sm_90a"
+o=$(cd examples && cat gemm.plk | "$PLKC" /dev/stdin --check 2>&1) || fail "/dev/stdin: $o"
+o=$(printf 'kernel k( {\n' | "$PLKC" - --check 2>&1); [ $? -eq 1 ] || fail "stdin syntax error: exit"
+has "$o" "<stdin>:1:"
+# A directory says it is one.
+o=$("$PLKC" examples 2>&1); [ $? -eq 1 ] || fail "directory: exit"
+has "$o" "error[E0601]: \`examples\` is a directory, not a .plk file"
+
+# -arch: repeated values are one target; a missing value is a missing value.
+"$PLKC" $G -arch sm_90a -arch sm_90a -o "$tmp/d.cubin" 2>"$tmp/err" || fail "-arch twice: $(cat "$tmp/err")"
+[ "$(head -c 4 "$tmp/d.cubin")" = $'\x7fELF' ] || fail "-arch sm_90a twice: not one cubin"
+grep -q '"arch": \["sm_90a"\]' "$tmp/d.manifest.json" || fail "-arch twice: $(grep arch "$tmp/d.manifest.json")"
+o=$("$PLKC" $G -arch --check 2>&1); [ $? -eq 2 ] || fail "-arch --check: exit"
+has "$o" "-arch needs an arch"
+printf '%s' "$o" | grep -q "unknown arch" && fail "-arch --check: $o"
+o=$("$PLKC" $G -o 2>&1); [ $? -eq 2 ] || fail "-o at the end"
+has "$o" "-o needs a file name"
+# several arches into a .cubin: a fatbin, and a warning that says so
+o=$("$PLKC" examples/gemm_swiglu_sm80.plk -arch sm_80 -arch sm_90a -o "$tmp/f.cubin" 2>&1) || fail "fatbin: $o"
+has "$o" "warning: \`$tmp/f.cubin\` holds a fatbin of 2 arches, not a cubin" "name it \`$tmp/f.fatbin\`"
+
+# Component builds: -I, -D and -Xnvcc reach nvcc, are recorded in the
+# object, and change the cache key; a family header of the standard
+# components is found as "common/acc_store.cuh" from anywhere.
+fam=$tmp/fam
+mkdir -p "$fam/inc"
+printf '#pragma once\n#define MYLIB_SCALE 3\n' >"$fam/inc/mylib.cuh"
+sed -e 's/component store_bf16(/component my_store(/' -e 's/entry  *plk_store_bf16/entry my_store/' \
+	-e 's/source "store_bf16.cu"/source "my_store.cu"/' components/hopper/store_bf16.plk >"$fam/my_store.plk"
+cat >"$fam/my_store.cu" <<'EOF'
+#include "plk.cuh"
+#include "common/acc_store.cuh"
+#include "mylib.cuh"
+#include <my_store.plk.h>
+#if MYFLAG != 7 || MYLIB_SCALE != 3
+#error "-D MYFLAG=7 and -I inc were not given"
+#endif
+#ifndef XN
+#error "-Xnvcc -DXN was not given"
+#endif
+PLK_ENTRY void my_store(int inst, __nv_bfloat16 *c, int M, int N, float *acc, int tile_m, int tile_n)
+{
+	if (tile_m < 0)
+		return;
+	constexpr int MI = BM / (16 * WARPS), NI = BN / 8;
+	plk_acc_store_bf16<MI, NI, WARPS>(acc, plk_warp_rank(inst), c + (size_t)tile_m * BM * N + tile_n * BN,
+	                                  M - tile_m * BM, N - tile_n * BN, (size_t)N);
+}
+EOF
+o=$("$PLKC" -c "$fam/my_store.plk" -arch sm_90a -o "$tmp/my.o" 2>&1) && fail "built without -I/-D/-Xnvcc"
+has "$o" "error[E0209]" "mylib.cuh"
+o=$("$PLKC" -c "$fam/my_store.plk" -arch sm_90a -o "$tmp/my.o" -I "$fam/inc" -D MYFLAG=7 -Xnvcc -DXN -MD --time 2>&1) ||
+	fail "-c -I -D -Xnvcc: $o"
+has "$o" "time: nvcc my_store for sm_90a"
+has "$("$PLKC" --emit=contract "$tmp/my.o")" "-I$fam/inc -DMYFLAG=7 -DXN"
+has "$(cat "$tmp/my.d")" "$tmp/my.o $tmp/my.plk.h:" "$fam/my_store.plk" "$fam/my_store.cu" "stdlib/plk.cuh" \
+	"$fam/inc/mylib.cuh" "components/common/acc_store.cuh"
+o=$("$PLKC" -c "$fam/my_store.plk" -arch sm_90a -o "$tmp/my.o" -DBM=64 2>&1); [ $? -eq 1 ] || fail "-DBM: exit"
+has "$o" "error[E0610]: \`-DBM=64\` on the command line sets constant \`BM\` of component \`my_store\`"
+o=$("$PLKC" -c "$fam/my_store.plk" -D 9x 2>&1); [ $? -eq 2 ] || fail "-D 9x: exit"
+# the cache key: another -D is another object
+export PLKC_CACHE=$tmp/cache
+sed 's|use "../components/|use "|' examples/gemm.plk >"$tmp/g.plk"
+"$PLKC" "$tmp/g.plk" -o "$tmp/g1.cubin" || fail "link from elsewhere (the standard components by search path)"
+n1=$(ls "$tmp/cache" | wc -l)
+"$PLKC" "$tmp/g.plk" -o "$tmp/g2.cubin" -D PLK_TEST_UNUSED=1 || fail "link with -D"
+n2=$(ls "$tmp/cache" | wc -l)
+[ "$n2" -gt "$n1" ] || fail "-D did not change the cache key ($n1 -> $n2 objects)"
+"$PLKC" "$tmp/g.plk" -o "$tmp/g3.cubin" -D PLK_TEST_UNUSED=1
+[ "$(ls "$tmp/cache" | wc -l)" = "$n2" ] || fail "the same -D built again"
+
+# -MD -MF: everything the link read.
+"$PLKC" $G -o "$tmp/k.cubin" -MD -MF "$tmp/deps.mk" || fail "-MD -MF"
+has "$(cat "$tmp/deps.mk")" "$tmp/k.cubin $tmp/k.manifest.json:" "examples/gemm.plk" \
+	"components/hopper/tma_load_ab.plk" "components/hopper/wgmma_mainloop.cu" "components/hopper/store_bf16_tma.cu" \
+	"stdlib/plk.cuh" "components/common/acc_store.cuh"
+"$PLKC" $G -o "$tmp/k2.cubin" -MD && [ -s "$tmp/k2.d" ] || fail "-MD: no k2.d"
+# make reads it: nothing to do while the inputs are unchanged
+printf 'include %s\n%s:\n\t@echo relink\n' "$tmp/deps.mk" "$tmp/k.cubin" >"$tmp/Makefile"
+[ -z "$(make -s -f "$tmp/Makefile" "$tmp/k.cubin")" ] || fail "make relinks up-to-date output"
+touch "$tmp/k.cubin" -d '2000-01-01'
+[ "$(make -s -f "$tmp/Makefile" "$tmp/k.cubin")" = relink ] || fail "make does not relink an old output"
+
+# --help names every flag and variable; --version the tools.
+o=$("$PLKC" --help)
+has "$o" "-o FILE" "--manifest FILE" "--emit=KIND" "-MD" "-MF FILE" "-arch sm_XX" "-I DIR" "-D NAME=VALUE" \
+	"-Xnvcc ARG" "--kernel NAME" "--component NAME" "--check" "-c COMPONENT.plk" "--diagnostics-format" "--color" \
+	"-v, --verbose" "--time" "--explain" "PLKC_CACHE" "PLK_HOME" "CUDA_HOME" "OBJCOPY" "NO_COLOR" "TMPDIR"
+o=$("$PLKC" --version)
+has "$o" "plkc 0.1.0" "CUDA toolkit" "(nvcc V" "libNVVM" "NVRTC" "nvJitLink" "LLVM 14"
+
+# --emit=header of a file with two components says which it wrote.
+cat components/hopper/store_bf16.plk "$fam/my_store.plk" | sed 's/source "/source "x/' >"$tmp/two.plk"
+o=$("$PLKC" --emit=header "$tmp/two.plk" 2>&1 >"$tmp/two.h") || fail "two components: $o"
+has "$o" "note: the header of component \`store_bf16\`, the first of 2" "--component NAME"
+"$PLKC" --emit=header "$tmp/two.plk" --component my_store 2>/dev/null | grep -q PLK_MY_STORE_PLK_H ||
+	fail "--component my_store"
+o=$("$PLKC" --emit=header "$tmp/two.plk" --component nope 2>&1); [ $? -eq 1 ] || fail "--component nope"
+has "$o" "no component named \`nope\`"
+
+# A plkc copied away from its data: E0611 names the cause (not nvcc's
+# "plk.cuh: No such file"); PLK_HOME gives it back.
+mkdir -p "$tmp/bin" && cp "$PLKC" "$tmp/bin/plkc"
+o=$(cd "$tmp" && env -u PLK_HOME PLKC_CACHE="$tmp/cold" bin/plkc "$ROOT/$G" -o x.cubin 2>&1); [ $? -eq 1 ] || fail "copied plkc"
+has "$o" "error[E0611]: cannot find PipeLink's standard library"
+o=$(cd "$tmp" && env -u PLK_HOME bin/plkc g.plk --check 2>&1); [ $? -eq 1 ] || fail "copied plkc, use"
+has "$o" "error[E0201]: cannot find file \`hopper/tma_load_ab.plk\`" "PipeLink's standard components were not found"
+o=$(cd "$tmp" && PLK_HOME=/nonexistent PLKC_CACHE="$tmp/cold" bin/plkc "$ROOT/$G" -o x.cubin 2>&1)
+has "$o" "PLK_HOME is \`/nonexistent\`, which holds no stdlib/plk.cuh"
+(cd "$tmp" && PLK_HOME=$ROOT bin/plkc "$ROOT/$G" -o x.cubin) || fail "PLK_HOME=the tree"
+
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+exit 0
