@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.." || exit 1
 nvidia-smi -L
 build_runtime || exit 1
 A=${ATTN_DIR:-.carry/attn}
-for tool in memcheck racecheck synccheck; do
+for tool in ${SANITIZE-memcheck racecheck synccheck}; do
 	TO=600 step sanitize-attn-$tool timeout 600 "$CS" --tool $tool --report-api-errors no --error-exitcode 9 \
 		--kernel-name regex:attn python3 tests/gpu/attn_sanitize.py "$A"
 done
@@ -27,7 +27,8 @@ sass() {
 	echo "HGMMA instructions in the linked causal attention: $n; local loads/stores: $l"
 	[ "$n" -gt 0 ] && [ "$l" -eq 0 ]
 }
-step sass-attn sass
-step attn-bench env PYTHONUNBUFFERED=1 python3 bench/attn_bench.py --dir "$A" ${QUICK:+--quick} --out "$O/attention.md"
+[ -z "${NOSASS:-}" ] && step sass-attn sass
+step attn-bench env PYTHONUNBUFFERED=1 python3 bench/attn_bench.py --dir "$A" ${QUICK:+--quick} ${ONLY:+--only "$ONLY"} \
+	--out "$O/attention.md"
 cat "$O/attention.md" 2>/dev/null
 finish
