@@ -263,7 +263,7 @@ def main():
             col = dict(zip(names, tf))
             best_sdpa = max([col[n] for n in ("cudnn", "flash") if n in col], default=None)
             ratios.append(ts[1] / ts[0])
-            lines.append("| %s | %d %d/%d %d x %d %d | %.0f | %.0f | %.0f | %s | %s | %s | %.4f | %s | %s |" % (
+            lines.append("| %s | %d %d/%d %d x %d %d | %.0f | %.0f | %.0f | %s | %.4f | %s | %s |" % (
                 cfg["name"], B, H, HKV, SQ, SKV, HD, tf[0], tf[1], tf[2],
                 " | ".join("%.0f" % col[n] if n in col else "-" for n in ("cudnn", "flash", "flex")),
                 ts[1] / ts[0], "%.3f" % (tf[0] / best_sdpa) if best_sdpa else "-",

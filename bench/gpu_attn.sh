@@ -17,7 +17,7 @@ build_runtime || exit 1
 A=${ATTN_DIR:-.carry/attn}
 for tool in ${SANITIZE-memcheck racecheck synccheck}; do
 	TO=600 step sanitize-attn-$tool timeout 600 "$CS" --tool $tool --report-api-errors no --error-exitcode 9 \
-		--kernel-name regex:attn python3 tests/gpu/attn_sanitize.py "$A"
+		--kernel-name kns=attn python3 tests/gpu/attn_sanitize.py "$A"
 done
 sass() {
 	cuobjdump -sass "$A/attn_causal_d128.cubin" >"$O/attn_causal_d128.sass" || return 1
