@@ -16,7 +16,7 @@ nvidia-smi -L
 build_runtime || exit 1
 A=${ATTN_DIR:-.carry/attn}
 for tool in ${SANITIZE-memcheck racecheck synccheck}; do
-	TO=600 step sanitize-attn-$tool timeout 600 "$CS" --tool $tool --report-api-errors no --error-exitcode 9 \
+	step sanitize-attn-$tool timeout ${STO:-600} "$CS" --tool $tool --report-api-errors no --error-exitcode 9 \
 		--kernel-name kns=attn python3 tests/gpu/attn_sanitize.py "$A"
 done
 sass() {
