@@ -54,6 +54,13 @@ def make_extra(kind, B, H, SQ, SKV, gen):
         for c in cuts:
             doc[c:] += 1
         ex["doc"] = doc.repeat(B, 1).cuda()
+        # the kernel's form: each token's document start
+        pos = torch.arange(SKV, dtype=torch.int32)
+        first = torch.zeros(SKV, dtype=torch.int32)
+        for c in cuts:
+            first[c:] = c
+        ex["dstart"] = first.repeat(B, 1).cuda()
+        assert bool(((pos >= first)).all())
     if kind == "block_sparse":
         QB, KVB = math.ceil(SQ / 128), math.ceil(SKV / 128)
         keep = torch.rand(B, H, QB, KVB, generator=gen) < DENSITY
@@ -142,7 +149,7 @@ def kernel_args(kind, q, k, v, o, lse, scale, ex):
     if kind.startswith("softcap"):
         a["cap"] = CAP
     if kind == "document":
-        a["DOC"] = ex["doc"]
+        a["DSTART"] = ex["dstart"]
     if kind == "block_sparse":
         B, H, QB, KVB = ex["blocks"].shape
         keep = ex["blocks"].int()

@@ -208,6 +208,10 @@ SETS["attention"] = [
          edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]),
 ] + [_attn(kind, recipe, hd, ATTN_BIG if hd == 128 else [(2, 32, 32, 8192, 8192)],
            ATTN_CHECK if kind == "document" else ATTN_CHECK_XL)
-     for kind, recipe in (("sliding", "sliding"), ("softcap", "softcap"), ("document", "document"),
-                          ("block_sparse", "block_sparse"))
-     for hd in (128, 64)]
+     for kind, recipe in (("sliding", "sliding"), ("softcap", "softcap"), ("document", "document"))
+     for hd in (128, 64)] + [
+    _attn("block_sparse", "block_sparse", 128, ATTN_BIG, ATTN_CHECK_XL),
+    # the block mask is of 128 x 128 blocks: q blocks of 128 rows, two warpgroups
+    dict(_attn("block_sparse", "block_sparse", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+         edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]),
+]

@@ -123,23 +123,27 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	 * how much O shrinks */
 	auto softmax = [&](int x, float *alpha) {
 		const int kv0 = (x >> 1) * BN;
-		if (has_score || (x & ATTN_PARTIAL)) {
-			/* scores in the log2 domain, hooks and mask applied */
+		/* with a score mod, scores move to the log2 domain; without one
+		 * they stay raw and the scale folds into the exp's FFMA */
+		if (has_score) {
 #pragma unroll
 			for (int e = 0; e < NS; e++) {
 				const int row = row0 + 8 * ((e >> 1) & 1), col = kv0 + attn_col(e >> 2, e);
-				float x2 = s[e] * scale;
-				if (has_score)
-					x2 = plk_score_mod(inst, ATTN_CORE_PORT_SCORE, score, x2, b, h, row, col);
-				x2 *= LOG2E;
-				if ((x & ATTN_PARTIAL) &&
-				    (col >= SKV || (has_mask && !plk_mask_mod(inst, ATTN_CORE_PORT_MASK, mask, b, h, row, col))))
-					x2 = -INFINITY;
-				s[e] = x2;
+				s[e] = plk_score_mod(inst, ATTN_CORE_PORT_SCORE, score, s[e] * scale, b, h, row, col) * LOG2E;
 			}
 		}
-		/* the fast path keeps raw scores and folds the scale into one FFMA */
-		const float mul = has_score || (x & ATTN_PARTIAL) ? 1.f : scale_log2;
+		/* a partial block: keys past SKV and those the mask drops get -inf,
+		 * a select per element (no branches: `&`, not `&&`) */
+		if (x & ATTN_PARTIAL) {
+#pragma unroll
+			for (int e = 0; e < NS; e++) {
+				const int row = row0 + 8 * ((e >> 1) & 1), col = kv0 + attn_col(e >> 2, e);
+				const bool keep = (col < SKV) &
+				                  (!has_mask || plk_mask_mod(inst, ATTN_CORE_PORT_MASK, mask, b, h, row, col));
+				s[e] = keep ? s[e] : -INFINITY;
+			}
+		}
+		const float mul = has_score ? 1.f : scale_log2;
 #pragma unroll
 		for (int r = 0; r < 2; r++) {
 			float mx = -INFINITY;

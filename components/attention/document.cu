@@ -1,11 +1,18 @@
 /*
  * document: causal attention inside each document of a packed batch of
- * sequences (SQ == SKV, the tokens of one sequence after another), from a
- * per-token document id, ids ascending along the sequence: query q
- * attends to key kv <= q of the same document. A q block visits the keys
- * from the start of its first token's document up to its last token; a
- * block is full when its keys and the q block's queries all lie in one
- * document and below the diagonal. doc: [B, SKV] (b-th row for batch b).
+ * sequences (SQ == SKV, the tokens of one sequence after another): query q
+ * attends to key kv <= q of its own document. A token's document is given
+ * by where it starts: start[b, t] is the position of the first token of
+ * t's document (FlashAttention's cu_seqlens, per token; pipelink's
+ * attention() derives it from document ids). Documents are contiguous, so
+ * a key kv <= q lies in q's document exactly when kv >= start[q]: the mask
+ * is a bound per row, one load per row and no load per key. The KV blocks
+ * of a q block run from its first token's document start to its last
+ * token; a block is full when it lies below the diagonal and at or after
+ * the latest start of the q block's rows (start[q1]: starts ascend).
+ * (A binary search over document ids per block, tried first, put a chain
+ * of 13 dependent loads on the core's critical path: 3x slower; comparing
+ * ids per key cost a load per element.)
  * Contract: document.plk.
  */
 #include "plk.cuh"
@@ -14,43 +21,26 @@
 #include <document.plk.h>
 #endif
 
-PLK_ENTRY int plk_document_mask(int inst, const int *doc, int SKV, int b, int h, int q, int kv)
+PLK_ENTRY int plk_document_mask(int inst, const int *start, int SKV, int b, int h, int q, int kv)
 {
-	const int *d = doc + (size_t)b * SKV;
-	return kv <= q && __ldg(d + q) == __ldg(d + kv);
+	return (kv <= q) & (kv >= __ldg(start + (size_t)b * SKV + q));	/* `&`: a select, not a branch */
 }
 
-/* the first position of the document holding position p (ids ascending) */
-__device__ __forceinline__ int plk_document_start(const int *d, int p)
-{
-	const int id = __ldg(d + p);
-	int lo = 0, hi = p;	/* d[hi] == id; find the least such index */
-	while (lo < hi) {
-		const int mid = (lo + hi) >> 1;
-		if (__ldg(d + mid) == id)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-PLK_ENTRY int plk_document_blocks_count(int inst, const int *doc, int SKV, int b, int h, int qb)
+PLK_ENTRY int plk_document_blocks_count(int inst, const int *start, int SKV, int b, int h, int qb)
 {
 	const int q0 = qb * BM, q1 = min(q0 + BM, SKV) - 1;
 	if (q0 >= SKV)
 		return 0;
-	const int first = plk_document_start(doc + (size_t)b * SKV, q0) / BN;
-	return q1 / BN - first + 1;
+	return q1 / BN - __ldg(start + (size_t)b * SKV + q0) / BN + 1;
 }
 
-PLK_ENTRY int plk_document_blocks_at(int inst, const int *doc, int SKV, int b, int h, int qb, int i)
+PLK_ENTRY int plk_document_blocks_at(int inst, const int *start, int SKV, int b, int h, int qb, int i)
 {
-	const int *d = doc + (size_t)b * SKV;
+	const int *st = start + (size_t)b * SKV;
 	const int q0 = qb * BM, q1 = min(q0 + BM, SKV) - 1;
-	const int j = plk_document_start(d, q0) / BN + i;
+	/* two independent loads: one latency, hidden behind the block's GEMM */
+	const int j = __ldg(st + q0) / BN + i;
 	const int k0 = j * BN, k1 = min(k0 + BN, SKV) - 1;
-	const int id = __ldg(d + q0);
-	const bool full = k1 <= q0 && __ldg(d + k0) == id && __ldg(d + q1) == id;
+	const bool full = (k1 <= q0) & (k0 >= __ldg(st + q1));
 	return j << 1 | (full ? 0 : 1);
 }

@@ -14,7 +14,7 @@
 PLK_ENTRY int plk_sliding_window_mask(int inst, int SQ, int SKV, int W, int b, int h, int q, int kv)
 {
 	const int d = q + (SKV - SQ) - kv;	/* how far the key lies behind the query */
-	return d >= 0 && d < W;
+	return (d >= 0) & (d < W);	/* `&`: a select, not a branch per element */
 }
 
 /* the first block holding a key that some query of block qb sees */
