@@ -353,6 +353,25 @@ typedef struct Kernel {
 	Vec conns;              /* Conn* */
 } Kernel;
 
+/* A branch of a select: `when COND, ...: KERNEL` (every condition holds)
+ * or `else: KERNEL` (conds empty, dflt set): the default, always last. */
+typedef struct Branch {
+	Vec conds;              /* Require*: over shape symbols, SMS and integers */
+	int dflt;               /* `else` */
+	const char *kernel;
+	Span sp, kernel_sp;
+} Branch;
+
+/* `select NAME(PARAMS) { BRANCH ... }`: one kernel entry per variant
+ * (a kernel of the same file taking the same parameters), linked into
+ * one cubin; the runtime launches the first whose conditions hold. */
+typedef struct Select {
+	const char *name;
+	Span sp, name_sp;
+	Vec params;             /* KParam*: each variant's must be these */
+	Vec branches;           /* Branch* */
+} Select;
+
 typedef struct Use {        /* use "file.plk" | use object "file.o" */
 	const char *path;
 	Span sp, path_sp;
@@ -363,6 +382,7 @@ typedef struct Module {
 	const char *path;
 	int src;
 	Vec uses, comps, kernels;
+	Vec selects;            /* Select* */
 } Module;
 
 /* parser.y: parse one loaded source; NULL only on an unusable file.
@@ -372,6 +392,7 @@ Module *parse_source(Ctx *c, int src);
 /* ast.c: the --emit=ast dump used by the golden tests. */
 void ast_dump(FILE *out, const Module *m);
 void expr_print(FILE *out, const Expr *e);
+void type_print(FILE *out, const Type *t);   /* as the recipe writes it: tensor<bf16>[M, K] */
 /* a `require` condition; each expression printed by pe */
 const char *req_op_text(ReqOp op);
 void require_print(FILE *out, const Require *r, void (*pe)(FILE *, const Expr *));
@@ -643,6 +664,7 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	Vec modules;             /* Module* */
 	Vec comps;               /* Component*, from .plk files and objects */
 	Vec kernels;             /* Kernel*, of the root file only */
+	Vec selects;             /* Select*, of the root file only */
 	Vec objuses;             /* Use*, parallel to comps: the `use object` that
 	                          * brought it; NULL for a .plk declaration */
 } Program;
@@ -719,6 +741,23 @@ int edit_distance(const char *a, const char *b);
 
 /* check.c (and check_*.c) */
 Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
+/* check_select.c: a select's variants (docs/language.md, "Variants") */
+typedef struct Variant {
+	const Kernel *k;
+	const Branch *br;        /* the branch naming it: its conditions; dflt for the last */
+} Variant;
+/* s's variants in branch order, checked: each branch names a kernel of the
+ * file (E0361) that takes s's parameters (E0360), none twice and s's name
+ * declared once (E0363), `else` last and only last (E0362), conditions over
+ * s's shape symbols, SMS and integers (E0320, E0323, E0324). NULL on errors
+ * (reported). */
+Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
+/* E0360 unless the variants' launched parameter lists (ps[i]: variant i
+ * placed) agree but for tensor-map boxes and swizzles. */
+int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n);
+const Select *program_select(const Program *p, const char *name);   /* NULL: none */
+int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */
+
 /* graph.c */
 void graph_print(FILE *out, const Graph *g);
 /* Whether the consumer of a lanes' ring passes the turn itself (its port
