@@ -87,6 +87,8 @@ static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkRe
 }
 
 typedef struct Inputs {
+	const Placement *const *ps;   /* the kernels: one entry point each */
+	int nps;
 	const void *glue, *entry;
 	size_t glue_n, entry_n;
 	const char **objs;
@@ -97,13 +99,14 @@ typedef struct Inputs {
 static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char **out, size_t *outn,
                     char **info)
 {
-	const char *opts[5];
+	const char **opts = arena_alloc(c->arena, (in->nps + 4) * sizeof *opts);
 	int no = 0;
 	opts[no++] = arena_printf(c->arena, "-arch=%s", p->arch->name);
 	opts[no++] = "-lto";
-	/* Only the kernel is an entry point: LTO may drop every other
+	/* Only the kernels are entry points: LTO may drop every other
 	 * definition (`used` entries and glue helpers, once inlined). */
-	opts[no++] = arena_printf(c->arena, "-kernels-used=%s", p->g->k->name);
+	for (int i = 0; i < in->nps; i++)
+		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->ps[i]->g->k->name);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
 	nvJitLinkHandle h = NULL;
 	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);
@@ -274,8 +277,7 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 
 static const char *default_object(Ctx *c, const GInst *in, void *ud)
 {
-	const Placement *p = ud;
-	return object_for(c, in->comp, in->cvals, p->arch);
+	return in->obj;   /* link_decide's */
 }
 
 void link_result_free(LinkResult *r)
@@ -286,26 +288,18 @@ void link_result_free(LinkResult *r)
 	memset(r, 0, sizeof *r);
 }
 
-int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
+/* Glue, entries and objs[nobjs] of the n kernels, linked: the cubin
+ * checked for each kernel, and the PTX with want_ptx. */
+static int link_all(Ctx *c, const Placement *const *ps, int n, const char **objs, int nobjs, int want_ptx,
+                    LinkResult *r)
 {
-	memset(r, 0, sizeof *r);
-	if (!object)
-		object = default_object, ud = (void *)p;
-	Inputs in = { 0 };
-	void *glue = NULL, *entry = NULL;
+	const Placement *p = ps[0];
+	Inputs in = { ps, n, NULL, NULL, 0, 0, objs, nobjs };
+	void *glue = NULL, *entry = NULL, *bc = NULL;
+	size_t bcn = 0;
 	int rc = -1;
-	in.objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *in.objs);
-	for (int i = 0; i < p->g->insts.n; i++) {
-		const char *o = object(c, p->g->insts.v[i], ud);
-		if (!o)
-			goto out;
-		int dup = 0;
-		for (int j = 0; j < in.nobjs; j++)
-			dup |= !strcmp(in.objs[j], o);
-		if (!dup)
-			in.objs[in.nobjs++] = o;
-	}
-	if (link_glue_ltoir(c, p, &glue, &in.glue_n) || trampoline_ltoir(c, p, &entry, &in.entry_n))
+	if (glue_bitcode_multi(c, ps, n, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, &glue, &in.glue_n) ||
+	    trampoline_ltoir_multi(c, ps, n, &entry, &in.entry_n))
 		goto out;
 	in.glue = glue, in.entry = entry;
 	char *cubin = NULL;
@@ -315,15 +309,23 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 		fprintf(c->err, "nvJitLink info log of `%s` for %s:\n%s%s", p->g->k->name, p->arch->name,
 		        r->info_log, r->info_log[strlen(r->info_log) - 1] == '\n' ? "" : "\n");
 	r->cubin = cubin;
-	if (check_cubin(c, p, r))
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		bad |= check_cubin(c, ps[i], r) != 0;
+	if (bad)
 		goto out;
 	if (want_ptx) {
-		size_t n;
-		if (jit_link(c, p, &in, 1, &r->ptx, &n, NULL) || link_check_ptx(c, p, r->ptx))
+		size_t len;
+		if (jit_link(c, p, &in, 1, &r->ptx, &len, NULL))
+			goto out;
+		for (int i = 0; i < n; i++)
+			bad |= link_check_ptx(c, ps[i], r->ptx) != 0;
+		if (bad)
 			goto out;
 	}
 	rc = 0;
 out:
+	free(bc);
 	free(glue);
 	free(entry);
 	if (rc)
@@ -331,9 +333,113 @@ out:
 	return rc;
 }
 
+static void push_obj(const char **objs, int *n, const char *o)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(objs[j], o))
+			return;
+	objs[(*n)++] = o;
+}
+
+int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
+{
+	memset(r, 0, sizeof *r);
+	if (!object) {
+		if (link_decide(c, &p, 1, p->arch))
+			return -1;
+		object = default_object, ud = (void *)p;
+	}
+	const char **objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *objs);
+	int nobjs = 0;
+	for (int i = 0; i < p->g->insts.n; i++) {
+		const char *o = object(c, p->g->insts.v[i], ud);
+		if (!o)
+			return -1;
+		push_obj(objs, &nobjs, o);
+	}
+	return link_all(c, &p, 1, objs, nobjs, want_ptx, r);
+}
+
 int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
 {
 	return link_kernel_with(c, p, want_ptx, NULL, NULL, r);
+}
+
+int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r)
+{
+	memset(r, 0, sizeof *r);
+	if (link_decide(c, ps, n, ps[0]->arch))
+		return -1;
+	int total = 0, nobjs = 0;
+	for (int v = 0; v < n; v++)
+		total += ps[v]->g->insts.n;
+	const char **objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
+	for (int v = 0; v < n; v++)   /* one specialization used by two variants: linked once */
+		for (int i = 0; i < ps[v]->g->insts.n; i++)
+			push_obj(objs, &nobjs, ((const GInst *)ps[v]->g->insts.v[i])->obj);
+	return link_all(c, ps, n, objs, nobjs, want_ptx, r);
+}
+
+/* ------------------------------------------------------ entry symbols */
+
+static int same_cvals(const GInst *a, const GInst *b)
+{
+	int n = a->comp->cparams.n;
+	if (!a->cvals || !b->cvals)
+		return a->cvals == b->cvals;
+	return !memcmp(a->cvals, b->cvals, (size_t)n * sizeof *a->cvals);
+}
+
+/* Whether another instance of the n graphs is in's component with other
+ * constants (o: it); those objects would define one entry twice. */
+static const GInst *other_specialization(const Placement *const *ps, int n, const GInst *in)
+{
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			const GInst *o = ps[v]->g->insts.v[i];
+			if (o->comp == in->comp && !same_cvals(o, in))
+				return o;
+		}
+	return NULL;
+}
+
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
+{
+	int before = c->nerrors, ids = 0;
+	for (int v = 0; v < n; v++) {
+		const Graph *g = ps[v]->g;
+		int lanes = 1;
+		for (int i = 0; i < g->insts.n; i++)
+			lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
+		ids = g->inst_base + g->insts.n * lanes > ids ? g->inst_base + g->insts.n * lanes : ids;
+	}
+	if (ids > 1023) {   /* the ABI tables pack each key in 10 bits (glue.c, define_abi) */
+		Diag *d = diag_new(c, DIAG_ERROR, "E0511", kernel_span(ps[0]->g),
+		                   "%d instances (lanes counted) in one cubin, over the 1023 the ABI tables key", ids);
+		diag_help(d, "split the select in two");
+		diag_end(c, d);
+		return -1;
+	}
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			GInst *in = ps[v]->g->insts.v[i];
+			const GInst *o = other_specialization(ps, n, in);
+			if (o && in->comp->object) {
+				Diag *d = diag_new(c, DIAG_ERROR, "E0364", in->decl ? in->decl->sp : span_none,
+				                   "two specializations of shipped object `%s` in one cubin", in->comp->object);
+				d->primary.msg = arena_printf(c->arena, "`%s` of kernel `%s`", in->name, ps[v]->g->k->name);
+				diag_label(d, o->decl ? o->decl->sp : span_none, "the same component with other constants");
+				diag_note(d, "an object built with `plkc -c` defines its entry `%s` under that one name, "
+				             "so one cubin can hold one specialization of it", in->comp->entry);
+				diag_help(d, "give both instances the same constants, or `use` the component's .plk so that "
+				             "plkc builds each specialization with an entry of its own");
+				diag_end(c, d);
+				continue;
+			}
+			in->sym = in->comp->entry;
+			in->obj = object_for_sym(c, in->comp, in->cvals, arch, o != NULL, &in->sym);
+		}
+	return c->nerrors == before ? 0 : -1;
 }
 
 /* ------------------------------------------------------------- fatbin */

@@ -480,7 +480,7 @@ static int write_depfile(Ctx *c, Options *o, const Program *p)
 /* Check and place one kernel for one arch; write the stage --emit asks
  * for when it ends before linking. *pl is NULL when nothing is left to do. */
 static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
-                        const ArchInfo *arch, Placement **pl)
+                        const ArchInfo *arch, int inst_base, Placement **pl)
 {
 	*pl = NULL;
 	arch = upgrade_arch(c, p, k, arch);
@@ -489,6 +489,7 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	ctx_time(c, "check", t0);
 	if (!g || c->nerrors)
 		return 1;
+	g->inst_base = inst_base;
 	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
 		FILE *f = open_out(c, o, o->out);
 		if (f)
@@ -557,7 +558,7 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	FILE *ptx = NULL;
 	memset(rs, 0, sizeof rs);
 	for (int a = 0; a < narches && !rc; a++) {
-		rc = place_kernel(c, o, p, k, arches[a], &ps[n]);
+		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[n]);
 		if (rc || !ps[n])
 			continue;
 		if (o->emit == EMIT_MANIFEST) {
@@ -586,6 +587,75 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 		rc = write_binary(c, o, k, ps, rs, as, n);
 	for (int i = 0; i < n; i++)
 		link_result_free(&rs[i]);
+	return rc || c->nerrors;
+}
+
+/* A select: every variant checked and placed for the one arch, their
+ * launched parameters compared, then all linked into one cubin with one
+ * manifest (docs/language.md, "Variants"). */
+static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
+                        const ArchInfo **arches, int narches)
+{
+	if (narches > 1 || (o->emit != EMIT_DEFAULT && o->emit != EMIT_CUBIN && o->emit != EMIT_MANIFEST &&
+	                    o->emit != EMIT_PTX)) {
+		Diag *d = narches > 1
+		        ? diag_new(c, DIAG_ERROR, "E0606", s->name_sp, "select `%s` is linked for one arch, not %d", s->name,
+		                   narches)
+		        : diag_new(c, DIAG_ERROR, "E0606", s->name_sp, "--emit=%s shows one kernel, not select `%s`",
+		                   emit_names[o->emit], s->name);
+		diag_help(d, narches > 1 ? "link it once per -arch, each into a cubin of its own"
+		                         : "name one of its variants with `--kernel VARIANT`");
+		diag_end(c, d);
+		return 1;
+	}
+	int nv;
+	Variant *vs = select_variants(c, p, s, &nv);
+	if (!vs)
+		return 1;
+	Placement **ps = arena_alloc(c->arena, (nv + 1) * sizeof *ps);
+	int rc = 0, base = 0;
+	for (int v = 0; v < nv; v++) {
+		rc |= place_kernel(c, o, p, vs[v].k, arches[0], base, &ps[v]);
+		if (rc)
+			continue;
+		const Graph *g = ps[v]->g;   /* the next variant's ids follow this one's lanes */
+		int lanes = 1;
+		for (int i = 0; i < g->insts.n; i++)
+			lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
+		base += g->insts.n * lanes;
+	}
+	if (rc || c->nerrors || select_check_launch(c, s, vs, (const Placement *const *)ps, nv))
+		return 1;
+	if (o->check_only)
+		return 0;
+	if (o->emit == EMIT_MANIFEST) {
+		FILE *f = open_out(c, o, o->out);
+		rc = !f || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, NULL, f) || c->nerrors;
+		return close_out(c, f, o->out) || rc;
+	}
+	LinkResult r;
+	double t0 = plk_clock();
+	rc = link_kernels(c, (const Placement *const *)ps, nv, o->emit == EMIT_PTX, &r) || c->nerrors;
+	ctx_time(c, arena_printf(c->arena, "link %s (total)", ps[0]->arch->name), t0);
+	if (rc)
+		return 1;
+	if (o->emit == EMIT_PTX) {
+		FILE *f = open_out(c, o, o->out);
+		if (f)
+			fputs(r.ptx ? r.ptx : "", f);
+		rc = close_out(c, f, o->out);
+	} else {
+		const char *out = binary_out(c, o, s->name, 1);
+		rc = write_out(c, o, out, r.cubin, r.cubin_size);
+		if (!rc) {
+			const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
+			FILE *m = open_out(c, o, mpath);
+			rc = !m || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv,
+			                                 binary_key(c, out, mpath), m);
+			rc = close_out(c, m, mpath) || rc;
+		}
+	}
+	link_result_free(&r);
 	return rc || c->nerrors;
 }
 
@@ -693,15 +763,23 @@ static int run(Ctx *c, Options *o)
 		return 1;
 	}
 	int rc = 0, built = 0;
+	for (int i = 0; i < p->selects.n; i++) {
+		const Select *s = p->selects.v[i];
+		if (o->kernel && strcmp(o->kernel, s->name))
+			continue;
+		built++;
+		rc |= build_select(c, o, p, s, arches, narches);
+	}
+	/* a select's variants are built in its cubin, alone only when named */
 	for (int i = 0; i < p->kernels.n; i++) {
 		const Kernel *k = p->kernels.v[i];
-		if (o->kernel && strcmp(o->kernel, k->name))
+		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k))
 			continue;
 		built++;
 		rc |= build_kernel(c, o, p, k, arches, narches);
 	}
 	if (o->kernel && !built) {
-		error_at(c, "E0605", span_none, "no kernel named `%s` in `%s`", o->kernel, o->input);
+		error_at(c, "E0605", span_none, "no kernel or select named `%s` in `%s`", o->kernel, o->input);
 		return 1;
 	}
 	if (!rc && !c->nerrors && o->md && !o->check_only)

@@ -206,6 +206,8 @@ typedef struct Key {
 	char hash[65], srchash[65], conhash[65];
 } Key;
 
+static void key_hash(Key *k);
+
 static void key_fini(Key *k)
 {
 	free(k->contract);
@@ -395,6 +397,13 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		key_fini(k);
 		return -1;
 	}
+	key_hash(k);
+	return 0;
+}
+
+static void key_hash(Key *k)
+{
+	Sha256 s;
 	sha256_init(&s);
 	sha256_field(&s, "plkc-object", "1", 1);
 	sha256_field(&s, "source", k->srchash, 64);
@@ -403,7 +412,18 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	sha256_field(&s, "flags", k->flagstr, strlen(k->flagstr));
 	sha256_field(&s, "toolkit", k->toolkit, strlen(k->toolkit));
 	sha256_hex(&s, k->hash);
-	return 0;
+}
+
+/* The entry renamed ENTRY__<8 hex of the key so far>: a flag of its own,
+ * so the object's key (and cache name) differs from the plain one. */
+static const char *key_rename(Ctx *c, const Component *comp, Key *k)
+{
+	const char *sym = arena_printf(c->arena, "%s__%.8s", comp->entry, k->hash);
+	const char *f = arena_printf(c->arena, "-D%s=%s", comp->entry, sym);
+	vec_push(c->arena, &k->flags, (void *)f);
+	k->flagstr = arena_printf(c->arena, "%s %s", k->flagstr, f);
+	key_hash(k);
+	return sym;
 }
 
 /* ----------------------------------------------------- stale objects */
@@ -626,12 +646,21 @@ static const char *cache_dir(Ctx *c)
 
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch)
 {
+	return object_for_sym(c, comp, cvals, arch, 0, NULL);
+}
+
+const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
+                           int rename, const char **sym)
+{
 	const int64_t *cv = component_cvals(c, comp, cvals);
 	if (!cv)
 		return NULL;
 	Key k;
 	if (make_key(c, comp, cv, &arch, 1, &k))
 		return NULL;
+	const char *name = rename ? key_rename(c, comp, &k) : comp->entry;
+	if (sym)
+		*sym = name;
 	const char *dir = cache_dir(c), *path = NULL;
 	if (!dir || sys_mkdirs(dir)) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp, "cannot use the object cache for component `%s`", comp->name);

@@ -535,6 +535,9 @@ typedef struct GInst {
 	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
 	int role;                /* set by check: index into Graph.roles; -1: none (hook providers) */
 	int hooks;               /* a hook provider: its ports are all `out hook`s, it has no warps */
+	/* link.c (link_decide): the object that defines its entry and the
+	 * symbol the glue calls; NULL until decided (then comp->entry) */
+	const char *obj, *sym;
 } GInst;
 
 typedef struct GEdge {
@@ -605,6 +608,8 @@ typedef struct Graph {
 	Raster raster; int64_t raster_group;
 	int cluster[2];
 	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
+	int inst_base;           /* its first `inst` id: the variants of one cubin take
+	                          * ids of their own, since they share the ABI tables */
 } Graph;
 
 /* graph.c: facts of a checked graph that several stages read */
@@ -682,6 +687,10 @@ int program_check_arch(Ctx *c, const Program *p, const ArchInfo *arch);
  * built with nvcc and objcopy, cached by content hash */
 int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
                  const ArchInfo **arches, int narches, const char *out);
+/* object_for, the entry renamed (rename: `-D ENTRY=ENTRY__<8 hex of the
+ * key without it>` for nvcc) and *sym the symbol the object defines. */
+const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
+                           int rename, const char **sym);
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
                        const ArchInfo *arch);   /* cached build; NULL on error */
 /* "V13.0.88": the nvcc release the objects are built with; NULL when nvcc does not run. */
@@ -784,6 +793,10 @@ void json_str(FILE *out, const char *s);
 /* glue.c, link.c, manifest.c, monolith.c */
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out);
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
+/* One glue module for the n kernels of one cubin (the variants of a
+ * select): the ABI tables over all their instances, one plk_main each
+ * (abi_main_name). n == 1 is glue_bitcode. */
+int glue_bitcode_multi(Ctx *c, const Placement *const *ps, int n, void **bc, size_t *len);
 const char *glue_llvm_version(void);     /* the LLVM plkc was built with */
 /* --version: the libNVVM, NVRTC and nvJitLink versions, one line each. */
 void link_print_versions(FILE *out);
@@ -821,7 +834,7 @@ enum {
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 {
-	return in->id + lane * g->insts.n;
+	return g->inst_base + in->id + lane * g->insts.n;
 }
 /* abi.c: each function's name and signature, from stdlib/abi.def; no cases. */
 void abi_sigs(AbiFn fns[ABI_NFNS]);
@@ -852,6 +865,13 @@ AbiHookCase *abi_hook_cases(Ctx *c, const Placement *p, int kind, int *n);   /* 
 const char *abi_hook_fn_name(Ctx *c, const GPort *out, const HookFnInfo *f);
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
+/* The entries of the n kernels of one cubin in one unit, each calling its
+ * abi_main_name; the helpers once. */
+const char *trampoline_source_multi(Ctx *c, const Placement *const *ps, int n);
+int trampoline_ltoir_multi(Ctx *c, const Placement *const *ps, int n, void **ir, size_t *len);
+/* The glue's kernel body for kernel i of n in one cubin: plk_main alone,
+ * plk_main_KERNEL among several. */
+const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i);
 const char *trampoline_param_ctype(KParamKind k);   /* "int ", "void *", ... */
 int trampoline_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);  /* malloc'd */
 /* link.c: link_kernel with the component objects given by `object`
@@ -860,6 +880,15 @@ typedef const char *(*ObjectFn)(Ctx *c, const GInst *inst, void *ud);
 int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object,
                      void *ud, LinkResult *r);
 void link_result_free(LinkResult *r);
+/* The n kernels of one cubin (the variants of a select), linked in one
+ * nvJitLink run: one glue, one entry unit, each object once. Decides each
+ * instance's object and entry symbol first (link_decide). */
+int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r);
+/* Sets GInst.obj and .sym for every instance of the n graphs: a component
+ * built with two sets of constants in one link gets each object's entry
+ * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
+ * defines it; a shipped object (`use object`) cannot be: E0364. */
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
 /* Checks nvJitLink's -verbose info log: no C7508 (setmaxnreg ignored). */
@@ -869,6 +898,11 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);
 /* manifest.c: one manifest for the same kernel linked for n arches (a
  * fatbin); top-level launch shape from ps[0], per-arch in "variants". */
 int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *binary, FILE *out);
+/* One manifest for the variants of select s, linked into one cubin (ps[i]:
+ * vs[i] placed): the top level is the default's (the last), and
+ * "variants" lists each with its conditions and launch (docs/manifest.md). */
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
+                          const char *binary, FILE *out);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);
