@@ -414,7 +414,7 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
 		ids = g->inst_base + g->insts.n * lanes > ids ? g->inst_base + g->insts.n * lanes : ids;
 	}
 	if (ids > 1023) {   /* the ABI tables pack each key in 10 bits (glue.c, define_abi) */
-		Diag *d = diag_new(c, DIAG_ERROR, "E0511", kernel_span(ps[0]->g),
+		Diag *d = diag_new(c, DIAG_ERROR, "E0515", kernel_span(ps[0]->g),
 		                   "%d instances (lanes counted) in one cubin, over the 1023 the ABI tables key", ids);
 		diag_help(d, "split the select in two");
 		diag_end(c, d);

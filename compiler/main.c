@@ -603,6 +603,7 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		                   narches)
 		        : diag_new(c, DIAG_ERROR, "E0606", s->name_sp, "--emit=%s shows one kernel, not select `%s`",
 		                   emit_names[o->emit], s->name);
+		d->primary.msg = narches > 1 ? "its variants share one cubin" : "a select of several kernels";
 		diag_help(d, narches > 1 ? "link it once per -arch, each into a cubin of its own"
 		                         : "name one of its variants with `--kernel VARIANT`");
 		diag_end(c, d);
@@ -770,8 +771,9 @@ static int run(Ctx *c, Options *o)
 		built++;
 		rc |= build_select(c, o, p, s, arches, narches);
 	}
-	/* a select's variants are built in its cubin, alone only when named */
-	for (int i = 0; i < p->kernels.n; i++) {
+	/* a select's variants are built in its cubin, alone only when named;
+	 * nothing more after a select's errors (its kernels would repeat them) */
+	for (int i = 0; i < p->kernels.n && !rc; i++) {
 		const Kernel *k = p->kernels.v[i];
 		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k))
 			continue;
