@@ -507,6 +507,7 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 			placement_print(f, x);
 		return close_out(c, f, o->out);
 	}
+	*pl = x;   /* --check: placed, for a select's comparison of its variants */
 	if (o->check_only)
 		return 0;
 	if (o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
@@ -559,7 +560,7 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	memset(rs, 0, sizeof rs);
 	for (int a = 0; a < narches && !rc; a++) {
 		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[n]);
-		if (rc || !ps[n])
+		if (rc || !ps[n] || o->check_only)
 			continue;
 		if (o->emit == EMIT_MANIFEST) {
 			n++;
@@ -596,6 +597,10 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
                         const ArchInfo **arches, int narches)
 {
+	int nv;
+	Variant *vs = select_variants(c, p, s, &nv);
+	if (!vs)
+		return 1;
 	if (narches > 1 || (o->emit != EMIT_DEFAULT && o->emit != EMIT_CUBIN && o->emit != EMIT_MANIFEST &&
 	                    o->emit != EMIT_PTX)) {
 		Diag *d = narches > 1
@@ -609,10 +614,6 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		diag_end(c, d);
 		return 1;
 	}
-	int nv;
-	Variant *vs = select_variants(c, p, s, &nv);
-	if (!vs)
-		return 1;
 	Placement **ps = arena_alloc(c->arena, (nv + 1) * sizeof *ps);
 	int rc = 0, base = 0;
 	for (int v = 0; v < nv; v++) {
