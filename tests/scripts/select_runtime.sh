@@ -48,4 +48,39 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
 	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_wide, gemm_pp'
+# the pipelink package (tests/runtime/fake_torch): variants, the pick, forcing
+make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/libplkrt.so" || exit 1
+if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
+	o=$(PLKRT_LIB="$out/rt/libplkrt.so" MOCK_CUDA_LOG="$W/pylog" python3 - "$W" 2>&1 <<'PY'
+import os, sys
+sys.path[:0] = ["tests/runtime/fake_torch", "python"]
+import pipelink, torch
+W = sys.argv[1]
+k = pipelink.load(os.path.join(W, "ga.cubin"))
+assert k.variants == ("gemm_wide", "gemm_pp"), k.variants
+bf = torch.bfloat16
+def call(M, N, K, k=k):
+    k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
+      C=torch.empty((M, N), dtype=bf, device="cuda"))
+    return k.variant()
+assert call(1000, 3000, 1000) == "gemm_wide"
+assert call(128, 4096, 4096) == "gemm_pp"
+k.force_variant("gemm_wide")
+assert call(128, 4096, 4096) == "gemm_wide"
+k.force_variant(None)
+assert call(128, 4096, 4096) == "gemm_pp"
+try:
+    k.force_variant("gemm_nope")
+    raise SystemExit("an unknown variant was accepted")
+except pipelink.PlkError as e:
+    assert 'no variant "gemm_nope"' in str(e), str(e)
+os.environ["PLK_VARIANT"] = "gemm_wide"   # read at load
+k2 = pipelink.load(os.path.join(W, "ga.cubin"))
+assert call(128, 4096, 4096, k2) == "gemm_wide"
+print("python ok")
+PY
+) || fail "python: $o"
+	expect "python" "$o" "python ok"
+	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" || fail "python: launches: $(cat "$W/pylog")"
+fi
 [ "$fails" -eq 0 ]
