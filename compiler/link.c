@@ -390,13 +390,16 @@ static int same_cvals(const GInst *a, const GInst *b)
 	return !memcmp(a->cvals, b->cvals, (size_t)n * sizeof *a->cvals);
 }
 
-/* Whether another instance of the n graphs is in's component with other
- * constants (o: it); those objects would define one entry twice. */
-static const GInst *other_specialization(const Placement *const *ps, int n, const GInst *in)
+/* Another instance of the n graphs that is in's component with other
+ * constants (their objects would define one entry twice); before: only
+ * one that comes before in. NULL: none. */
+static const GInst *other_specialization(const Placement *const *ps, int n, const GInst *in, int before)
 {
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
 			const GInst *o = ps[v]->g->insts.v[i];
+			if (before && o == in)
+				return NULL;
 			if (o->comp == in->comp && !same_cvals(o, in))
 				return o;
 		}
@@ -423,8 +426,10 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
 			GInst *in = ps[v]->g->insts.v[i];
-			const GInst *o = other_specialization(ps, n, in);
+			const GInst *o = other_specialization(ps, n, in, 0);
 			if (o && in->comp->object) {
+				if (!(o = other_specialization(ps, n, in, 1)))
+					continue;   /* reported at the later instance */
 				Diag *d = diag_new(c, DIAG_ERROR, "E0364", in->decl ? in->decl->sp : span_none,
 				                   "two specializations of shipped object `%s` in one cubin", in->comp->object);
 				d->primary.msg = arena_printf(c->arena, "`%s` of kernel `%s`", in->name, ps[v]->g->k->name);

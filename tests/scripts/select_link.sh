@@ -76,6 +76,19 @@ else
 	echo "same: link failed:"; head -n 12 "$tmp/err"; fail=1
 fi
 
+# a shipped object (use object) keeps its entry: two specializations of it
+# in one cubin are refused, once
+if "$PLKC" -c components/hopper/tma_load_ab.plk -arch sm_90a -o "$tmp/load.o" 2>"$tmp/err"; then
+	sed -e 's,^use "../components/hopper/tma_load_ab.plk",use object "'"$tmp"'/load.o",' \
+	    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_auto.plk >"$tmp/obj.plk"
+	"$PLKC" "$tmp/obj.plk" -arch sm_90a -o "$tmp/obj.cubin" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(grep -c '^error\[E0364\]' "$tmp/err")" -eq 1 ] ||
+		{ echo "shipped object: exit $rc, not one E0364:"; head -n 12 "$tmp/err"; fail=1; }
+else
+	echo "plkc -c tma_load_ab failed:"; head -n 5 "$tmp/err"; fail=1
+fi
+
 # no -o: the select's cubin alone; --kernel VARIANT: that kernel alone
 root=$PWD
 (mkdir "$tmp/d" && cd "$tmp/d" && "$PLKC" "$root/examples/gemm_auto.plk" -arch sm_90a 2>"$tmp/err" &&
