@@ -774,7 +774,7 @@ static int run(Ctx *c, Options *o)
 	}
 	/* a select's variants are built in its cubin, alone only when named;
 	 * nothing more after a select's errors (its kernels would repeat them) */
-	for (int i = 0; i < p->kernels.n && !rc; i++) {
+	for (int i = 0, sel = rc; i < p->kernels.n && !sel; i++) {
 		const Kernel *k = p->kernels.v[i];
 		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k))
 			continue;
