@@ -154,8 +154,9 @@ static void names_in(Ctx *c, const Expr *e, Names *ns, int cap)
 		names_in(c, e->args.v[i], ns, cap);
 }
 
-/* The names a condition may use: the shape symbols of s's tensors (a
- * `const` of a variant is no symbol: its value is in the dims), then SMS. */
+/* The names a condition may use: SMS, then the shape symbols of s's
+ * tensors (a `const` of a variant is no symbol: its value is in the dims).
+ * SMS first: a misspelt `SM` is nearer it than `M` is, in a tie. */
 static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 {
 	int cap = 1;
@@ -168,6 +169,7 @@ static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 			names_in(c, t->dims.v[j], &all, cap - 1);
 	}
 	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
+	ns.v[ns.n++] = "SMS";
 	for (int i = 0; i < all.n; i++) {
 		int cst = 0;
 		for (int v = 0; v < nv && !cst; v++)
@@ -176,7 +178,6 @@ static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 		if (!cst)
 			ns.v[ns.n++] = all.v[i];
 	}
-	ns.v[ns.n++] = "SMS";
 	return ns;
 }
 

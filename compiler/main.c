@@ -73,7 +73,8 @@ static const char usage[] =
 	"                       allows); sm_90/sm_100 pick the `a` set when a component needs it\n"
 	"  -I DIR               look for `use`d files in DIR (after the using file's directory, before\n"
 	"                       the standard components), and give nvcc -I DIR in component builds\n"
-	"  --kernel NAME        the kernel to link when the file declares several\n"
+	"  --kernel NAME        the kernel (or select: its variants in one cubin) to link when the file\n"
+	"                       declares several; without it, each select and each kernel no select names\n"
 	"  --component NAME     the component to compile (-c) or describe (--emit=header) of several\n"
 	"\n"
 	"Component builds (-c, and the objects a link builds into the cache):\n"
@@ -507,9 +508,10 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 			placement_print(f, x);
 		return close_out(c, f, o->out);
 	}
-	*pl = x;   /* --check: placed, for a select's comparison of its variants */
-	if (o->check_only)
+	if (o->check_only) {
+		*pl = x;   /* placed, for a select's comparison of its variants */
 		return 0;
+	}
 	if (o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
 		FILE *f = open_out(c, o, o->out);
 		int rc = !f || (o->emit == EMIT_GLUE_LL ? glue_emit_ll(c, x, f) : monolith_write(c, x, f));
