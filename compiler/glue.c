@@ -1,4 +1,6 @@
-/* glue.c: the glue module of one composition, through the LLVM 14 C API.
+/* glue.c: the glue module of one composition (or of a select's variants,
+ * linked into one cubin: one table per ABI function over all their
+ * instances, one plk_main_KERNEL each), through the LLVM 14 C API.
  *
  * It defines every plk_* ABI function of docs/abi.md as a constant table
  * (a switch over its keys, always-inline, so that after nvJitLink's LTO

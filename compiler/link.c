@@ -1,5 +1,8 @@
 /* link.c: glue bitcode -> libNVVM LTO-IR; glue + entry + component objects
  * -> nvJitLink (-lto) -> cubin (and linked PTX); several arches -> fatbin.
+ * Several kernels (a select's variants) link into one cubin in one run,
+ * each component object once; link_decide names each instance's object
+ * and entry symbol first.
  *
  * A link can succeed and still be wrong: nvJitLink drops a kernel nothing
  * keeps alive (an empty link), an ABI call may fail to fold, and ptxas
