@@ -348,8 +348,57 @@ static int gkparam_same(const GKParam *a, const GKParam *b)
 	       (a->kind == KP_I32 || a->kind == KP_I64 || str_same(a->dtype, b->dtype));
 }
 
+/* Variant v's value of const name (1), or 0 when name is no const of it. */
+static int const_of(const Graph *g, const char *name, int64_t *v)
+{
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
+			*v = g->constvals[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* E0360 unless a name in the select's tensor dims is a const of no
+ * variant, or of every variant with one value: the tensors' shapes are
+ * one for all of them (the manifest's). */
+static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
+{
+	int cap = 1;
+	for (int i = 0; i < s->params.n; i++)
+		cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
+	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
+	for (int i = 0; i < s->params.n; i++) {
+		const Type *t = ((const KParam *)s->params.v[i])->ty;
+		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
+			names_in(c, t->dims.v[j], &ns, cap);
+	}
+	for (int i = 0; i < ns.n; i++) {
+		int64_t x0 = 0, x = 0;
+		int c0 = const_of(ps[0]->g, ns.v[i], &x0);
+		for (int v = 1; v < nv; v++) {
+			int cv = const_of(ps[v]->g, ns.v[i], &x);
+			if (cv == c0 && (!cv || x == x0))
+				continue;
+			Diag *d = diag_new(c, DIAG_ERROR, "E0360", vs[v].k->name_sp,
+			                   "variants `%s` and `%s` of select `%s` give `%s` different values",
+			                   vs[0].k->name, vs[v].k->name, s->name, ns.v[i]);
+			d->primary.msg = cv ? arena_printf(c->arena, "`%s` = %lld", ns.v[i], (long long)x)
+			                    : arena_printf(c->arena, "`%s` a shape symbol", ns.v[i]);
+			diag_label(d, vs[0].k->name_sp, c0 ? "`%s` = %lld" : "`%s` a shape symbol", ns.v[i], (long long)x0);
+			diag_note(d, "`%s` is a dim of the select's tensors, whose shapes are one for every variant", ns.v[i]);
+			diag_help(d, "give `%s` one value in every variant, or make it a shape symbol of each", ns.v[i]);
+			diag_end(c, d);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
 {
+	if (same_dims(c, s, vs, ps, nv))
+		return -1;
 	const Graph *g0 = ps[0]->g;
 	for (int v = 1; v < nv; v++) {
 		const Graph *g = ps[v]->g;

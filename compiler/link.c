@@ -426,10 +426,24 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
 		diag_end(c, d);
 		return -1;
 	}
+	/* what cannot be renamed, before any object is built */
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
-			GInst *in = ps[v]->g->insts.v[i];
+			const GInst *in = ps[v]->g->insts.v[i];
 			const GInst *o = other_specialization(ps, n, in, 0);
+			if (o && !in->comp->entry) {   /* a hook provider: its functions' names are its contract's */
+				if (!(o = other_specialization(ps, n, in, 1)))
+					continue;   /* reported at the later instance */
+				Diag *d = diag_new(c, DIAG_ERROR, "E0364", in->decl ? in->decl->sp : span_none,
+				                   "two specializations of hook provider `%s` in one cubin", in->comp->name);
+				d->primary.msg = arena_printf(c->arena, "`%s` of kernel `%s`", in->name, ps[v]->g->k->name);
+				diag_label(d, o->decl ? o->decl->sp : span_none, "the same component with other constants");
+				diag_note(d, "a hook provider's functions have the names its `out hook`s give, so one cubin can "
+				             "hold one specialization of it");
+				diag_help(d, "give both instances the same constants");
+				diag_end(c, d);
+				continue;
+			}
 			if (o && in->comp->object) {
 				if (!(o = other_specialization(ps, n, in, 1)))
 					continue;   /* reported at the later instance */
@@ -442,10 +456,16 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
 				diag_help(d, "give both instances the same constants, or `use` the component's .plk so that "
 				             "plkc builds each specialization with an entry of its own");
 				diag_end(c, d);
-				continue;
 			}
+		}
+	if (c->nerrors != before)
+		return -1;
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			GInst *in = ps[v]->g->insts.v[i];
 			in->sym = in->comp->entry;
-			in->obj = object_for_sym(c, in->comp, in->cvals, arch, o != NULL, &in->sym);
+			in->obj = object_for_sym(c, in->comp, in->cvals, arch, other_specialization(ps, n, in, 0) != NULL,
+			                         &in->sym);
 		}
 	return c->nerrors == before ? 0 : -1;
 }

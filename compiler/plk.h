@@ -762,7 +762,8 @@ typedef struct Variant {
  * (reported). */
 Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
 /* E0360 unless the variants' launched parameter lists (ps[i]: variant i
- * placed) agree but for tensor-map boxes and swizzles. */
+ * placed) agree but for tensor-map boxes and swizzles, and every name of
+ * the select's tensor dims is a const of none or of all, of one value. */
 int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n);
 const Select *program_select(const Program *p, const char *name);   /* NULL: none */
 int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */
@@ -887,7 +888,8 @@ int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkRe
 /* Sets GInst.obj and .sym for every instance of the n graphs: a component
  * built with two sets of constants in one link gets each object's entry
  * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
- * defines it; a shipped object (`use object`) cannot be: E0364. */
+ * defines it; a shipped object (`use object`) or a hook provider cannot
+ * be: E0364, before any object is built. */
 int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
