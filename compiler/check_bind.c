@@ -335,7 +335,7 @@ void check_order(Chk *k)
 		return;
 	}
 	const Expr *e = p->args.v[0];
-	GInst *gi = e->k == EX_NAME ? inst_named(k->g, e->name) : NULL;
+	GInst *gi = e->k == EX_NAME ? inst_named(k, e->name) : NULL;
 	const GPort *op = NULL;
 	for (int i = 0; gi && gi->hooks && !op && i < gi->ports.n; i++) {
 		const GPort *q = gi->ports.v[i];

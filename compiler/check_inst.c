@@ -9,15 +9,6 @@
 
 static int is_pow2(int64_t v) { return v > 0 && !(v & (v - 1)); }
 
-static const Component *find_comp(const Program *p, const char *name)
-{
-	for (int i = 0; i < p->comps.n; i++) {
-		const Component *c = p->comps.v[i];
-		if (!strcmp(c->name, name))
-			return c;
-	}
-	return NULL;
-}
 
 /* ------------------------------------------------------------ instances */
 
@@ -44,9 +35,22 @@ static int comp_has(const Component *cp, const char *name)
 
 static void check_args(Chk *k, const Inst *in, const Component *cp)
 {
+	NameMap seen = { 0 };    /* many arguments: found in a table, not pair by pair */
 	for (int i = 0; i < in->args.n; i++) {
 		const Arg *a = in->args.v[i];
-		for (int j = 0; j < i; j++) {
+		if (in->args.n > 16) {
+			const Arg *b = namemap_get(&seen, a->name);
+			if (!b)
+				namemap_put(A(k), &seen, a->name, (void *)a);
+			else {
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0306", a->sp, "`%s` is given twice", a->name);
+				d->primary.msg = "given again here";
+				diag_label(d, b->sp, "first given here");
+				diag_help(d, "remove one of them");
+				diag_end(k->c, d);
+			}
+		}
+		for (int j = 0; j < i && in->args.n <= 16; j++) {
 			const Arg *b = in->args.v[j];
 			if (!strcmp(a->name, b->name)) {
 				Diag *d = diag_new(k->c, DIAG_ERROR, "E0306", a->sp, "`%s` is given twice", a->name);
@@ -462,14 +466,9 @@ static void check_arch(Chk *k, GInst *gi)
 	}
 }
 
-GInst *inst_named(const Graph *g, const char *name)
+GInst *inst_named(Chk *k, const char *name)
 {
-	for (int i = 0; i < g->insts.n; i++) {
-		GInst *gi = g->insts.v[i];
-		if (!strcmp(gi->name, name))
-			return gi;
-	}
-	return NULL;
+	return namemap_get(&k->inst_map, name);
 }
 
 /* An instance's cparams as a scope: its contract's names, its values. */
@@ -492,20 +491,16 @@ void make_insts(Chk *k)
 	Graph *g = k->g;
 	for (int i = 0; i < kn->insts.n; i++) {
 		const Inst *in = kn->insts.v[i];
-		for (int j = 0; j < i; j++) {
-			const Inst *o = kn->insts.v[j];
-			if (!strcmp(o->name, in->name)) {
-				Diag *d = diag_new(c, DIAG_ERROR, "E0302", in->name_sp, "instance `%s` is declared twice", in->name);
-				d->primary.msg = "declared again here";
-				diag_label(d, o->name_sp, "first declared here");
-				diag_help(d, "give each instance its own name");
-				diag_end(c, d);
-				break;
-			}
-		}
-		if (inst_named(g, in->name))
+		const GInst *o = inst_named(k, in->name);
+		if (o) {
+			Diag *d = diag_new(c, DIAG_ERROR, "E0302", in->name_sp, "instance `%s` is declared twice", in->name);
+			d->primary.msg = "declared again here";
+			diag_label(d, o->decl->name_sp, "first declared here");
+			diag_help(d, "give each instance its own name");
+			diag_end(c, d);
 			continue;
-		const Component *cp = find_comp(p, in->comp);
+		}
+		const Component *cp = program_component(p, in->comp);
 		GInst *gi;
 		if (!cp) {
 			int n;
@@ -526,5 +521,6 @@ void make_insts(Chk *k)
 		}
 		gi->id = g->insts.n;
 		vec_push(c->arena, &g->insts, gi);
+		namemap_put(c->arena, &k->inst_map, gi->name, gi);
 	}
 }

@@ -36,6 +36,17 @@ typedef struct Vec {
 } Vec;
 void vec_push(Arena *a, Vec *v, void *p);
 
+/* NameMap: names to pointers, a hash table in an arena, for lookups that
+ * must stay linear in the number of names (duplicate declarations). Keys
+ * are not copied. */
+typedef struct NameMap {
+	const char **keys;
+	void **vals;
+	int n, cap;
+} NameMap;
+void *namemap_get(const NameMap *m, const char *key);            /* NULL: absent */
+void namemap_put(Arena *a, NameMap *m, const char *key, void *val);  /* replaces */
+
 /* ------------------------------------------------------------- sources */
 
 typedef struct Source {
@@ -295,6 +306,9 @@ typedef struct Component {
 	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */
 	const char *object;     /* read back from this object's .plk.contract */
+	const char *digest;     /* with object: its digest (obj_digest) */
+	const struct Component *decl;   /* an object beside its declaration: the declaration,
+	                                 * which builds other constants from source */
 } Component;
 
 /* recipe-level declarations */
@@ -645,7 +659,10 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	Vec kernels;             /* Kernel*, of the root file only */
 	Vec objuses;             /* Use*, parallel to comps: the `use object` that
 	                          * brought it; NULL for a .plk declaration */
+	NameMap by_name;         /* Component*, by name */
 } Program;
+
+enum { PLK_MAX_IMPORT_DEPTH = 64 };   /* files importing one another, nested (E0218) */
 
 Program *resolve(Ctx *c, const char *root);        /* root "-" or "/dev/stdin": standard input */
 int is_stdin_path(const char *path);
