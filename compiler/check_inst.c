@@ -278,10 +278,12 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		int rc = o ? eval_pos(k, o->val, NULL, "a warp count", &w)
 		           : eval_pos(k, cp->warps, gi, "a warp count", &w);
 		if (rc == 0) {
+			if (w > 1024)
+				w = 1024;   /* more than any arch allows: reported as E0337 */
 			if (wg)
 				w *= 4;
 			if (w > 1024)
-				w = 1024;   /* more than any arch allows: reported as E0337 */
+				w = 1024;
 			gi->nwarps = (int)w;
 		} else {
 			gi->nwarps = -1;
@@ -398,11 +400,14 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		int64_t t = 0;
 		if (br->threads && eval_pos(k, br->threads, gi, "a barrier's thread count", &t))
 			continue;
-		if (t % 32) {
+		if (t % 32 || t > k->arch->max_threads) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", br->threads->sp,
 			                   "barrier `%s` has %lld threads", br->name, (long long)t);
-			d->primary.msg = "named barriers count whole warps";
-			diag_help(d, "use a multiple of 32");
+			d->primary.msg = t % 32 ? "named barriers count whole warps"
+			                        : arena_printf(A(k), "a block of %s has at most %d", k->arch->name,
+			                                       k->arch->max_threads);
+			diag_label(d, in->sp, "`%s` instantiated here", in->name);
+			diag_help(d, t % 32 ? "use a multiple of 32" : "count the threads of the warps that wait at it");
 			diag_end(k->c, d);
 			continue;
 		}
