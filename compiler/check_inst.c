@@ -250,6 +250,50 @@ static void check_hook_provider(Chk *k, const Component *cp, const Port *hp)
 	diag_end(k->c, d);
 }
 
+/* "BM = 128, BN = 256": names with values */
+static const char *values(Chk *k, const Component *cp, const int64_t *v)
+{
+	const char *s = "";
+	for (int i = 0; i < cp->cparams.n; i++)
+		s = arena_printf(A(k), "%s%s%s = %lld", s, i ? ", " : "", ((const CParam *)cp->cparams.v[i])->name,
+		                 (long long)v[i]);
+	return s;
+}
+
+/* E0214: an instance of a component that only an object provides, with
+ * constants other than those the object was built for. */
+static void object_mismatch(Chk *k, const GInst *gi)
+{
+	const Component *cp = gi->comp;
+	int n = cp->cparams.n;
+	int64_t *have = arena_alloc(A(k), (n + 1) * sizeof *have);
+	for (int i = 0; i < n; i++)
+		object_value(((const CParam *)cp->cparams.v[i])->def, &have[i]);
+	const char *differ = "";
+	for (int i = 0; i < n; i++)
+		if (have[i] != gi->cvals[i])
+			differ = arena_printf(A(k), "%s%s%s = %lld", differ, *differ ? ", " : "",
+			                      ((const CParam *)cp->cparams.v[i])->name, (long long)gi->cvals[i]);
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0214", gi->decl->sp, "object `%s` was not built for the constants of `%s`",
+	                   cp->object, gi->name);
+	d->primary.msg = arena_printf(A(k), "`%s` needs %s", gi->name, differ);
+	for (int i = 0; i < k->p->comps.n; i++) {
+		const Use *u = k->p->comps.v[i] == cp ? k->p->objuses.v[i] : NULL;
+		if (u)
+			diag_label(d, u->path_sp, "built for %s", values(k, cp, have));
+	}
+	diag_note(d, "the object holds `%s` compiled for %s only: tile shapes size its registers at compile time",
+	          cp->name, values(k, cp, have));
+	const char *defs = "";
+	for (int i = 0; i < n; i++)
+		if (have[i] != gi->cvals[i])
+			defs = arena_printf(A(k), "%s -D %s=%lld", defs, ((const CParam *)cp->cparams.v[i])->name,
+			                    (long long)gi->cvals[i]);
+	diag_help(d, "give `%s` the object's constants, or rebuild the object for these from the declaration of `%s`: "
+	          "`plkc -c COMPONENT.plk%s -o %s`", gi->name, cp->name, defs, cp->object);
+	diag_end(k->c, d);
+}
+
 static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 {
 	GInst *gi = arena_alloc(A(k), sizeof *gi);
@@ -265,6 +309,8 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		gi->cvals = NULL;
 		return gi;
 	}
+	if (cp->object && !cp->decl && !object_serves(cp, gi->cvals))
+		object_mismatch(k, gi);
 
 	/* warps: the component's own, or the instance's warps/warpgroups override */
 	if (cp->warps) {

@@ -313,9 +313,16 @@ int ctx_load_input(Ctx *c, const char *path)
 	if (!is_stdin_path(path))
 		return ctx_load_file(c, path, span_none);
 	size_t len;
-	char *buf = sys_read_stream(stdin, &len);
+	char *buf = sys_read_stream(stdin, PLK_MAX_TEXT + 1, &len);   /* one byte more: too large */
 	if (!buf) {
 		error_at(c, "E0601", span_none, "cannot read the standard input");
+		return -1;
+	}
+	if (len > PLK_MAX_TEXT) {
+		free(buf);
+		Diag *d = diag_new(c, DIAG_ERROR, "E0217", span_none, "the standard input is too large");
+		diag_note(d, "plkc reads at most %zu MiB of a .plk file", PLK_MAX_TEXT >> 20);
+		diag_end(c, d);
 		return -1;
 	}
 	int id = ctx_add_source(c, "<stdin>", buf, len);
