@@ -81,6 +81,7 @@ void check_requires(Chk *k);
 void check_counts(Chk *k);
 void check_clusters(Chk *k);
 void check_lanes(Chk *k);
+void check_warps(Chk *k);
 void check_resources(Chk *k);
 
 #endif

@@ -562,7 +562,7 @@ static int write_depfile(Ctx *c, Options *o, const Program *p)
 /* Check and place one kernel for one arch; write the stage --emit asks
  * for when it ends before linking. *pl is NULL when nothing is left to do. */
 static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
-                        const ArchInfo *arch, Placement **pl)
+                        const ArchInfo *arch, Placement **pl, int first)
 {
 	*pl = NULL;
 	arch = upgrade_arch(c, p, k, arch);
@@ -571,6 +571,8 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	ctx_time(c, "check", t0);
 	if (!g || c->nerrors)
 		return 1;
+	if (first)      /* once per kernel, not per arch, and not on top of errors */
+		check_unused_consts(c, p, k);
 	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
 		FILE *f = open_out(c, o, o->out);
 		if (f)
@@ -655,7 +657,7 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	FILE *ptx = NULL, *map = NULL;
 	memset(rs, 0, sizeof rs);
 	for (int a = 0; a < narches && !rc; a++) {
-		rc = place_kernel(c, o, p, k, arches[a], &ps[n]);
+		rc = place_kernel(c, o, p, k, arches[a], &ps[n], a == 0);
 		if (rc || !ps[n])
 			continue;
 		if (o->emit == EMIT_MANIFEST) {

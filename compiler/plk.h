@@ -790,6 +790,8 @@ int edit_distance(const char *a, const char *b);
 
 /* check.c (and check_*.c) */
 Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
+/* A warning for each kernel const nothing reads (once per kernel, not per arch). */
+void check_unused_consts(Ctx *c, const Program *p, const Kernel *k);
 /* graph.c */
 void graph_print(FILE *out, const Graph *g);
 /* Whether the consumer of a lanes' ring passes the turn itself (its port
