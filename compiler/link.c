@@ -272,10 +272,109 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 	return rc;
 }
 
-static const char *default_object(Ctx *c, const GInst *in, void *ud)
+/* -------------------------------------------------------- the objects */
+
+/* An instance's object: the `use object` itself when it was built for the
+ * instance's constants; else the cached build of its declaration (E0214
+ * when there is none: the checker reports it first). */
+static int inst_object(Ctx *c, const Placement *p, const GInst *in, LinkObj *lo)
 {
-	const Placement *p = ud;
-	return object_for(c, in->comp, in->cvals, p->arch);
+	const Component *cp = in->comp;
+	memset(lo, 0, sizeof *lo);
+	if (cp->object && object_serves(cp, in->cvals)) {
+		lo->path = cp->object;
+		lo->from_object = 1;
+		snprintf(lo->digest, sizeof lo->digest, "%s", cp->digest ? cp->digest : "");
+		return 0;
+	}
+	if (cp->object && !cp->decl) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0214", in->decl ? in->decl->sp : kernel_span(p->g),
+		                   "object `%s` was not built for the constants of `%s`", cp->object, in->name);
+		diag_help(d, "`plkc --check` says which constants it was built for");
+		diag_end(c, d);
+		return -1;
+	}
+	lo->path = object_for(c, cp->object ? cp->decl : cp, in->cvals, p->arch, lo->digest);
+	return lo->path ? 0 : -1;
+}
+
+int link_objects(Ctx *c, const Placement *p, LinkObj *objs)
+{
+	int rc = 0;
+	for (int i = 0; i < p->g->insts.n && !rc; i++)
+		rc = inst_object(c, p, p->g->insts.v[i], &objs[i]);
+	return rc;
+}
+
+int link_check_entry(Ctx *c, const Component *comp, const char *path, const ArchInfo *arch)
+{
+	void *ir = NULL;
+	size_t n = 0;
+	char *log = NULL, *ptx = NULL;
+	Span at = comp->entry_sp.src >= 0 ? comp->entry_sp : comp->name_sp;
+	if (!comp->entry)
+		return 0;            /* no entry to check: the checker's business */
+	if (trampoline_probe_ltoir(comp->entry, arch, &ir, &n, &log)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0216", at, "cannot check the entry `%s` of component `%s`",
+		                   comp->entry, comp->name);
+		diag_label(d, at, "this entry");
+		diag_note(d, "NVRTC rejected a probe that takes its address%s%s", log && *log ? ":\n" : "",
+		          log && *log ? arena_strdup(c->arena, log) : "");
+		diag_help(d, "an entry is a C identifier: the name of an extern \"C\" __device__ function");
+		diag_end(c, d);
+		free(log);
+		return -1;
+	}
+	const char *opts[] = { arena_printf(c->arena, "-arch=%s", arch->name), "-lto", "-ptx", "-kernels-used=plk_probe" };
+	nvJitLinkHandle h = NULL;
+	size_t pn = 0;
+	int ok = nvJitLinkCreate(&h, 4, opts) == NVJITLINK_SUCCESS &&
+	         nvJitLinkAddData(h, NVJITLINK_INPUT_LTOIR, ir, n, "plk_probe") == NVJITLINK_SUCCESS &&
+	         nvJitLinkAddFile(h, NVJITLINK_INPUT_ANY, path) == NVJITLINK_SUCCESS &&
+	         nvJitLinkComplete(h) == NVJITLINK_SUCCESS && nvJitLinkGetLinkedPtxSize(h, &pn) == NVJITLINK_SUCCESS &&
+	         (ptx = calloc(1, pn + 1)) && nvJitLinkGetLinkedPtx(h, ptx) == NVJITLINK_SUCCESS;
+	char *jlog = !ok && h ? jit_log(h, 0) : NULL;
+	if (h)
+		nvJitLinkDestroy(&h);
+	free(ir);
+	/* defined: a .func line (not .extern) that names it before a `(` */
+	int defined = 0;
+	size_t el = strlen(comp->entry);
+	for (const char *s = ok ? ptx : ""; *s && !defined;) {
+		const char *e = strchr(s, '\n');
+		size_t ll = e ? (size_t)(e - s) : strlen(s);
+		const char *f = memmem(s, ll, ".func", 5);
+		if (f && strncmp(s, ".extern", 7)) {
+			for (const char *q = f; q + el <= s + ll && !defined; q++) {
+				if (strncmp(q, comp->entry, el) || is_ident((unsigned char)q[-1]) || is_ident((unsigned char)q[el]))
+					continue;
+				const char *r = q + el;
+				while (r < s + ll && *r == ' ')
+					r++;
+				defined = r < s + ll && *r == '(';
+			}
+		}
+		s += ll + (e != NULL);
+	}
+	free(ptx);
+	if (defined) {
+		free(jlog);
+		return 0;
+	}
+	Diag *d = diag_new(c, DIAG_ERROR, "E0216", at, "the object of component `%s` does not define its entry `%s`",
+	                   comp->name, comp->entry);
+	diag_label(d, at, "named here");
+	if (ok)
+		diag_note(d, "nvcc compiled `%s` for %s: its LTO-IR has no function `%s`", comp->source ? comp->source : "its source",
+		          arch->name, comp->entry);
+	else
+		diag_note(d, "nvJitLink could not link a probe of it%s%s", jlog && *jlog ? ":\n" : "",
+		          jlog && *jlog ? arena_strdup(c->arena, jlog) : "");
+	diag_help(d, "define it in the source as `extern \"C\" __device__ void %s(...)` (its prototype is in %s.plk.h), "
+	             "or name the function the source defines", comp->entry, comp->name);
+	diag_end(c, d);
+	free(jlog);
+	return -1;
 }
 
 void link_result_free(LinkResult *r)
@@ -289,21 +388,24 @@ void link_result_free(LinkResult *r)
 int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
 {
 	memset(r, 0, sizeof *r);
-	if (!object)
-		object = default_object, ud = (void *)p;
 	Inputs in = { 0 };
 	void *glue = NULL, *entry = NULL;
 	int rc = -1;
 	in.objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *in.objs);
+	r->objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *r->objs);
 	for (int i = 0; i < p->g->insts.n; i++) {
-		const char *o = object(c, p->g->insts.v[i], ud);
-		if (!o)
+		LinkObj *lo = &r->objs[i];
+		if (object) {
+			lo->path = object(c, p->g->insts.v[i], ud);
+			if (!lo->path)
+				goto out;
+		} else if (inst_object(c, p, p->g->insts.v[i], lo))
 			goto out;
 		int dup = 0;
 		for (int j = 0; j < in.nobjs; j++)
-			dup |= !strcmp(in.objs[j], o);
+			dup |= !strcmp(in.objs[j], lo->path);
 		if (!dup)
-			in.objs[in.nobjs++] = o;
+			in.objs[in.nobjs++] = lo->path;
 	}
 	if (link_glue_ltoir(c, p, &glue, &in.glue_n) || trampoline_ltoir(c, p, &entry, &in.entry_n))
 		goto out;
@@ -363,16 +465,21 @@ int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n, vo
 		argv[a++] = arena_printf(c->arena, "--image3=kind=elf,sm=%s,file=%s", arches[i]->name + 3, files[i]);
 	}
 	argv[a] = NULL;
-	int st = sys_run(argv, NULL);
+	char *log = NULL;           /* never onto plkc's own output: with -o - that is the binary */
+	int st = sys_run(argv, &log);
 	if (st < 0)
 		st = 127;   /* not started: what a shell says */
 	if (st != 0) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0508", span_none, "fatbinary failed (status %d)", st);
 		diag_note(d, "ran `%s`", argv[0]);
+		if (log && *log)
+			diag_note(d, "fatbinary said:\n%s", arena_strdup(c->arena, log));
 		diag_end(c, d);
+		free(log);
 		goto out;
 	}
-	if (!(*fatbin = sys_read_file(out, size))) {
+	free(log);
+	if (!(*fatbin = sys_read_file(out, PLK_MAX_OBJECT, size))) {
 		error_at(c, "E0508", span_none, "cannot read the fatbin fatbinary wrote");
 		goto out;
 	}

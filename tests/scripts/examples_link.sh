@@ -4,12 +4,47 @@
 # component ABI survives as a call. A Hopper-only recipe must be refused
 # for the other arches with the arch error, not linked. Also links one
 # example for three arches at once into a fatbin with its manifest. The
-# attention recipes (hooks) link too, all of one core object.
+# attention recipes (hooks) link too, all of one core object. Every
+# example of examples/ must be in the list.
 B=${1:-build}
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+cat >"$tmp/list" <<'LIST'
+gemm sm_80 E0329
+gemm sm_90a ok
+gemm sm_100a E0330
+gemm_bias_gelu sm_80 E0329
+gemm_bias_gelu sm_90a ok
+gemm_bias_gelu sm_100a E0330
+gemm_pingpong sm_80 E0329
+gemm_pingpong sm_90a ok
+gemm_pingpong sm_100a E0330
+gemm_swiglu sm_80 E0329
+gemm_swiglu sm_90a ok
+gemm_swiglu sm_100a E0330
+gemm_swiglu_pingpong sm_80 E0329
+gemm_swiglu_pingpong sm_90a ok
+gemm_swiglu_pingpong sm_100a E0330
+gemm_mcast sm_80 E0330
+gemm_mcast sm_90a ok
+gemm_mcast sm_100a E0330
+gemm_swiglu_sm80 sm_80 ok
+gemm_swiglu_sm80 sm_90a ok
+gemm_swiglu_sm80 sm_100a ok
+attn_dense sm_80 E0329
+attn_dense sm_90a ok
+attn_dense sm_100a E0330
+attn_causal sm_90a ok
+attn_sliding sm_90a ok
+attn_softcap sm_90a ok
+attn_document sm_90a ok
+attn_block_sparse sm_90a ok
+LIST
+for e in examples/*.plk; do
+	grep -q "^$(basename "$e" .plk) " "$tmp/list" || { echo "$e: not in this test's list"; fail=1; }
+done
 # example arch expected (ok, or the error code)
 while read -r ex arch want; do
 	"$PLKC" "examples/$ex.plk" -arch "$arch" --emit=ptx >"$tmp/k.ptx" 2>"$tmp/err"
@@ -28,34 +63,10 @@ while read -r ex arch want; do
 	grep -qE "call(\.uni)?[^;]*plk_" "$tmp/k.ptx" && why="$why; a plk_ call survived"
 	grep -q "mbarrier.init" "$tmp/k.ptx" || why="$why; no mbarrier.init"
 	if [ -n "$why" ]; then echo "$ex $arch:$why"; head -n 12 "$tmp/err"; fail=1; fi
-done <<'LIST'
-gemm sm_80 E0329
-gemm sm_90a ok
-gemm sm_100a E0330
-gemm_bias_gelu sm_80 E0329
-gemm_bias_gelu sm_90a ok
-gemm_bias_gelu sm_100a E0330
-gemm_swiglu sm_80 E0329
-gemm_swiglu sm_90a ok
-gemm_swiglu sm_100a E0330
-gemm_mcast sm_80 E0330
-gemm_mcast sm_90a ok
-gemm_mcast sm_100a E0330
-gemm_swiglu_sm80 sm_80 ok
-gemm_swiglu_sm80 sm_90a ok
-gemm_swiglu_sm80 sm_100a ok
-attn_dense sm_80 E0329
-attn_dense sm_90a ok
-attn_dense sm_100a E0330
-attn_causal sm_90a ok
-attn_sliding sm_90a ok
-attn_softcap sm_90a ok
-attn_document sm_90a ok
-attn_block_sparse sm_90a ok
-LIST
+done <"$tmp/list"
 # The attention variants differ only in the hooks they connect: every one
 # with HD = 128 links the one cached object of attn_core (object_for names
-# it COMPONENT-DIGEST.o), and ptxas spills nothing and serializes no wgmma.
+# it COMPONENT-KEY.o), and ptxas spills nothing and serializes no wgmma.
 core=""
 for ex in examples/attn_*.plk; do
 	grep -qE "const .*HD = 128" "$ex" || continue
