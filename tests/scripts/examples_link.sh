@@ -67,7 +67,7 @@ done <"$tmp/list"
 # The attention variants differ only in the hooks they connect: every one
 # with HD = 128 links the one cached object of attn_core (object_for names
 # it COMPONENT-KEY.o), and ptxas spills nothing and serializes no wgmma.
-core=""
+core="" digest=""
 for ex in examples/attn_*.plk; do
 	grep -qE "const .*HD = 128" "$ex" || continue
 	"$PLKC" "$ex" -arch sm_90a -v -o "$tmp/a.cubin" >"$tmp/log" 2>&1 || { echo "$ex: link failed"; head -n 12 "$tmp/log"; fail=1; continue; }
@@ -75,6 +75,13 @@ for ex in examples/attn_*.plk; do
 	[ -n "$o" ] || { echo "$ex: no attn_core object in plkc -v"; fail=1; continue; }
 	[ -z "$core" ] && core=$o
 	[ "$o" = "$core" ] || { echo "$ex links attn_core from $o, not $core"; fail=1; }
+	# and its link map says so: one digest for the core in every manifest
+	d=$(python3 -c 'import json, sys
+print(*[i["object"] for i in json.load(open(sys.argv[1]))["instances"] if i["component"] == "attn_core"])' \
+		"$tmp/a.manifest.json" 2>&1)
+	[ ${#d} -eq 64 ] || { echo "$ex: no attn_core digest in the manifest's link map: $d"; fail=1; continue; }
+	[ -z "$digest" ] && digest=$d
+	[ "$d" = "$digest" ] || { echo "$ex: attn_core digest $d, not $digest"; fail=1; }
 	grep -q " 0 bytes spill stores, 0 bytes spill loads" "$tmp/log" || { echo "$ex: ptxas spilled:"; grep spill "$tmp/log"; fail=1; }
 	grep -q "C75[0-9][0-9]" "$tmp/log" && { echo "$ex: ptxas:"; grep "C75" "$tmp/log"; fail=1; }
 done
