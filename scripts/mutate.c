@@ -92,6 +92,8 @@ int main(int argc, char **argv)
 		what = "duplicate";
 	} else if ((kind == 3 || kind == 4) && nt > 1) {  /* tokens swapped, or one replaced by another */
 		size_t a = pick(nt), b = pick(nt);
+		if (a == b)                           /* two tokens, else a swap copies -len bytes */
+			b = (a + 1) % nt;
 		if (a > b) {
 			size_t x = a;
 			a = b;
