@@ -3,7 +3,8 @@
 #   make            build/plkc
 #   make example    check, place and link examples/gemm_swiglu.plk for sm_90a
 #   make test       unit + golden tests, then the same under ASan/UBSan
-#   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60)
+#   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60;
+#                   FUZZ_TARGET=object: the object reader)
 #   make runtime    runtime/libplkrt.so and plk-run (gcc + -lcuda only)
 #   make install PREFIX=DIR [DESTDIR=...] [PYTHON=python3]
 #                   DIR/bin/{plkc,plk-run}, DIR/lib/libplkrt.{so,a},
@@ -87,7 +88,7 @@ test: all unit
 sanunit: $(UNIT)
 
 fuzz: deps
-	@scripts/fuzz.sh $(FUZZ_SECONDS)
+	@scripts/fuzz.sh $(or $(FUZZ_SECONDS),60) $(or $(FUZZ_TARGET),frontend)
 
 runtime:
 	$(MAKE) -C runtime

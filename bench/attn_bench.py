@@ -45,6 +45,16 @@ except ImportError:
 
 # ---- the variants: each a mask over (b, h, q, kv) and a score mod ----
 
+def inputs(kind, shape, HD, gen):
+    """Fresh random q, k, v (bf16, [B, H, S, HD]), the variant's extra
+    tensors and the softmax scale for one (B, H, HKV, SQ, SKV) shape."""
+    B, H, HKV, SQ, SKV = shape
+    q = torch.randn(B, H, SQ, HD, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(B, HKV, SKV, HD, device="cuda", dtype=torch.bfloat16)
+    v = torch.randn(B, HKV, SKV, HD, device="cuda", dtype=torch.bfloat16)
+    return q, k, v, make_extra(kind, B, H, SQ, SKV, gen), 1 / math.sqrt(HD)
+
+
 def make_extra(kind, B, H, SQ, SKV, gen):
     """Per-variant inputs: doc ids, block tables."""
     ex = {}
@@ -228,26 +238,19 @@ def main():
         lk = plkrt.load(os.path.join(args.dir, cfg["cubin"]), man)
         mk = plkrt.load(os.path.join(args.dir, cfg["mono"]), man)
         # correctness at small and odd shapes, both builds
-        for (B, H, HKV, SQ, SKV) in cfg["check_shapes"]:
-            q = torch.randn(B, H, SQ, HD, device="cuda", dtype=torch.bfloat16)
-            k = torch.randn(B, HKV, SKV, HD, device="cuda", dtype=torch.bfloat16)
-            v = torch.randn(B, HKV, SKV, HD, device="cuda", dtype=torch.bfloat16)
-            ex = make_extra(kind, B, H, SQ, SKV, gen)
-            scale = 1 / math.sqrt(HD)
+        for shape in cfg["check_shapes"]:
+            q, k, v, ex, scale = inputs(kind, shape, HD, gen)
             o_ref, lse_ref = reference(kind, q, k, v, scale, ex)
             for nm, kern in (("linked", lk), ("monolith", mk)):
                 o, lse = run(kern, kind, q, k, v, scale, ex)
                 e, le = errors(o, lse, o_ref, lse_ref)
                 ok = e < TOL and le < TOL
                 fails += not ok
-                print("%-22s %-8s %-26s O %.2e LSE %.2e %s" % (cfg["name"], nm, (B, H, HKV, SQ, SKV), e, le,
+                print("%-22s %-8s %-26s O %.2e LSE %.2e %s" % (cfg["name"], nm, tuple(shape), e, le,
                                                                "ok" if ok else "FAIL"), flush=True)
-        for (B, H, HKV, SQ, SKV) in cfg["shapes"]:
-            q = torch.randn(B, H, SQ, HD, device="cuda", dtype=torch.bfloat16)
-            k = torch.randn(B, HKV, SKV, HD, device="cuda", dtype=torch.bfloat16)
-            v = torch.randn(B, HKV, SKV, HD, device="cuda", dtype=torch.bfloat16)
-            ex = make_extra(kind, B, H, SQ, SKV, gen)
-            scale = 1 / math.sqrt(HD)
+        for shape in cfg["shapes"]:
+            B, H, HKV, SQ, SKV = shape
+            q, k, v, ex, scale = inputs(kind, shape, HD, gen)
             base = baselines(kind, q, k, v, scale, ex)
             # at the timed shape: against a baseline's output (no fp32 reference fits)
             o, lse = run(lk, kind, q, k, v, scale, ex)

@@ -215,3 +215,9 @@ SETS["attention"] = [
     dict(_attn("block_sparse", "block_sparse", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
          edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]),
 ]
+
+# The shape suite (bench/shape_suite.py, which has its own shapes): every
+# GEMM and GEMM + SwiGLU tile configuration a `select` can choose from,
+# each timed against the baseline at every shape of the suite.
+SETS["shape_suite"] = [CONFIGS[0], CONFIGS[1], PINGPONG_CONFIGS[0], PINGPONG_64[1],
+                       CONFIGS[2], PINGPONG_CONFIGS[1], PINGPONG_64[0]]

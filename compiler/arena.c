@@ -98,3 +98,46 @@ void vec_push(Arena *a, Vec *v, void *p)
 	}
 	v->v[v->n++] = p;
 }
+
+/* ------------------------------------------------------------ NameMap */
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void *namemap_get(const NameMap *m, const char *key)
+{
+	if (!m->cap)
+		return NULL;
+	for (uint32_t i = name_hash(key) & (uint32_t)(m->cap - 1);; i = (i + 1) & (uint32_t)(m->cap - 1)) {
+		if (!m->keys[i])
+			return NULL;
+		if (!strcmp(m->keys[i], key))
+			return m->vals[i];
+	}
+}
+
+void namemap_put(Arena *a, NameMap *m, const char *key, void *val)
+{
+	if (2 * (m->n + 1) > m->cap) {          /* at most half full */
+		NameMap g = { 0 };
+		g.cap = m->cap ? m->cap * 2 : 64;
+		g.keys = arena_alloc(a, sizeof *g.keys * (size_t)g.cap);
+		g.vals = arena_alloc(a, sizeof *g.vals * (size_t)g.cap);
+		for (int i = 0; i < m->cap; i++)
+			if (m->keys[i])
+				namemap_put(a, &g, m->keys[i], m->vals[i]);
+		*m = g;
+	}
+	uint32_t i = name_hash(key) & (uint32_t)(m->cap - 1);
+	while (m->keys[i] && strcmp(m->keys[i], key))
+		i = (i + 1) & (uint32_t)(m->cap - 1);
+	if (!m->keys[i])
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}

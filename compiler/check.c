@@ -92,8 +92,91 @@ static void (*const rules[])(Chk *) = {
 	check_counts,      /* both ends of a ring move as many slots per work item */
 	check_clusters,    /* a `cluster N` component gets clusters of N blocks */
 	check_lanes,       /* `pingpong` lanes: persistent grid, one ring, a `per` count */
+	check_warps,       /* WARPS of a component on another's warps; barriers within their role */
 	check_resources,   /* threads, register budgets and least smem fit the arch */
 };
+
+/* -------------------------------------------------------- unused consts
+ * A kernel const is read by the kernel's expressions and, by name, by
+ * the instances whose component has a constant of that name and that do
+ * not give it themselves. One nothing reads is most likely a typo for a
+ * constant the author meant to set (`TRUN = 0` for `TURN`): a warning. */
+
+static void names_read(Arena *a, const Expr *e, NameMap *read)
+{
+	for (; e; e = e->b) {
+		if (e->k == EX_NAME)
+			namemap_put(a, read, e->name, (void *)e);
+		for (int i = 0; i < e->args.n; i++)
+			names_read(a, e->args.v[i], read);
+		names_read(a, e->a, read);
+	}
+}
+
+static void type_names(Arena *a, const Type *t, NameMap *read)
+{
+	if (!t)
+		return;
+	names_read(a, t->rank, read);
+	names_read(a, t->rows, read);
+	names_read(a, t->cols, read);
+	for (int i = 0; i < t->dims.n; i++)
+		names_read(a, t->dims.v[i], read);
+}
+
+void check_unused_consts(Ctx *c, const Program *p, const Kernel *kn)
+{
+	Arena *a = c->arena;
+	NameMap read = { 0 };
+	Vec cands = { 0 };        /* constants an instance would take from the kernel */
+	for (int i = 0; i < kn->consts.n; i++)
+		names_read(a, ((const Const *)kn->consts.v[i])->val, &read);
+	for (int i = 0; i < kn->params.n; i++)
+		type_names(a, ((const KParam *)kn->params.v[i])->ty, &read);
+	for (int i = 0; i < kn->policies.n; i++) {
+		const Policy *po = kn->policies.v[i];
+		for (int j = 0; j < po->args.n; j++)
+			names_read(a, po->args.v[j], &read);
+	}
+	for (int i = 0; i < kn->conns.n; i++) {
+		const Conn *cn = kn->conns.v[i];
+		names_read(a, cn->stages, &read);
+		for (int j = 0; j < cn->attrs.n; j++)
+			names_read(a, ((const Arg *)cn->attrs.v[j])->val, &read);
+	}
+	for (int i = 0; i < kn->insts.n; i++) {
+		const Inst *in = kn->insts.v[i];
+		NameMap given = { 0 };
+		for (int j = 0; j < in->args.n; j++) {
+			const Arg *ar = in->args.v[j];
+			names_read(a, ar->val, &read);
+			if (in->args.n < 64)
+				namemap_put(a, &given, ar->name, (void *)ar);
+		}
+		const Component *cp = program_component(p, in->comp);
+		for (int j = 0; cp && j < cp->cparams.n; j++) {
+			const char *n = ((const CParam *)cp->cparams.v[j])->name;
+			if (namemap_get(&given, n) || in->args.n >= 64)
+				continue;
+			namemap_put(a, &read, n, (void *)cp);
+			vec_push(a, &cands, (void *)n);
+		}
+	}
+	for (int i = 0; i < kn->consts.n; i++) {
+		const Const *cs = kn->consts.v[i];
+		if (namemap_get(&read, cs->name))
+			continue;
+		Diag *d = diag_new(c, DIAG_WARNING, NULL, cs->sp, "kernel const `%s` is never used", cs->name);
+		d->primary.msg = "nothing reads it";
+		const char *m = did_you_mean(cs->name, (const char *const *)cands.v, cands.n);
+		if (m)
+			diag_help(d, "did you mean `%s`? a const sets the constant of that name of every instance", m);
+		else
+			diag_help(d, "a const is read by the kernel's expressions, and by name by every instance whose "
+			             "component has a constant of that name; remove it, or use it");
+		diag_end(c, d);
+	}
+}
 
 /* --------------------------------------------------------------- entry */
 

@@ -25,6 +25,7 @@ typedef struct Chk {
 	int *kused;              /* per kernel param: bound or referenced */
 	Vec bounds;              /* Bound*: what bind_params resolved, for order_kparams */
 	const Policy *order;     /* `grid order(INST)`, resolved by check_order once instances exist */
+	NameMap inst_map;        /* GInst*, by instance name */
 } Chk;
 
 static inline Arena *A(Chk *k) { return k->c->arena; }
@@ -58,7 +59,7 @@ Span cparam_origin(Chk *k, const GInst *gi, const char *name, int64_t *val);
  * in the kernel's terms); none twice, none where d has a label already. */
 void label_origins(Chk *k, Diag *d, const GInst *gi, const Expr *e);
 const Arg *find_arg(const Inst *in, const char *name);
-GInst *inst_named(const Graph *g, const char *name);
+GInst *inst_named(Chk *k, const char *name);
 Scope inst_scope(Chk *k, const GInst *gi);
 void make_insts(Chk *k);
 
@@ -80,6 +81,7 @@ void check_requires(Chk *k);
 void check_counts(Chk *k);
 void check_clusters(Chk *k);
 void check_lanes(Chk *k);
+void check_warps(Chk *k);
 void check_resources(Chk *k);
 
 #endif

@@ -225,6 +225,11 @@ static void check_names_in(Chk *k, const Expr *e)
 		eval_expr(k->c, e, NULL, &(int64_t){ 0 });
 		return;
 	}
+	if (e->k == EX_CALL && (e->args.n != 2 || (strcmp(e->name, "ceil_div") && strcmp(e->name, "min") &&
+	                                           strcmp(e->name, "max")))) {
+		eval_expr(k->c, e, NULL, &(int64_t){ 0 });   /* E0324, as for a constant */
+		return;
+	}
 	check_names_in(k, e->a);
 	check_names_in(k, e->b);
 	for (int i = 0; i < e->args.n; i++)
@@ -288,11 +293,30 @@ void check_grid(Chk *k)
 					g->raster = kinds[j];
 			if (want == 1 && eval_pos(k, p->args.v[0], NULL, "a raster group", &g->raster_group))
 				continue;
+			if (g->raster_group > INT32_MAX) {
+				const Expr *e = p->args.v[0];
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0347", e->sp, "a raster group of %lld tile rows",
+				                   (long long)g->raster_group);
+				d->primary.msg = arena_printf(A(k), "at most %d: the kernel numbers its tiles in 32 bits", INT32_MAX);
+				diag_help(d, "groups of 8 or 16 rows keep a wave's tiles in L2");
+				diag_end(k->c, d);
+				g->raster_group = 0;
+				continue;
+			}
 		} else {
 			int64_t x, y;
 			if (eval_pos(k, p->args.v[0], NULL, "a cluster extent", &x) ||
 			    eval_pos(k, p->args.v[1], NULL, "a cluster extent", &y))
 				continue;
+			if (x > 16 || y > 16) {      /* before their product, which may not fit in 64 bits */
+				const Expr *e = p->args.v[x > 16 ? 0 : 1];
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0347", e->sp, "a cluster extent of %lld blocks",
+				                   (long long)(x > 16 ? x : y));
+				d->primary.msg = "a cluster has at most 16 blocks";
+				diag_help(d, "portable cluster sizes are at most 8 blocks");
+				diag_end(k->c, d);
+				continue;
+			}
 			if (x * y > 1 && !(k->arch->features & FEAT_CLUSTERS)) {
 				Diag *d = diag_new(k->c, DIAG_ERROR, "E0330", p->sp,
 				                   "a %lld x %lld cluster needs `clusters`, which %s lacks",
@@ -335,7 +359,7 @@ void check_order(Chk *k)
 		return;
 	}
 	const Expr *e = p->args.v[0];
-	GInst *gi = e->k == EX_NAME ? inst_named(k->g, e->name) : NULL;
+	GInst *gi = e->k == EX_NAME ? inst_named(k, e->name) : NULL;
 	const GPort *op = NULL;
 	for (int i = 0; gi && gi->hooks && !op && i < gi->ports.n; i++) {
 		const GPort *q = gi->ports.v[i];

@@ -11,7 +11,7 @@
 
 static GPort *resolve_ref(Chk *k, const PortRef *r, GInst **out)
 {
-	GInst *gi = inst_named(k->g, r->inst);
+	GInst *gi = inst_named(k, r->inst);
 	*out = gi;
 	if (!gi) {
 		int n;

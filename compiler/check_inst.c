@@ -9,15 +9,6 @@
 
 static int is_pow2(int64_t v) { return v > 0 && !(v & (v - 1)); }
 
-static const Component *find_comp(const Program *p, const char *name)
-{
-	for (int i = 0; i < p->comps.n; i++) {
-		const Component *c = p->comps.v[i];
-		if (!strcmp(c->name, name))
-			return c;
-	}
-	return NULL;
-}
 
 /* ------------------------------------------------------------ instances */
 
@@ -44,9 +35,22 @@ static int comp_has(const Component *cp, const char *name)
 
 static void check_args(Chk *k, const Inst *in, const Component *cp)
 {
+	NameMap seen = { 0 };    /* many arguments: found in a table, not pair by pair */
 	for (int i = 0; i < in->args.n; i++) {
 		const Arg *a = in->args.v[i];
-		for (int j = 0; j < i; j++) {
+		if (in->args.n > 16) {
+			const Arg *b = namemap_get(&seen, a->name);
+			if (!b)
+				namemap_put(A(k), &seen, a->name, (void *)a);
+			else {
+				Diag *d = diag_new(k->c, DIAG_ERROR, "E0306", a->sp, "`%s` is given twice", a->name);
+				d->primary.msg = "given again here";
+				diag_label(d, b->sp, "first given here");
+				diag_help(d, "remove one of them");
+				diag_end(k->c, d);
+			}
+		}
+		for (int j = 0; j < i && in->args.n <= 16; j++) {
 			const Arg *b = in->args.v[j];
 			if (!strcmp(a->name, b->name)) {
 				Diag *d = diag_new(k->c, DIAG_ERROR, "E0306", a->sp, "`%s` is given twice", a->name);
@@ -246,6 +250,50 @@ static void check_hook_provider(Chk *k, const Component *cp, const Port *hp)
 	diag_end(k->c, d);
 }
 
+/* "BM = 128, BN = 256": names with values */
+static const char *values(Chk *k, const Component *cp, const int64_t *v)
+{
+	const char *s = "";
+	for (int i = 0; i < cp->cparams.n; i++)
+		s = arena_printf(A(k), "%s%s%s = %lld", s, i ? ", " : "", ((const CParam *)cp->cparams.v[i])->name,
+		                 (long long)v[i]);
+	return s;
+}
+
+/* E0214: an instance of a component that only an object provides, with
+ * constants other than those the object was built for. */
+static void object_mismatch(Chk *k, const GInst *gi)
+{
+	const Component *cp = gi->comp;
+	int n = cp->cparams.n;
+	int64_t *have = arena_alloc(A(k), (n + 1) * sizeof *have);
+	for (int i = 0; i < n; i++)
+		object_value(((const CParam *)cp->cparams.v[i])->def, &have[i]);
+	const char *differ = "";
+	for (int i = 0; i < n; i++)
+		if (have[i] != gi->cvals[i])
+			differ = arena_printf(A(k), "%s%s%s = %lld", differ, *differ ? ", " : "",
+			                      ((const CParam *)cp->cparams.v[i])->name, (long long)gi->cvals[i]);
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0214", gi->decl->sp, "object `%s` was not built for the constants of `%s`",
+	                   cp->object, gi->name);
+	d->primary.msg = arena_printf(A(k), "`%s` needs %s", gi->name, differ);
+	for (int i = 0; i < k->p->comps.n; i++) {
+		const Use *u = k->p->comps.v[i] == cp ? k->p->objuses.v[i] : NULL;
+		if (u)
+			diag_label(d, u->path_sp, "built for %s", values(k, cp, have));
+	}
+	diag_note(d, "the object holds `%s` compiled for %s only: tile shapes size its registers at compile time",
+	          cp->name, values(k, cp, have));
+	const char *defs = "";
+	for (int i = 0; i < n; i++)
+		if (have[i] != gi->cvals[i])
+			defs = arena_printf(A(k), "%s -D %s=%lld", defs, ((const CParam *)cp->cparams.v[i])->name,
+			                    (long long)gi->cvals[i]);
+	diag_help(d, "give `%s` the object's constants, or rebuild the object for these from the declaration of `%s`: "
+	          "`plkc -c COMPONENT.plk%s -o %s`", gi->name, cp->name, defs, cp->object);
+	diag_end(k->c, d);
+}
+
 static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 {
 	GInst *gi = arena_alloc(A(k), sizeof *gi);
@@ -261,6 +309,8 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		gi->cvals = NULL;
 		return gi;
 	}
+	if (cp->object && !cp->decl && !object_serves(cp, gi->cvals))
+		object_mismatch(k, gi);
 
 	/* warps: the component's own, or the instance's warps/warpgroups override */
 	if (cp->warps) {
@@ -274,10 +324,12 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		int rc = o ? eval_pos(k, o->val, NULL, "a warp count", &w)
 		           : eval_pos(k, cp->warps, gi, "a warp count", &w);
 		if (rc == 0) {
+			if (w > 1024)
+				w = 1024;   /* more than any arch allows: reported as E0337 */
 			if (wg)
 				w *= 4;
 			if (w > 1024)
-				w = 1024;   /* more than any arch allows: reported as E0337 */
+				w = 1024;
 			gi->nwarps = (int)w;
 		} else {
 			gi->nwarps = -1;
@@ -394,11 +446,14 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		int64_t t = 0;
 		if (br->threads && eval_pos(k, br->threads, gi, "a barrier's thread count", &t))
 			continue;
-		if (t % 32) {
+		if (t % 32 || t > k->arch->max_threads) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", br->threads->sp,
 			                   "barrier `%s` has %lld threads", br->name, (long long)t);
-			d->primary.msg = "named barriers count whole warps";
-			diag_help(d, "use a multiple of 32");
+			d->primary.msg = t % 32 ? "named barriers count whole warps"
+			                        : arena_printf(A(k), "a block of %s has at most %d", k->arch->name,
+			                                       k->arch->max_threads);
+			diag_label(d, in->sp, "`%s` instantiated here", in->name);
+			diag_help(d, t % 32 ? "use a multiple of 32" : "count the threads of the warps that wait at it");
 			diag_end(k->c, d);
 			continue;
 		}
@@ -462,14 +517,9 @@ static void check_arch(Chk *k, GInst *gi)
 	}
 }
 
-GInst *inst_named(const Graph *g, const char *name)
+GInst *inst_named(Chk *k, const char *name)
 {
-	for (int i = 0; i < g->insts.n; i++) {
-		GInst *gi = g->insts.v[i];
-		if (!strcmp(gi->name, name))
-			return gi;
-	}
-	return NULL;
+	return namemap_get(&k->inst_map, name);
 }
 
 /* An instance's cparams as a scope: its contract's names, its values. */
@@ -492,20 +542,16 @@ void make_insts(Chk *k)
 	Graph *g = k->g;
 	for (int i = 0; i < kn->insts.n; i++) {
 		const Inst *in = kn->insts.v[i];
-		for (int j = 0; j < i; j++) {
-			const Inst *o = kn->insts.v[j];
-			if (!strcmp(o->name, in->name)) {
-				Diag *d = diag_new(c, DIAG_ERROR, "E0302", in->name_sp, "instance `%s` is declared twice", in->name);
-				d->primary.msg = "declared again here";
-				diag_label(d, o->name_sp, "first declared here");
-				diag_help(d, "give each instance its own name");
-				diag_end(c, d);
-				break;
-			}
-		}
-		if (inst_named(g, in->name))
+		const GInst *o = inst_named(k, in->name);
+		if (o) {
+			Diag *d = diag_new(c, DIAG_ERROR, "E0302", in->name_sp, "instance `%s` is declared twice", in->name);
+			d->primary.msg = "declared again here";
+			diag_label(d, o->decl->name_sp, "first declared here");
+			diag_help(d, "give each instance its own name");
+			diag_end(c, d);
 			continue;
-		const Component *cp = find_comp(p, in->comp);
+		}
+		const Component *cp = program_component(p, in->comp);
 		GInst *gi;
 		if (!cp) {
 			int n;
@@ -526,5 +572,6 @@ void make_insts(Chk *k)
 		}
 		gi->id = g->insts.n;
 		vec_push(c->arena, &g->insts, gi);
+		namemap_put(c->arena, &k->inst_map, gi->name, gi);
 	}
 }

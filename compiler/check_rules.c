@@ -433,6 +433,59 @@ void check_lanes(Chk *k)
 	}
 }
 
+/* ---------------------------------------------------------------- warps
+ * A component without warps of its own runs on the warps of its frag's
+ * producer: the frag is spread over them, and so is the code that reads
+ * it. Its source learns their number from a constant named WARPS (it
+ * sizes its share of the frag, its barriers count it), which must be the
+ * role's; else the consumer reads registers laid out for another count.
+ * And no named barrier can wait for more threads than its role has. */
+
+void check_warps(Chk *k)
+{
+	const Graph *g = k->g;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		const Component *cp = gi->comp;
+		if (!cp || gi->role < 0 || gi->role >= g->roles.n)
+			continue;
+		const GRole *r = g->roles.v[gi->role];
+		const GInst *owner = r->insts.v[0];
+		for (int j = 0; j < cp->cparams.n && gi->nwarps == 0; j++) {
+			if (strcmp(((const CParam *)cp->cparams.v[j])->name, "WARPS") || gi->cvals[j] == r->nwarps)
+				continue;
+			int64_t v = 0;
+			int found = 0;
+			Span at = cparam_origin(k, gi, "WARPS", &v);
+			kconst(k, "WARPS", &found);
+			const char *how = find_arg(gi->decl, "WARPS") ? "given here" : found ? "the kernel's const" : "its default";
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0357", gi->decl->sp,
+			                   "`%s` runs on the %d warps of `%s`, but its WARPS is %lld", gi->name, r->nwarps,
+			                   owner->name, (long long)gi->cvals[j]);
+			d->primary.msg = arena_printf(A(k), "`%s` has no warps of its own: it runs on `%s`'s", cp->name, owner->name);
+			diag_label(d, at, "WARPS = %lld: %s", (long long)gi->cvals[j], how);
+			if (owner->comp && owner->comp->warps)
+				diag_label(d, owner->decl->sp, "`%s` runs on %d warps", owner->name, r->nwarps);
+			diag_note(d, "the frag it consumes is spread over all %d warps; code built for %lld reads it wrongly",
+			          r->nwarps, (long long)gi->cvals[j]);
+			diag_help(d, "make WARPS %d: `%s(WARPS = %d)`, or a kernel const WARPS that follows the producer's warps",
+			          r->nwarps, cp->name, r->nwarps);
+			diag_end(k->c, d);
+		}
+		for (int j = 0; j < gi->bars.n; j++) {
+			const GBar *b = gi->bars.v[j];
+			if (b->threads <= r->nwarps * 32)
+				continue;
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", b->sp, "barrier `%s` of `%s` waits for %d threads; its role has %d",
+			                   b->name, gi->name, b->threads, r->nwarps * 32);
+			d->primary.msg = "it can never be passed: the kernel would hang here";
+			diag_label(d, gi->decl->sp, "`%s` runs on %d warps", gi->name, r->nwarps);
+			diag_help(d, "count only the threads of the role's warps that wait at it");
+			diag_end(k->c, d);
+		}
+	}
+}
+
 /* ------------------------------------------------------------ resources */
 
 /* The one phase (0 prologue, 1 mainloop, 2 epilogue) b lives in; -1: several. */

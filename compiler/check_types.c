@@ -188,7 +188,8 @@ static GField *type_field(Chk *k, const Type *t, const GInst *gi, const char *na
 		diag_end(k->c, d);
 		return NULL;
 	}
-	int64_t bits = r * c * dt->bits;
+	/* each side bounded before the product, which then fits in 64 bits */
+	int64_t bits = r > (1 << 20) || c > (1 << 20) ? 0 : r * c * dt->bits;
 	if (r > (1 << 20) || c > (1 << 20) || bits / 8 > UINT32_MAX) {
 		Diag *d = diag_new(k->c, DIAG_ERROR, "E0345", t->sp, "a %lld x %lld tile is too large",
 		                   (long long)r, (long long)c);

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "plk.h"
@@ -91,21 +92,53 @@ int ctx_add_source(Ctx *c, const char *path, const char *text, size_t len)
 	return c->nsrcs++;
 }
 
+/* What kind of file path is, for E0217. */
+static const char *file_kind(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return "a file";
+	return S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+		S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device" :
+		S_ISSOCK(st.st_mode) ? "a socket" : "a regular file";
+}
+
+int input_refused(Ctx *c, Span from, const char *what, const char *path, int err, size_t max)
+{
+	if (err != SYS_ENOTREG && err != EISDIR && err != EFBIG)
+		return 0;
+	const char *mib = max >= (1u << 20) ? arena_printf(c->arena, "%zu MiB", max >> 20)
+	                                    : arena_printf(c->arena, "%zu bytes", max);
+	Diag *d;
+	if (err == EFBIG) {
+		struct stat st;
+		d = diag_new(c, DIAG_ERROR, "E0217", from, "%s `%s` is too large", what, path);
+		if (stat(path, &st) == 0)
+			diag_note(d, "it is %lld bytes; plkc reads at most %s of it", (long long)st.st_size, mib);
+		else
+			diag_note(d, "plkc reads at most %s", mib);
+	} else {
+		d = diag_new(c, DIAG_ERROR, "E0217", from, "%s `%s` is not a regular file", what, path);
+		diag_note(d, "it is %s; plkc reads only regular files (of at most %s)", file_kind(path), mib);
+	}
+	if (from.src >= 0)
+		diag_label(d, from, "named here");
+	diag_help(d, "name the file itself: a FIFO, device or directory cannot stand for one");
+	diag_end(c, d);
+	return 1;
+}
+
 int ctx_load_file(Ctx *c, const char *path, Span from)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		int e = errno;
-		Diag *d = diag_new(c, DIAG_ERROR, "E0601", from, "cannot read `%s`", path);
-		diag_note(d, "%s", strerror(e));
-		diag_end(c, d);
-		return -1;
-	}
 	size_t len;
-	char *buf = sys_read_stream(f, &len);
-	fclose(f);
+	char *buf = sys_read_file(path, PLK_MAX_TEXT, &len);
 	if (!buf) {
-		error_at(c, "E0601", from, "cannot read `%s`", path);
+		int e = errno;
+		if (input_refused(c, from, "input", path, e, PLK_MAX_TEXT))
+			return -1;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0601", from, "cannot read `%s`", path);
+		diag_note(d, "%s", sys_strerror(e));
+		diag_end(c, d);
 		return -1;
 	}
 	int id = ctx_add_source(c, path, buf, len);

@@ -278,9 +278,109 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 	return rc;
 }
 
-static const char *default_object(Ctx *c, const GInst *in, void *ud)
+/* -------------------------------------------------------- the objects */
+
+/* An instance's object: the `use object` itself when it was built for the
+ * instance's constants; else the cached build of its declaration (E0214
+ * when there is none: the checker reports it first), its entry renamed
+ * when the cubin holds another specialization of it (link_decide). *sym:
+ * the entry symbol the object defines. */
+static int inst_object(Ctx *c, const Placement *p, const GInst *in, int rename, LinkObj *lo, const char **sym)
 {
-	return in->obj;   /* link_decide's */
+	const Component *cp = in->comp;
+	memset(lo, 0, sizeof *lo);
+	*sym = cp->entry;
+	if (cp->object && object_serves(cp, in->cvals)) {
+		lo->path = cp->object;
+		lo->from_object = 1;
+		snprintf(lo->digest, sizeof lo->digest, "%s", cp->digest ? cp->digest : "");
+		return 0;
+	}
+	if (cp->object && !cp->decl) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0214", in->decl ? in->decl->sp : kernel_span(p->g),
+		                   "object `%s` was not built for the constants of `%s`", cp->object, in->name);
+		diag_help(d, "`plkc --check` says which constants it was built for");
+		diag_end(c, d);
+		return -1;
+	}
+	lo->path = object_for_sym(c, cp->object ? cp->decl : cp, in->cvals, p->arch, rename, sym, lo->digest);
+	return lo->path ? 0 : -1;
+}
+
+int link_objects(Ctx *c, const Placement *p, LinkObj *objs)
+{
+	return link_decide(c, &p, 1, p->arch, objs);
+}
+
+int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch)
+{
+	void *ir = NULL;
+	size_t n = 0;
+	char *log = NULL, *ptx = NULL;
+	Span at = comp->entry_sp.src >= 0 ? comp->entry_sp : comp->name_sp;
+	if (!entry)
+		return 0;            /* no entry to check: the checker's business */
+	if (trampoline_probe_ltoir(entry, arch, &ir, &n, &log)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0216", at, "cannot check the entry `%s` of component `%s`",
+		                   entry, comp->name);
+		diag_label(d, at, "this entry");
+		diag_note(d, "NVRTC rejected a probe that takes its address%s%s", log && *log ? ":\n" : "",
+		          log && *log ? arena_strdup(c->arena, log) : "");
+		diag_help(d, "an entry is a C identifier: the name of an extern \"C\" __device__ function");
+		diag_end(c, d);
+		free(log);
+		return -1;
+	}
+	const char *opts[] = { arena_printf(c->arena, "-arch=%s", arch->name), "-lto", "-ptx", "-kernels-used=plk_probe" };
+	nvJitLinkHandle h = NULL;
+	size_t pn = 0;
+	int ok = nvJitLinkCreate(&h, 4, opts) == NVJITLINK_SUCCESS &&
+	         nvJitLinkAddData(h, NVJITLINK_INPUT_LTOIR, ir, n, "plk_probe") == NVJITLINK_SUCCESS &&
+	         nvJitLinkAddFile(h, NVJITLINK_INPUT_ANY, path) == NVJITLINK_SUCCESS &&
+	         nvJitLinkComplete(h) == NVJITLINK_SUCCESS && nvJitLinkGetLinkedPtxSize(h, &pn) == NVJITLINK_SUCCESS &&
+	         (ptx = calloc(1, pn + 1)) && nvJitLinkGetLinkedPtx(h, ptx) == NVJITLINK_SUCCESS;
+	char *jlog = !ok && h ? jit_log(h, 0) : NULL;
+	if (h)
+		nvJitLinkDestroy(&h);
+	free(ir);
+	/* defined: a .func line (not .extern) that names it before a `(` */
+	int defined = 0;
+	size_t el = strlen(entry);
+	for (const char *s = ok ? ptx : ""; *s && !defined;) {
+		const char *e = strchr(s, '\n');
+		size_t ll = e ? (size_t)(e - s) : strlen(s);
+		const char *f = memmem(s, ll, ".func", 5);
+		if (f && strncmp(s, ".extern", 7)) {
+			for (const char *q = f; q + el <= s + ll && !defined; q++) {
+				if (strncmp(q, entry, el) || is_ident((unsigned char)q[-1]) || is_ident((unsigned char)q[el]))
+					continue;
+				const char *r = q + el;
+				while (r < s + ll && *r == ' ')
+					r++;
+				defined = r < s + ll && *r == '(';
+			}
+		}
+		s += ll + (e != NULL);
+	}
+	free(ptx);
+	if (defined) {
+		free(jlog);
+		return 0;
+	}
+	Diag *d = diag_new(c, DIAG_ERROR, "E0216", at, "the object of component `%s` does not define its entry `%s`",
+	                   comp->name, entry);
+	diag_label(d, at, "named here");
+	if (ok)
+		diag_note(d, "nvcc compiled `%s` for %s: its LTO-IR has no function `%s`", comp->source ? comp->source : "its source",
+		          arch->name, entry);
+	else
+		diag_note(d, "nvJitLink could not link a probe of it%s%s", jlog && *jlog ? ":\n" : "",
+		          jlog && *jlog ? arena_strdup(c->arena, jlog) : "");
+	diag_help(d, "define it in the source as `extern \"C\" __device__ void %s(...)` (its prototype is in %s.plk.h), "
+	             "or name the function the source defines", entry, comp->name);
+	diag_end(c, d);
+	free(jlog);
+	return -1;
 }
 
 void link_result_free(LinkResult *r)
@@ -344,21 +444,28 @@ static void push_obj(const char **objs, int *n, const char *o)
 	objs[(*n)++] = o;
 }
 
+static int total_insts(const Placement *const *ps, int n)
+{
+	int total = 0;
+	for (int v = 0; v < n; v++)
+		total += ps[v]->g->insts.n;
+	return total;
+}
+
 int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
 {
 	memset(r, 0, sizeof *r);
-	if (!object) {
-		if (link_decide(c, &p, 1, p->arch))
-			return -1;
-		object = default_object, ud = (void *)p;
-	}
+	if (!object)
+		return link_kernels(c, &p, 1, want_ptx, r);
 	const char **objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *objs);
+	r->objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *r->objs);
 	int nobjs = 0;
 	for (int i = 0; i < p->g->insts.n; i++) {
-		const char *o = object(c, p->g->insts.v[i], ud);
-		if (!o)
+		GInst *in = p->g->insts.v[i];
+		if (!(r->objs[i].path = object(c, in, ud)))
 			return -1;
-		push_obj(objs, &nobjs, o);
+		in->obj = r->objs[i].path, in->sym = in->comp->entry;
+		push_obj(objs, &nobjs, in->obj);
 	}
 	return link_all(c, &p, 1, objs, nobjs, want_ptx, r);
 }
@@ -371,15 +478,13 @@ int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
 int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r)
 {
 	memset(r, 0, sizeof *r);
-	if (link_decide(c, ps, n, ps[0]->arch))
+	int total = total_insts(ps, n), nobjs = 0;
+	r->objs = arena_alloc(c->arena, (total + 1) * sizeof *r->objs);
+	if (link_decide(c, ps, n, ps[0]->arch, r->objs))
 		return -1;
-	int total = 0, nobjs = 0;
-	for (int v = 0; v < n; v++)
-		total += ps[v]->g->insts.n;
 	const char **objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
-	for (int v = 0; v < n; v++)   /* one specialization used by two variants: linked once */
-		for (int i = 0; i < ps[v]->g->insts.n; i++)
-			push_obj(objs, &nobjs, ((const GInst *)ps[v]->g->insts.v[i])->obj);
+	for (int i = 0; i < total; i++)   /* one specialization used by two variants: linked once */
+		push_obj(objs, &nobjs, r->objs[i].path);
 	return link_all(c, ps, n, objs, nobjs, want_ptx, r);
 }
 
@@ -409,7 +514,7 @@ static const GInst *other_specialization(const Placement *const *ps, int n, cons
 	return NULL;
 }
 
-int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs)
 {
 	int before = c->nerrors, ids = 0;
 	for (int v = 0; v < n; v++) {
@@ -426,7 +531,9 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
 		diag_end(c, d);
 		return -1;
 	}
-	/* what cannot be renamed, before any object is built */
+	/* what cannot be renamed, before any object is built. (A shipped
+	 * object serves only the constants it was built for, E0214 at check;
+	 * the other specializations are built from its declaration, renamed.) */
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
 			const GInst *in = ps[v]->g->insts.v[i];
@@ -444,31 +551,19 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch)
 				diag_end(c, d);
 				continue;
 			}
-			if (o && in->comp->object) {
-				if (!(o = other_specialization(ps, n, in, 1)))
-					continue;   /* reported at the later instance */
-				Diag *d = diag_new(c, DIAG_ERROR, "E0364", in->decl ? in->decl->sp : span_none,
-				                   "two specializations of shipped object `%s` in one cubin", in->comp->object);
-				d->primary.msg = arena_printf(c->arena, "`%s` of kernel `%s`", in->name, ps[v]->g->k->name);
-				diag_label(d, o->decl ? o->decl->sp : span_none, "the same component with other constants");
-				diag_note(d, "an object built with `plkc -c` defines its entry `%s` under that one name, "
-				             "so one cubin can hold one specialization of it", in->comp->entry);
-				diag_help(d, "give both instances the same constants, or `use` the component's .plk so that "
-				             "plkc builds each specialization with an entry of its own");
-				diag_end(c, d);
-			}
 		}
 	if (c->nerrors != before)
 		return -1;
-	for (int v = 0; v < n; v++)
-		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+	for (int v = 0, k = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
 			GInst *in = ps[v]->g->insts.v[i];
-			in->sym = in->comp->entry;
-			in->obj = object_for_sym(c, in->comp, in->cvals, arch, other_specialization(ps, n, in, 0) != NULL,
-			                         &in->sym);
+			int rename = other_specialization(ps, n, in, 0) != NULL;
+			if (!inst_object(c, ps[v], in, rename, &objs[k], &in->sym))
+				in->obj = objs[k].path;
 		}
 	return c->nerrors == before ? 0 : -1;
 }
+
 
 /* ------------------------------------------------------------- fatbin */
 
@@ -497,16 +592,21 @@ int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n, vo
 		argv[a++] = arena_printf(c->arena, "--image3=kind=elf,sm=%s,file=%s", arches[i]->name + 3, files[i]);
 	}
 	argv[a] = NULL;
-	int st = sys_run(argv, NULL);
+	char *log = NULL;           /* never onto plkc's own output: with -o - that is the binary */
+	int st = sys_run(argv, &log);
 	if (st < 0)
 		st = 127;   /* not started: what a shell says */
 	if (st != 0) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0508", span_none, "fatbinary failed (status %d)", st);
 		diag_note(d, "ran `%s`", argv[0]);
+		if (log && *log)
+			diag_note(d, "fatbinary said:\n%s", arena_strdup(c->arena, log));
 		diag_end(c, d);
+		free(log);
 		goto out;
 	}
-	if (!(*fatbin = sys_read_file(out, size))) {
+	free(log);
+	if (!(*fatbin = sys_read_file(out, PLK_MAX_OBJECT, size))) {
 		error_at(c, "E0508", span_none, "cannot read the fatbin fatbinary wrote");
 		goto out;
 	}

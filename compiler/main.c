@@ -19,12 +19,12 @@
 
 typedef enum {
 	EMIT_DEFAULT, EMIT_AST, EMIT_GRAPH, EMIT_DOT, EMIT_PLACEMENT, EMIT_GLUE_LL,
-	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST, EMIT_HEADER
+	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST, EMIT_HEADER, EMIT_MAP
 } Emit;
 
 static const char *const emit_names[] = {
 	"", "ast", "graph", "dot", "placement", "glue-ll", "ptx", "cubin", "monolith", "contract",
-	"manifest", "header",
+	"manifest", "header", "map",
 };
 
 typedef struct Options {
@@ -40,6 +40,7 @@ typedef struct Options {
 	Emit emit;
 	int check_only, compile_only;
 	Vec targets;                 /* const char*: files written, the dependency file's targets */
+	Vec outs;                    /* Out*: text outputs being written (open_out) */
 } Options;
 
 static const char usage[] =
@@ -59,6 +60,7 @@ static const char usage[] =
 	"  --manifest FILE      write the manifest to FILE (needed when the cubin goes to stdout)\n"
 	"  --emit=KIND          stop at a stage and write its result, on stdout unless -o:\n"
 	"                         ast | graph | dot | placement | glue-ll | ptx | monolith | manifest |\n"
+	"                         map (the link map: each instance's component, object, constants, place) |\n"
 	"                         cubin (the binary: on stdout it needs --manifest FILE) |\n"
 	"                         contract (an object's) | header (a component's COMPONENT.plk.h:\n"
 	"                         its constants, ids and entry prototype)\n"
@@ -78,7 +80,9 @@ static const char usage[] =
 	"  --component NAME     the component to compile (-c) or describe (--emit=header) of several\n"
 	"\n"
 	"Component builds (-c, and the objects a link builds into the cache):\n"
-	"  -D NAME=VALUE        a macro for nvcc (contract constants are set in the recipe)\n"
+	"  -D NAME=VALUE        a macro for nvcc (contract constants are set in the recipe); with -c\n"
+	"                       (and --emit=header), a constant of the contract: the value the\n"
+	"                       object is built for\n"
 	"  -Xnvcc ARG           pass ARG to nvcc; repeat for several\n"
 	"                       -I, -D and -Xnvcc are recorded in the object and in its cache key\n"
 	"\n"
@@ -355,29 +359,78 @@ static void cannot_write(Ctx *c, const char *path)
 
 /* ------------------------------------------------------------ outputs
  * Every file plkc writes goes through open_out/close_out (text) or
- * write_out (a binary); "-" and NULL are stdout. Each file written is a
- * target of the dependency file. */
+ * write_files (binaries, and what close_out collected): written under a
+ * temporary name beside it and renamed into place, several together or
+ * none, so a failing write (a full disk, a directory in the way) leaves
+ * the old files as they were (sys_write_files). "-" and NULL are stdout.
+ * Each file written is a target of the dependency file. */
+
+typedef struct Out { FILE *f; char *buf; size_t len; const char *path; } Out;
+
+/* n files at once, all or none; targets: they are the build's outputs. */
+static int write_files(Ctx *c, Options *o, int n, const char *const *path, const void *const *data,
+                       const size_t *len, int targets)
+{
+	for (int i = 0; i < n; i++) {    /* what killed runs left beside these */
+		const char *sl = strrchr(path[i], '/');
+		sys_sweep(sl ? arena_strndup(c->arena, path[i], sl == path[i] ? 1 : (size_t)(sl - path[i])) : ".",
+		          sl ? sl + 1 : path[i]);
+	}
+	int failed = 0;
+	errno = 0;
+	if (sys_write_files(n, path, data, len, &failed)) {
+		int e = errno;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0603", span_none, "cannot write `%s`", path[failed]);
+		diag_note(d, "%s", e ? sys_strerror(e) : "the write did not complete");
+		if (n > 1)
+			diag_note(d, "nothing was written: %s", n == 2 ? arena_printf(c->arena,
+				"`%s` and `%s` are kept as they were", path[0], path[1]) : "the outputs are kept as they were");
+		diag_end(c, d);
+		return 1;
+	}
+	for (int i = 0; targets && i < n; i++)
+		vec_push(c->arena, &o->targets, (void *)path[i]);
+	return 0;
+}
 
 static FILE *open_out(Ctx *c, Options *o, const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	Out *w = arena_alloc(c->arena, sizeof *w);
+	w->path = path;
+	if (!(w->f = open_memstream(&w->buf, &w->len))) {
 		cannot_write(c, path);
-	else
-		vec_push(c->arena, &o->targets, (void *)path);
-	return f;
+		return NULL;
+	}
+	vec_push(c->arena, &o->outs, w);
+	return w->f;
 }
 
 /* 0 when everything reached the file (or stdout). */
-static int close_out(Ctx *c, FILE *f, const char *path)
+static int close_out(Ctx *c, Options *o, FILE *f, const char *path)
 {
 	if (!f)
 		return 1;
-	int bad = f == stdout ? fflush(f) != 0 || ferror(f) : fclose(f) != 0;
+	if (f == stdout) {
+		int bad = fflush(f) != 0 || ferror(f);
+		if (bad)
+			cannot_write(c, "<stdout>");
+		return bad;
+	}
+	Out *w = NULL;
+	for (int i = 0; i < o->outs.n && !w; i++)
+		if (((Out *)o->outs.v[i])->f == f)
+			w = o->outs.v[i];
+	int bad = fclose(f) != 0;
 	if (bad)
-		cannot_write(c, path && strcmp(path, "-") ? path : "<stdout>");
+		cannot_write(c, path);
+	else if (w) {
+		const void *data[1] = { w->buf };
+		bad = write_files(c, o, 1, &w->path, data, &w->len, 1);
+	}
+	if (w)
+		free(w->buf);
 	return bad;
 }
 
@@ -389,16 +442,39 @@ static const char *with_ext(Ctx *c, const char *out, const char *ext)
 	return arena_printf(c->arena, "%.*s%s", (int)stem, out, ext);
 }
 
-/* The linked binary to path, or to stdout for "-". */
-static int write_out(Ctx *c, Options *o, const char *path, const void *data, size_t n)
+/* E0606 when out is a file this run reads: the recipe, a file it uses, a
+ * component's declaration, source or object. */
+static int refuse_input(Ctx *c, const Options *o, const Program *p, const char *out)
 {
-	errno = 0;
-	int bad = strcmp(path, "-") ? sys_write_file(path, data, n) != 0 : fwrite(data, 1, n, stdout) != n;
-	if (bad)
-		cannot_write(c, path);
-	else if (strcmp(path, "-"))
-		vec_push(c->arena, &o->targets, (void *)path);
-	return bad;
+	if (!out || !strcmp(out, "-"))
+		return 0;
+	const char *what = NULL;
+	for (int i = 0; i < c->nsrcs && !what; i++)
+		if (sys_same_file(out, c->srcs[i]->path))
+			what = i == 0 ? "the recipe" : "a file it uses";
+	if (!what && sys_same_file(out, o->input))
+		what = o->emit == EMIT_CONTRACT ? "the object it reads" : "the input";
+	for (int i = 0; p && i < p->comps.n && !what; i++) {
+		const Component *cp = p->comps.v[i];
+		const char *files[3] = { cp->object, cp->file, NULL };
+		const Component *dc = cp->decl ? cp->decl : cp;
+		if (dc->source && dc->file) {
+			const char *sl = strrchr(dc->file, '/');
+			files[2] = dc->source[0] == '/' || !sl ? dc->source
+				: arena_printf(c->arena, "%.*s/%s", (int)(sl - dc->file), dc->file, dc->source);
+		}
+		for (int j = 0; j < 3 && !what; j++)
+			if (files[j] && sys_same_file(out, files[j]))
+				what = arena_printf(c->arena, j == 0 ? "the object of component `%s`" : j == 1
+					? "the declaration of component `%s`" : "the source of component `%s`", cp->name);
+	}
+	if (!what)
+		return 0;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0606", span_none, "the output `%s` is an input of this build", out);
+	diag_note(d, "`%s` is %s; writing it would destroy what it is built from", out, what);
+	diag_help(d, "name another file with `-o`, e.g. `-o out.cubin` (`-o OBJECT.o` with -c)");
+	diag_end(c, d);
+	return 1;
 }
 
 /* The manifest's "binary": the binary's name relative to the manifest's
@@ -453,7 +529,9 @@ static int write_depfile(Ctx *c, Options *o, const Program *p)
 	}
 	if (!path)
 		path = with_ext(c, first, ".d");
-	FILE *f = fopen(path, "wb");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
 		cannot_write(c, path);
 		return 1;
@@ -475,13 +553,17 @@ static int write_depfile(Ctx *c, Options *o, const Program *p)
 		dep_path(f, deps.v[i]);
 	}
 	fputc('\n', f);
-	return close_out(c, f, path);
+	int bad = fclose(f) != 0;
+	const void *data[1] = { buf };
+	bad = bad || write_files(c, o, 1, &path, data, &len, 0);
+	free(buf);
+	return bad;
 }
 
 /* Check and place one kernel for one arch; write the stage --emit asks
  * for when it ends before linking. *pl is NULL when nothing is left to do. */
 static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
-                        const ArchInfo *arch, int inst_base, Placement **pl)
+                        const ArchInfo *arch, int inst_base, Placement **pl, int first)
 {
 	*pl = NULL;
 	arch = upgrade_arch(c, p, k, arch);
@@ -491,11 +573,13 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	if (!g || c->nerrors)
 		return 1;
 	g->inst_base = inst_base;
+	if (first)      /* once per kernel, not per arch, and not on top of errors */
+		check_unused_consts(c, p, k);
 	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
 		FILE *f = open_out(c, o, o->out);
 		if (f)
 			(o->emit == EMIT_GRAPH ? graph_print : graph_dot)(f, g);
-		return close_out(c, f, o->out);
+		return close_out(c, o, f, o->out);
 	}
 	t0 = plk_clock();
 	Placement *x = place(c, g);
@@ -506,7 +590,7 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 		FILE *f = open_out(c, o, o->out);
 		if (f)
 			placement_print(f, x);
-		return close_out(c, f, o->out);
+		return close_out(c, o, f, o->out);
 	}
 	if (o->check_only) {
 		*pl = x;   /* placed, for a select's comparison of its variants */
@@ -515,13 +599,32 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	if (o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
 		FILE *f = open_out(c, o, o->out);
 		int rc = !f || (o->emit == EMIT_GLUE_LL ? glue_emit_ll(c, x, f) : monolith_write(c, x, f));
-		return close_out(c, f, o->out) || rc || c->nerrors;
+		return close_out(c, o, f, o->out) || rc || c->nerrors;
 	}
 	*pl = x;
 	return 0;
 }
 
-/* The binary of one kernel and its manifest. */
+/* The binary of one kernel and its manifest, written together: both or
+ * neither (the binary alone when it goes to stdout). */
+/* A binary and its manifest text, both or neither: to `out` and mpath
+ * (atomically), or the binary to stdout (out "-"). */
+static int write_pair(Ctx *c, Options *o, const char *out, const char *mpath, const void *bin, size_t size,
+                      const char *man, size_t mlen)
+{
+	if (!strcmp(out, "-")) {
+		int rc = fwrite(bin, 1, size, stdout) != size || fflush(stdout) != 0;
+		if (rc)
+			cannot_write(c, "<stdout>");
+		const void *data[1] = { man };
+		return rc || write_files(c, o, 1, &mpath, data, &mlen, 1);
+	}
+	const char *paths[2] = { out, mpath };
+	const void *data[2] = { bin, man };
+	size_t lens[2] = { size, mlen };
+	return write_files(c, o, 2, paths, data, lens, 1);
+}
+
 static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, LinkResult *rs,
                         const ArchInfo **as, int n)
 {
@@ -532,21 +635,26 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 		diag_help(d, "name it `%s`", with_ext(c, out, ".fatbin"));
 		diag_end(c, d);
 	}
-	int rc;
-	if (n == 1)
-		rc = write_out(c, o, out, rs[0].cubin, rs[0].cubin_size);
-	else {
-		void *fb = NULL;
-		size_t size = 0;
-		rc = link_fatbin(c, as, rs, n, &fb, &size) || write_out(c, o, out, fb, size);
-		free(fb);
-	}
-	if (rc)
-		return rc;
+	void *bin = rs[0].cubin, *fb = NULL;
+	size_t size = rs[0].cubin_size;
+	if (n > 1 && link_fatbin(c, as, rs, n, &fb, &size))
+		return 1;
+	if (n > 1)
+		bin = fb;
 	const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
-	FILE *m = open_out(c, o, mpath);
-	rc = !m || manifest_write_multi(c, (const Placement *const *)ps, n, binary_key(c, out, mpath), m);
-	return close_out(c, m, mpath) || rc;
+	char *man = NULL;
+	size_t mlen = 0;
+	FILE *m = open_memstream(&man, &mlen);
+	int rc = !m || manifest_write_linked(c, (const Placement *const *)ps, rs, n, binary_key(c, out, mpath), m);
+	if (m && fclose(m))
+		rc = 1;
+	if (rc)
+		cannot_write(c, mpath);
+	else
+		rc = write_pair(c, o, out, mpath, bin, size, man, mlen);
+	free(man);
+	free(fb);
+	return rc;
 }
 
 /* One kernel, every requested arch: a cubin for one arch, a fatbin for
@@ -558,14 +666,23 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	LinkResult rs[8];
 	const ArchInfo *as[8];
 	int n = 0, rc = 0;
-	FILE *ptx = NULL;
+	FILE *ptx = NULL, *map = NULL;
 	memset(rs, 0, sizeof rs);
 	for (int a = 0; a < narches && !rc; a++) {
-		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[n]);
+		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[n], a == 0);
 		if (rc || !ps[n] || o->check_only)
 			continue;
 		if (o->emit == EMIT_MANIFEST) {
 			n++;
+			continue;
+		}
+		if (o->emit == EMIT_MAP) {        /* the objects a link would take, not linked */
+			LinkObj *objs = arena_alloc(c->arena, (ps[n]->g->insts.n + 1) * sizeof *objs);
+			rc = link_objects(c, ps[n], objs) || c->nerrors;
+			FILE *f = rc ? NULL : map ? map : (map = open_out(c, o, o->out));
+			if (f)
+				map_print(f, ps[n], objs);
+			rc = rc || !f;
 			continue;
 		}
 		as[n] = ps[n]->arch;
@@ -581,11 +698,13 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 		}
 	}
 	if (ptx)
-		rc |= close_out(c, ptx, o->out);
+		rc |= close_out(c, o, ptx, o->out);
+	if (map)
+		rc |= close_out(c, o, map, o->out);
 	if (!rc && n > 0 && o->emit == EMIT_MANIFEST) {
 		FILE *f = open_out(c, o, o->out);
 		rc = !f || manifest_write_multi(c, (const Placement *const *)ps, n, NULL, f) || c->nerrors;
-		rc |= close_out(c, f, o->out);
+		rc |= close_out(c, o, f, o->out);
 	} else if (!rc && n > 0 && o->emit != EMIT_PTX)
 		rc = write_binary(c, o, k, ps, rs, as, n);
 	for (int i = 0; i < n; i++)
@@ -606,9 +725,9 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 	if (narches > 1 || (o->emit != EMIT_DEFAULT && o->emit != EMIT_CUBIN && o->emit != EMIT_MANIFEST &&
 	                    o->emit != EMIT_PTX)) {
 		Diag *d = narches > 1
-		        ? diag_new(c, DIAG_ERROR, "E0606", s->name_sp, "select `%s` is linked for one arch, not %d", s->name,
+		        ? diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "select `%s` is linked for one arch, not %d", s->name,
 		                   narches)
-		        : diag_new(c, DIAG_ERROR, "E0606", s->name_sp, "--emit=%s shows one kernel, not select `%s`",
+		        : diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "--emit=%s shows one kernel, not select `%s`",
 		                   emit_names[o->emit], s->name);
 		d->primary.msg = narches > 1 ? "its variants share one cubin" : "a select of several kernels";
 		diag_help(d, narches > 1 ? "link it once per -arch, each into a cubin of its own"
@@ -619,7 +738,7 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 	Placement **ps = arena_alloc(c->arena, (nv + 1) * sizeof *ps);
 	int rc = 0, base = 0;
 	for (int v = 0; v < nv; v++) {
-		rc |= place_kernel(c, o, p, vs[v].k, arches[0], base, &ps[v]);
+		rc |= place_kernel(c, o, p, vs[v].k, arches[0], base, &ps[v], 1);
 		if (rc)
 			continue;
 		const Graph *g = ps[v]->g;   /* the next variant's ids follow this one's lanes */
@@ -634,8 +753,8 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		return 0;
 	if (o->emit == EMIT_MANIFEST) {
 		FILE *f = open_out(c, o, o->out);
-		rc = !f || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, NULL, f) || c->nerrors;
-		return close_out(c, f, o->out) || rc;
+		rc = !f || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, NULL, NULL, f) || c->nerrors;
+		return close_out(c, o, f, o->out) || rc;
 	}
 	LinkResult r;
 	double t0 = plk_clock();
@@ -647,17 +766,21 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		FILE *f = open_out(c, o, o->out);
 		if (f)
 			fputs(r.ptx ? r.ptx : "", f);
-		rc = close_out(c, f, o->out);
+		rc = close_out(c, o, f, o->out);
 	} else {
 		const char *out = binary_out(c, o, s->name, 1);
-		rc = write_out(c, o, out, r.cubin, r.cubin_size);
-		if (!rc) {
-			const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
-			FILE *m = open_out(c, o, mpath);
-			rc = !m || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv,
-			                                 binary_key(c, out, mpath), m);
-			rc = close_out(c, m, mpath) || rc;
-		}
+		const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
+		char *man = NULL;
+		size_t mlen = 0;
+		FILE *m = open_memstream(&man, &mlen);
+		rc = !m || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, r.objs, binary_key(c, out, mpath), m);
+		if (m && fclose(m))
+			rc = 1;
+		if (rc)
+			cannot_write(c, mpath);
+		else
+			rc = write_pair(c, o, out, mpath, r.cubin, r.cubin_size, man, mlen);
+		free(man);
 	}
 	link_result_free(&r);
 	return rc || c->nerrors;
@@ -696,10 +819,12 @@ static const Component *pick_component(Ctx *c, const Options *o, const Program *
 
 static int run(Ctx *c, Options *o)
 {
+	if ((o->emit == EMIT_CONTRACT || o->emit == EMIT_AST) && refuse_input(c, o, NULL, o->out))
+		return 1;
 	if (o->emit == EMIT_CONTRACT) {
 		FILE *f = open_out(c, o, o->out);
 		int rc = !f || object_emit_contract(c, o->input, f) || c->nerrors;
-		rc |= close_out(c, f, o->out);
+		rc |= close_out(c, o, f, o->out);
 		return rc || (o->md && write_depfile(c, o, NULL));
 	}
 	if (o->emit == EMIT_AST) {
@@ -712,7 +837,7 @@ static int run(Ctx *c, Options *o)
 		FILE *f = open_out(c, o, o->out);
 		if (f)
 			ast_dump(f, m);
-		return close_out(c, f, o->out) || (o->md && write_depfile(c, o, NULL));
+		return close_out(c, o, f, o->out) || (o->md && write_depfile(c, o, NULL));
 	}
 	const ArchInfo *arches[8];
 	int narches;
@@ -735,28 +860,36 @@ static int run(Ctx *c, Options *o)
 		const Component *comp = pick_component(c, o, p);
 		if (!comp)
 			return 1;
+		/* -D of a contract constant: the value the object is built for */
+		int set = 0;
+		const int64_t *cv = object_cvals(c, comp, &set);
+		if (!cv)
+			return 1;
 		if (o->emit == EMIT_HEADER) {
+			if (refuse_input(c, o, p, o->out))
+				return 1;
 			FILE *f = open_out(c, o, o->out);
 			if (f)
-				contract_header(f, comp, NULL);
-			return close_out(c, f, o->out) || (o->md && write_depfile(c, o, p));
+				contract_header(f, comp, set ? cv : NULL);
+			return close_out(c, o, f, o->out) || (o->md && write_depfile(c, o, p));
 		}
 		const char *out = o->out ? o->out : arena_printf(c->arena, "%s.o", comp->name);
 		if (!strcmp(out, "-")) {
 			error_at(c, "E0603", span_none, "an object is not written to stdout: give -o FILE.o");
 			return 1;
 		}
+		/* beside the object: its constants, ids and entry prototype (docs/abi.md);
+		 * the two are written together */
+		const char *hpath = with_ext(c, out, ".plk.h");
+		if (refuse_input(c, o, p, out) || refuse_input(c, o, p, hpath) || refuse_input(c, o, p, o->depfile))
+			return 1;
 		/* no -arch: object_build's default, every arch the contract allows */
-		if (object_build(c, comp, NULL, o->narches ? arches : NULL, o->narches ? narches : 0, out) ||
-		    c->nerrors)
+		if (object_build(c, comp, cv, o->narches ? arches : NULL, o->narches ? narches : 0, out, hpath,
+		                 set ? cv : NULL) || c->nerrors)
 			return 1;
 		vec_push(c->arena, &o->targets, (void *)out);
-		/* beside the object: its constants, ids and entry prototype (docs/abi.md) */
-		const char *hpath = with_ext(c, out, ".plk.h");
-		FILE *h = open_out(c, o, hpath);
-		if (h)
-			contract_header(h, comp, NULL);
-		return close_out(c, h, hpath) || c->nerrors || (o->md && write_depfile(c, o, p));
+		vec_push(c->arena, &o->targets, (void *)hpath);
+		return c->nerrors || (o->md && write_depfile(c, o, p));
 	}
 	if (p->kernels.n == 0) {
 		if (o->check_only)
@@ -767,6 +900,24 @@ static int run(Ctx *c, Options *o)
 		return 1;
 	}
 	int rc = 0, built = 0;
+	for (int i = 0; i < p->kernels.n; i++) {   /* no output is an input: before anything is built */
+		const Kernel *k = p->kernels.v[i];
+		if (o->kernel && strcmp(o->kernel, k->name))
+			continue;
+		const char *bin = binary_out(c, o, k->name, narches);
+		if (refuse_input(c, o, p, o->out) || refuse_input(c, o, p, bin) || refuse_input(c, o, p, o->depfile) ||
+		    refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL))
+			return 1;
+	}
+	for (int i = 0; i < p->selects.n; i++) {
+		const Select *s = p->selects.v[i];
+		if (o->kernel && strcmp(o->kernel, s->name))
+			continue;
+		const char *bin = binary_out(c, o, s->name, narches);
+		if (refuse_input(c, o, p, bin) ||
+		    refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL))
+			return 1;
+	}
 	for (int i = 0; i < p->selects.n; i++) {
 		const Select *s = p->selects.v[i];
 		if (o->kernel && strcmp(o->kernel, s->name))

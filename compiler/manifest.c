@@ -227,13 +227,136 @@ static void head_json(FILE *o, const Placement *const *ps, int n, const char *ke
 	fputs(nt ? "\n  ],\n" : "],\n", o);
 }
 
+/* ------------------------------------------------------- the link map */
+
+/* The file an instance's component came from: the object it was read
+ * from, or its declaration. */
+static const char *comp_file(const Component *cp)
+{
+	return cp->object ? cp->object : cp->file ? cp->file : "";
+}
+
+/* The lanes of in's role: [first warp, warps] each, in lane order. */
+static int inst_roles(const Placement *p, const GInst *in, const PRole **out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < p->roles.n && n < max; i++) {
+		const PRole *r = p->roles.v[i];
+		if (r->role && r->role->id == in->role)
+			out[n++] = r;
+	}
+	return n;
+}
+
+/* "instances": every instance, its component, its object, its constants
+ * and its place (docs/manifest.md). */
+static void instances_json(FILE *o, const Placement *p, const LinkObj *objs, const char *ind)
+{
+	const Graph *g = p->g;
+	fputc('[', o);
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		const Component *cp = in->comp;
+		fprintf(o, "%s\n%s  { \"name\": ", i ? "," : "", ind);
+		json_str(o, in->name);
+		fputs(", \"component\": ", o);
+		json_str(o, cp->name);
+		if (objs && objs[i].path) {
+			fprintf(o, ", \"from\": \"%s\", \"file\": ", objs[i].from_object ? "object" : "source");
+			json_str(o, objs[i].from_object ? objs[i].path : comp_file(cp->decl && !objs[i].from_object ? cp->decl : cp));
+			if (objs[i].digest[0]) {
+				fputs(", \"object\": ", o);
+				json_str(o, objs[i].digest);
+			}
+		}
+		fputs(", \"cparams\": {", o);
+		for (int j = 0; j < cp->cparams.n; j++) {
+			fputs(j ? ", " : " ", o);
+			json_str(o, ((const CParam *)cp->cparams.v[j])->name);
+			fprintf(o, ": %lld", (long long)in->cvals[j]);
+		}
+		fprintf(o, "%s}, \"role\": %d, \"warps\": [", cp->cparams.n ? " " : "", in->role);
+		const PRole *rs[8];
+		int nr = inst_roles(p, in, rs, 8);
+		for (int j = 0; j < nr; j++)
+			fprintf(o, "%s[%d, %d]", j ? ", " : "", rs[j]->first_warp, rs[j]->nwarps);
+		fprintf(o, "], \"regs\": %d }", nr ? rs[0]->regs : 0);
+	}
+	if (g->insts.n)
+		fprintf(o, "\n%s", ind);
+	fputc(']', o);
+}
+
+/* ` (lane L)` when the role has lanes; the line's end */
+static void lane_end(FILE *out, int nlanes, int lane)
+{
+	if (nlanes > 1)
+		fprintf(out, " (lane %d)", lane);
+	fputc('\n', out);
+}
+
+void map_print(FILE *out, const Placement *p, const LinkObj *objs)
+{
+	const Graph *g = p->g;
+	fprintf(out, "link map of %s for %s\n", g->k->name, p->arch->name);
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *in = g->insts.v[i];
+		const Component *cp = in->comp;
+		fprintf(out, "\n%s = %s\n", in->name, cp->name);
+		if (objs && objs[i].path) {
+			if (objs[i].from_object)
+				fprintf(out, "  object    %s (use object)\n", objs[i].path);
+			else
+				fprintf(out, "  object    %s (built from %s)\n", objs[i].path,
+				        comp_file(cp->decl ? cp->decl : cp));
+			fprintf(out, "  digest    %s\n", objs[i].digest[0] ? objs[i].digest : "(none)");
+		}
+		fputs("  cparams  ", out);
+		for (int j = 0; j < cp->cparams.n; j++)
+			fprintf(out, "%s %s = %lld", j ? "," : "", ((const CParam *)cp->cparams.v[j])->name,
+			        (long long)in->cvals[j]);
+		fputs(cp->cparams.n ? "\n" : " (none)\n", out);
+		const PRole *rs[8];
+		int nr = inst_roles(p, in, rs, 8);
+		for (int j = 0; j < nr; j++) {
+			fprintf(out, "  role %-4d warps %d", in->role, rs[j]->first_warp);
+			if (rs[j]->nwarps > 1)
+				fprintf(out, "-%d", rs[j]->first_warp + rs[j]->nwarps - 1);
+			fprintf(out, ", regs %d", rs[j]->regs);
+			lane_end(out, nr, rs[j]->lane);
+		}
+		for (int j = 0; j < p->bufs.n; j++) {
+			const PBuf *b = p->bufs.v[j];
+			if (b->inst != in)
+				continue;
+			fprintf(out, "  smem      %s at %u, %u bytes", b->buf->name, b->off, b->size);
+			lane_end(out, nr, b->lane);
+		}
+		for (int j = 0; j < p->bars.n; j++) {
+			const PBar *b = p->bars.v[j];
+			if (b->inst != in)
+				continue;
+			fprintf(out, "  barrier   %s id %d, %d threads", b->bar->name, b->id, b->threads);
+			lane_end(out, nr, b->lane);
+		}
+	}
+}
+
 int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *binary, FILE *o)
+{
+	return manifest_write_linked(c, ps, NULL, n, binary, o);
+}
+
+int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *rs, int n, const char *binary,
+                          FILE *o)
 {
 	const Placement *p = ps[0];
 	const Graph *g = p->g;
 	head_json(o, ps, n, g->k->name, g->k->name, binary);
 	params_json(o, g, "  ");
 	hooks_json(o, g);
+	fputs(",\n  \"instances\": ", o);
+	instances_json(o, p, rs ? rs[0].objs : NULL, "  ");
 	fputs(",\n  \"placement\": ", o);
 	placement_write_json(o, p, "  ");
 	if (n > 1) {   /* per-arch launch shape; the top level is arch[0]'s */
@@ -242,6 +365,8 @@ int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *
 			fprintf(o, "%s\n    { \"arch\": \"%s\", \"block\": [%d, 1, 1], \"dynamic_smem\": %u, \"placement\": ",
 			        i ? "," : "", ps[i]->arch->name, ps[i]->threads, ps[i]->smem_bytes);
 			placement_write_json(o, ps[i], "    ");
+			fputs(",\n      \"instances\": ", o);
+			instances_json(o, ps[i], rs ? rs[i].objs : NULL, "      ");
 			fputs(" }", o);
 		}
 		fputs("\n  ]", o);
@@ -284,18 +409,24 @@ static void cond_json(FILE *o, const Graph *g, const Require *r)
 }
 
 int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
-                          const char *binary, FILE *o)
+                          const LinkObj *objs, const char *binary, FILE *o)
 {
 	/* the top level: the default variant's, so that a reader without
 	 * "variants" launches the kernel that serves every shape */
 	const Placement *dp = ps[n - 1];
 	const Graph *g = dp->g;
 	head_json(o, &dp, 1, s->name, g->k->name, binary);
+	int off = 0;   /* objs: the variants' instances one after another */
+	for (int v = 0; v < n - 1; v++)
+		off += ps[v]->g->insts.n;
 	params_json(o, g, "  ");
 	hooks_json(o, g);
+	fputs(",\n  \"instances\": ", o);
+	instances_json(o, dp, objs ? objs + off : NULL, "  ");
 	fputs(",\n  \"placement\": ", o);
 	placement_write_json(o, dp, "  ");
 	fputs(",\n  \"variants\": [", o);
+	off = 0;
 	for (int v = 0; v < n; v++) {
 		const Graph *vg = ps[v]->g;
 		fprintf(o, "%s\n    { \"name\": ", v ? "," : "");
@@ -309,9 +440,12 @@ int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Plac
 		launch_json(o, ps[v], "      ");
 		fputs(" },\n", o);
 		params_json(o, vg, "      ");
+		fputs(",\n      \"instances\": ", o);
+		instances_json(o, ps[v], objs ? objs + off : NULL, "      ");
 		fputs(",\n      \"placement\": ", o);
 		placement_write_json(o, ps[v], "      ");
 		fputs(" }", o);
+		off += vg->insts.n;
 	}
 	fputs("\n  ]\n}\n", o);
 	return ferror(o) ? -1 : 0;

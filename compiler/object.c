@@ -11,16 +11,21 @@
  * ignores the extra section. The section is a small text header followed by
  * the contract (contract.c's canonical text, constants bound):
  *
- *   plk.contract 1
+ *   plk.contract 2
  *   component NAME
  *   arches sm_90a sm_100a
- *   hash HEX          sha256 over source, headers, contract, the generated
- *                     header, flags, toolkit
- *   source HEX        sha256 over the source text, the .cuh/.h/.def files
- *                     beside it and those of stdlib/
+ *   hash HEX          sha256 over the key (source text, contract, generated
+ *                     header, flags, toolkit) and every file nvcc read
+ *   source HEX        sha256 over the bytes of every file nvcc read
  *   contract HEX      sha256 of the payload: detects a damaged section
+ *   digest HEX        obj_digest: the name, arches, contract and the fatbin's
+ *                     bytes; binds this contract to this code
  *   toolkit V13.0.88
  *   flags -std=c++17 -DBM=128 -gencode ...
+ *   dep HEX PATH      one per file nvcc read (its -MD list, the toolkit's own
+ *                     headers left out: the toolkit version covers them), in
+ *                     its order, the source first; PATH relative to the
+ *                     source's directory when they share more than `/`
  *   length N
  *   <empty line>
  *   <N bytes of contract text>
@@ -29,8 +34,13 @@
  * <NAME.plk.h>, which build() writes for the object's constants
  * (contract_header) into a temporary directory beside the output and
  * passes with -I; angle brackets, so that a stale copy beside the source
- * is never read. */
-#include <dirent.h>
+ * is never read.
+ *
+ * The cache (PLKC_CACHE, README.md) holds one object per key, named
+ * NAME-KEY.o, KEY over what is known before nvcc runs. An entry is used
+ * when it reads back whole (its digest checks), its arches are the ones
+ * asked for, and every file its `dep` lines name still holds the bytes it
+ * held; else it is rebuilt in place. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -40,12 +50,6 @@
 #include "plk.h"
 
 /* ------------------------------------------------------------- helpers */
-
-static int is_dir(const char *p)
-{
-	struct stat st;
-	return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static int is_exec(const char *p)
 {
@@ -61,9 +65,10 @@ static const char *dir_of(Ctx *c, const char *path)
 /* E0211, with errno's text for path when given. */
 static void io_error(Ctx *c, const Component *comp, const char *what, const char *path)
 {
+	int err = errno;
 	Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp, "cannot build the object of component `%s`: %s", comp->name, what);
 	if (path)
-		diag_note(d, "%s: %s", path, strerror(errno));
+		diag_note(d, "%s: %s", path, sys_strerror(err));
 	diag_end(c, d);
 }
 
@@ -123,64 +128,22 @@ static const char *stdlib_dir(Ctx *c)
 	return arena_printf(c->arena, "%s/stdlib", home);
 }
 
-static int cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A file a build read, for the dependency file (-MD); once each. */
+/* A file a build read, for the dependency file (-MD); once each, as a
+ * real path, relative to the working directory when under it. */
 static void add_dep(Ctx *c, const char *path)
 {
+	char real[PATH_MAX], cwd[PATH_MAX];
+	const char *p = path;
+	if (realpath(path, real)) {
+		p = real;
+		size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+		if (n && !strncmp(real, cwd, n) && real[n] == '/')
+			p = real + n + 1;
+	}
 	for (int i = 0; i < c->deps.n; i++)
-		if (!strcmp(c->deps.v[i], path))
+		if (!strcmp(c->deps.v[i], p))
 			return;
-	vec_push(c->arena, &c->deps, arena_strdup(c->arena, path));
-}
-
-/* The .cuh, .h and .def files of dir (not a .plk.h: the build includes
- * the one it generates, and the key covers that): headers under stdlib/
- * are part of every component's source, and plk.cuh includes abi.def.
- * Each is a field named rel/NAME (rel NULL: NAME). depth > 0 descends
- * into that many levels of subdirectories: the standard components'
- * family headers (common/acc_store.cuh) are on every build's include
- * path. */
-static void hash_headers(Ctx *c, Sha256 *s, const char *dir, const char *rel, int depth)
-{
-	DIR *d = dir ? opendir(dir) : NULL;
-	if (!d)
-		return;
-	Vec names = { 0 }, subs = { 0 };
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] == '.')
-			continue;
-		if (n > 6 && !strcmp(e->d_name + n - 6, ".plk.h"))
-			continue;   /* generated from a contract */
-		if ((n > 4 && !strcmp(e->d_name + n - 4, ".cuh")) || (n > 2 && !strcmp(e->d_name + n - 2, ".h")) ||
-		    (n > 4 && !strcmp(e->d_name + n - 4, ".def")))
-			vec_push(c->arena, &names, arena_strdup(c->arena, e->d_name));
-		else if (depth > 0 && is_dir(arena_printf(c->arena, "%s/%s", dir, e->d_name)))
-			vec_push(c->arena, &subs, arena_strdup(c->arena, e->d_name));
-	}
-	closedir(d);
-	if (names.n)
-		qsort(names.v, (size_t)names.n, sizeof names.v[0], cmpstr);
-	if (subs.n)
-		qsort(subs.v, (size_t)subs.n, sizeof subs.v[0], cmpstr);
-	for (int i = 0; i < names.n; i++) {
-		size_t len;
-		const char *path = arena_printf(c->arena, "%s/%s", dir, (char *)names.v[i]);
-		char *t = sys_read_file(path, &len);
-		if (t) {
-			sha256_field(s, rel ? arena_printf(c->arena, "%s/%s", rel, (char *)names.v[i]) : names.v[i], t, len);
-			free(t);
-			add_dep(c, path);
-		}
-	}
-	for (int i = 0; i < subs.n; i++)
-		hash_headers(c, s, arena_printf(c->arena, "%s/%s", dir, (char *)subs.v[i]),
-			rel ? arena_printf(c->arena, "%s/%s", rel, (char *)subs.v[i]) : subs.v[i], depth - 1);
+	vec_push(c->arena, &c->deps, arena_strdup(c->arena, p));
 }
 
 /* -I DIR for nvcc: absolute, so that the flags (and the key) say which. */
@@ -190,10 +153,49 @@ static const char *abs_dir(Ctx *c, const char *dir)
 	return realpath(dir, real) ? arena_strdup(c->arena, real) : dir;
 }
 
+/* The path of `file` (absolute) relative to directory `dir` (absolute),
+ * when the two share more than `/`; else `file` itself. */
+static const char *rel_path(Ctx *c, const char *dir, const char *file)
+{
+	size_t common = 0;     /* length of the shared leading directories */
+	for (size_t i = 0; dir[i] && dir[i] == file[i]; i++)
+		if (dir[i] == '/')
+			common = i;
+	size_t dl = strlen(dir);
+	if (!strncmp(dir, file, dl) && file[dl] == '/')
+		return arena_strdup(c->arena, file + dl + 1);   /* under dir */
+	if (common == 0)
+		return arena_strdup(c->arena, file);
+	const char *s = "";
+	for (const char *p = dir + common; *p; p++)
+		if (*p == '/')
+			s = arena_printf(c->arena, "%s../", s);
+	return arena_printf(c->arena, "%s%s", s, file + common + 1);
+}
+
+/* A dep's path as the program sees it: relative ones are under srcdir. */
+static const char *dep_path(Ctx *c, const char *srcdir, const char *path)
+{
+	return path[0] == '/' ? path : arena_printf(c->arena, "%s/%s", srcdir, path);
+}
+
+/* sha256 of a file's bytes; -1 (errno) when it cannot be read. */
+static int hash_file(const char *path, char out[65])
+{
+	size_t n;
+	char *t = sys_read_file(path, PLK_MAX_TEXT, &n);
+	if (!t)
+		return -1;
+	sha256_of(t, n, out);
+	free(t);
+	return 0;
+}
+
 /* --------------------------------------------------------- build keys */
 
 typedef struct Key {
-	const char *srcpath;
+	const char *srcpath;     /* as the declaration names it, from here */
+	const char *srcdir;      /* its directory, as a real path: deps are relative to it */
 	char *contract;          /* contract text (malloc'd) */
 	size_t clen;
 	char *header;            /* NAME.plk.h for the object's constants (malloc'd) */
@@ -202,11 +204,12 @@ typedef struct Key {
 	const char *flagstr;
 	const char *arches[OBJ_MAX_ARCHES];
 	int narches;
+	const char *arches_text; /* "sm_90a sm_100a" */
 	const char *toolkit;
-	char hash[65], srchash[65], conhash[65];
+	const char *sym;         /* the entry symbol the object defines: comp->entry, or key_rename's */
+	char key[65];            /* over what is known before nvcc runs: the cache entry's name */
+	char conhash[65];
 } Key;
-
-static void key_hash(Key *k);
 
 static void key_fini(Key *k)
 {
@@ -215,9 +218,32 @@ static void key_fini(Key *k)
 	k->contract = k->header = NULL;
 }
 
+/* The hash an object records: its key and the bytes of the files nvcc read. */
+static void full_hash(const char key[65], const char srchash[65], char out[65])
+{
+	Sha256 s;
+	sha256_init(&s);
+	sha256_field(&s, "plkc-object", "2", 1);
+	sha256_field(&s, "key", key, 64);
+	sha256_field(&s, "source", srchash, 64);
+	sha256_hex(&s, out);
+}
+
+/* `source`: over each dep's hash, in order. */
+static void deps_hash(const Vec *deps, char out[65])
+{
+	Sha256 s;
+	sha256_init(&s);
+	for (int i = 0; i < deps->n; i++)
+		sha256_field(&s, "dep", ((const ObjDep *)deps->v[i])->hash, 64);
+	sha256_hex(&s, out);
+}
+
 /* cvals for a component: given, or its defaults, each evaluated over the
- * constants before it. */
-static int64_t *component_cvals(Ctx *c, const Component *comp, const int64_t *given)
+ * constants before it; with defs (-c's command line: "-DNAME=VALUE" and
+ * other flags), a -D of a constant sets it instead, and is marked in
+ * used[] (E0607 when its value is no integer). */
+static int64_t *component_cvals(Ctx *c, const Component *comp, const int64_t *given, const Vec *defs, int *used)
 {
 	int n = comp->cparams.n;
 	int64_t *v = arena_alloc(c->arena, sizeof *v * (size_t)(n ? n : 1));
@@ -229,11 +255,34 @@ static int64_t *component_cvals(Ctx *c, const Component *comp, const int64_t *gi
 			v[i] = given[i];
 			continue;
 		}
+		int set = 0;
+		size_t pl = strlen(p->name);
+		for (int j = 0; defs && j < defs->n; j++) {
+			const char *d = defs->v[j];
+			if (strncmp(d, "-D", 2) || strncmp(d + 2, p->name, pl) || (d[2 + pl] && d[2 + pl] != '='))
+				continue;
+			const char *val = d[2 + pl] ? d + 3 + pl : "";
+			char *end;
+			errno = 0;
+			long long x = strtoll(val, &end, 0);
+			if (!*val || *end || errno) {
+				Diag *dg = diag_new(c, DIAG_ERROR, "E0607", p->sp, "`%s` gives constant `%s` of `%s` no integer",
+					d, p->name, comp->name);
+				diag_label(dg, p->sp, "a constant of the contract: the object is compiled for one value of it");
+				diag_help(dg, "write `-D %s=128`", p->name);
+				diag_end(c, dg);
+				return NULL;
+			}
+			v[i] = x;
+			used[j] = set = 1;
+		}
+		if (set)
+			continue;
 		if (!p->def) {
 			Diag *d = diag_new(c, DIAG_ERROR, "E0213", p->sp,
 				"constant `%s` of component `%s` has no value to build the object with", p->name, comp->name);
 			diag_label(d, p->sp, "no default");
-			diag_help(d, "give it a default in the declaration, e.g. `%s = 128`", p->name);
+			diag_help(d, "give it a default in the declaration, e.g. `%s = 128`, or `-D %s=128`", p->name, p->name);
 			diag_end(c, d);
 			return NULL;
 		}
@@ -241,6 +290,25 @@ static int64_t *component_cvals(Ctx *c, const Component *comp, const int64_t *gi
 		if (eval_expr(c, p->def, &s, &v[i]))
 			return NULL;
 	}
+	return v;
+}
+
+int64_t *object_cvals(Ctx *c, const Component *comp, int *set)
+{
+	int n = c->cflags.n;
+	int *used = arena_alloc(c->arena, sizeof *used * (size_t)(n ? n : 1));
+	int64_t *v = component_cvals(c, comp, NULL, &c->cflags, used);
+	if (!v)
+		return NULL;
+	Vec rest = { 0 };           /* the others stay nvcc's macros and flags */
+	*set = 0;
+	for (int j = 0; j < n; j++) {
+		if (used[j])
+			*set = 1;
+		else
+			vec_push(c->arena, &rest, c->cflags.v[j]);
+	}
+	c->cflags = rest;
 	return v;
 }
 
@@ -252,11 +320,28 @@ static const char *source_path(Ctx *c, const Component *comp)
 	return arena_printf(c->arena, "%s/%s", dir_of(c, comp->file), comp->source);
 }
 
-/* Everything the object depends on. Reports its own errors. */
+/* E0201 for a source that cannot be read (err). */
+static void source_error(Ctx *c, const Component *comp, const char *path, int err)
+{
+	if (input_refused(c, comp->source_sp, arena_printf(c->arena, "the source of `%s`", comp->name), path, err,
+		PLK_MAX_TEXT))
+		return;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0201", comp->source_sp,
+		"cannot read the source `%s` of component `%s`", comp->source, comp->name);
+	diag_label(d, comp->source_sp, "named here");
+	diag_note(d, "tried: %s (%s)", path, sys_strerror(err));
+	diag_help(d, "`source` is relative to the .plk file that declares the component");
+	diag_end(c, d);
+}
+
+/* Everything the object depends on that is known before nvcc runs.
+ * Reports its own errors; with quiet_source, a source that cannot be read
+ * is left to the caller (-1, errno set, nothing reported). */
 static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
-                    const ArchInfo **arches, int narches, Key *k)
+                    const ArchInfo **arches, int narches, Key *k, int quiet_source)
 {
 	memset(k, 0, sizeof *k);
+	k->sym = comp->entry;
 	if (!comp->source) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp,
 			"component `%s` names no CUDA source to build", comp->name);
@@ -288,21 +373,24 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		diag_end(c, d);
 		return -1;
 	}
+	const char *at = "";
+	for (int i = 0; i < k->narches; i++)
+		at = arena_printf(c->arena, "%s%s%s", at, i ? " " : "", k->arches[i]);
+	k->arches_text = at;
 	k->srcpath = source_path(c, comp);
 	size_t slen;
-	char *src = sys_read_file(k->srcpath, &slen);
-	if (!src) {
+	char *src = sys_read_file(k->srcpath, PLK_MAX_TEXT, &slen);
+	char real[PATH_MAX];
+	if (!src || !realpath(dir_of(c, k->srcpath), real)) {
 		int err = errno;
-		Diag *d = diag_new(c, DIAG_ERROR, "E0201", comp->source_sp,
-			"cannot read the source `%s` of component `%s`", comp->source, comp->name);
-		diag_label(d, comp->source_sp, "named here");
-		diag_note(d, "tried: %s (%s)", k->srcpath, strerror(err));
-		diag_help(d, "`source` is relative to the .plk file that declares the component");
-		diag_end(c, d);
+		free(src);
+		if (!quiet_source)
+			source_error(c, comp, k->srcpath, err);
+		errno = err;
 		return -1;
 	}
-	const char *lib = stdlib_dir(c);
-	if (!lib) {
+	k->srcdir = arena_strdup(c->arena, real);
+	if (!stdlib_dir(c)) {
 		free(src);
 		Diag *d = diag_new(c, DIAG_ERROR, "E0611", comp->name_sp,
 			"cannot find PipeLink's standard library to build component `%s`", comp->name);
@@ -317,32 +405,19 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		return -1;
 	}
 	add_dep(c, k->srcpath);
-	Sha256 s;
-	sha256_init(&s);
-	sha256_field(&s, "source", src, slen);
-	hash_headers(c, &s, lib, NULL, 0);
-	/* Headers the source may include: over-approximate (a change to any
-	 * of them makes the object stale) rather than miss one. Beside the
-	 * source, in each -I directory, and the standard components' family
-	 * headers (-I components/: "common/acc_store.cuh"). */
-	hash_headers(c, &s, dir_of(c, k->srcpath), NULL, 0);
-	for (int i = 0; i < c->include_dirs.n; i++)
-		hash_headers(c, &s, c->include_dirs.v[i], arena_printf(c->arena, "-I%d", i), 0);
-	if (c->components_dir)
-		hash_headers(c, &s, c->components_dir, "components", 3);
-	sha256_hex(&s, k->srchash);
-	free(src);
 
 	FILE *m = open_memstream(&k->contract, &k->clen);
 	if (!m || (contract_print(m, comp, cvals), fclose(m))) {
-		io_error(c, comp, "out of memory", NULL);
+		io_error(c, comp, "out of memory for its contract", NULL);
+		free(src);
 		key_fini(k);
 		return -1;
 	}
 	sha256_of(k->contract, k->clen, k->conhash);
 	m = open_memstream(&k->header, &k->hlen);
 	if (!m || (contract_header(m, comp, cvals), fclose(m))) {
-		io_error(c, comp, "out of memory", NULL);
+		io_error(c, comp, "out of memory for its header", NULL);
+		free(src);
 		key_fini(k);
 		return -1;
 	}
@@ -363,9 +438,10 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 				Diag *d = diag_new(c, DIAG_ERROR, "E0610", ((CParam *)comp->cparams.v[j])->sp,
 					"`%s` on the command line sets constant `%s` of component `%s`", f, n, comp->name);
 				diag_label(d, ((CParam *)comp->cparams.v[j])->sp, "a constant of the contract");
-				diag_help(d, "set it where the recipe instantiates the component, e.g. `%s(%s = ...)`",
-					comp->name, n);
+				diag_help(d, "set it where the recipe instantiates the component, e.g. `%s(%s = ...)`; "
+					"with -c, `-D %s=VALUE` builds the object for that value", comp->name, n, n);
 				diag_end(c, d);
+				free(src);
 				key_fini(k);
 				return -1;
 			}
@@ -377,15 +453,9 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		vec_push(c->arena, &k->flags, "-gencode");
 		vec_push(c->arena, &k->flags, arena_printf(c->arena, "arch=compute_%s,code=lto_%s", n, n));
 	}
-	size_t fl = 1;
+	const char *fs = "";
 	for (int i = 0; i < k->flags.n; i++)
-		fl += strlen(k->flags.v[i]) + 1;
-	char *fs = arena_alloc(c->arena, fl);
-	for (int i = 0; i < k->flags.n; i++) {
-		if (i)
-			strcat(fs, " ");
-		strcat(fs, k->flags.v[i]);
-	}
+		fs = arena_printf(c->arena, "%s%s%s", fs, i ? " " : "", (char *)k->flags.v[i]);
 	k->flagstr = fs;
 
 	k->toolkit = object_toolkit_version(c);
@@ -394,39 +464,74 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		diag_note(d, "tried `%s --version`", nvcc_path(c));
 		diag_help(d, "install the CUDA toolkit or set CUDA_HOME");
 		diag_end(c, d);
+		free(src);
 		key_fini(k);
 		return -1;
 	}
-	key_hash(k);
-	return 0;
-}
-
-static void key_hash(Key *k)
-{
 	Sha256 s;
 	sha256_init(&s);
-	sha256_field(&s, "plkc-object", "1", 1);
-	sha256_field(&s, "source", k->srchash, 64);
+	sha256_field(&s, "plkc-object", "2", 1);
+	sha256_field(&s, "source", src, slen);
 	sha256_field(&s, "contract", k->contract, k->clen);
 	sha256_field(&s, "header", k->header, k->hlen);   /* a function of the contract, and of plkc */
 	sha256_field(&s, "flags", k->flagstr, strlen(k->flagstr));
 	sha256_field(&s, "toolkit", k->toolkit, strlen(k->toolkit));
-	sha256_hex(&s, k->hash);
+	sha256_hex(&s, k->key);
+	free(src);
+	return 0;
 }
 
-/* The entry renamed ENTRY__<8 hex of the key so far>: a flag of its own,
- * so the object's key (and cache name) differs from the plain one. */
+/* The entry renamed ENTRY__<8 hex of the key>: a flag of its own, and a
+ * key over the plain key and that flag, so the object's cache name
+ * differs from the plain one. */
 static const char *key_rename(Ctx *c, const Component *comp, Key *k)
 {
-	const char *sym = arena_printf(c->arena, "%s__%.8s", comp->entry, k->hash);
+	const char *sym = arena_printf(c->arena, "%s__%.8s", comp->entry, k->key);
 	const char *f = arena_printf(c->arena, "-D%s=%s", comp->entry, sym);
 	vec_push(c->arena, &k->flags, (void *)f);
 	k->flagstr = arena_printf(c->arena, "%s %s", k->flagstr, f);
-	key_hash(k);
+	k->sym = sym;
+	Sha256 s;
+	sha256_init(&s);
+	sha256_field(&s, "plain", k->key, 64);
+	sha256_field(&s, "rename", f, strlen(f));
+	sha256_hex(&s, k->key);
 	return sym;
 }
 
+/* Whether every file o records still holds its bytes; 0 yes, and the
+ * object's hash recomputed for key in hash. Else -1 and *changed names the
+ * first file that differs or is gone, as seen from here. */
+static int deps_current(Ctx *c, const Obj *o, const char *srcdir, const char *shown, const char key[65],
+                        const char **changed)
+{
+	*changed = NULL;
+	if (!o->deps.n) {
+		*changed = "(no file list)";
+		return -1;
+	}
+	char h[65];
+	for (int i = 0; i < o->deps.n; i++) {
+		const ObjDep *d = o->deps.v[i];
+		const char *path = dep_path(c, srcdir, d->path);
+		add_dep(c, path);
+		if (hash_file(path, h) || strcmp(h, d->hash)) {
+			*changed = d->path[0] == '/' ? d->path : arena_printf(c->arena, "%s/%s", shown, d->path);
+			return -1;
+		}
+	}
+	char src[65], full[65];
+	deps_hash(&o->deps, src);
+	full_hash(key, src, full);
+	return strcmp(src, o->srchash) || strcmp(full, o->hash) ? -1 : 0;
+}
+
 /* ----------------------------------------------------- stale objects */
+
+static void stale_help(Ctx *c, Diag *d, const Component *decl, const Component *obj)
+{
+	diag_help(d, "rebuild it: `plkc -c %s -o %s`", decl->file ? decl->file : "COMPONENT.plk", obj->object);
+}
 
 int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from)
 {
@@ -435,48 +540,69 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 		return -1;
 	int n = obj->cparams.n, bad = n != decl->cparams.n;
 	int64_t *cv = arena_alloc(c->arena, sizeof *cv * (size_t)(n ? n : 1));
-	for (int i = 0; i < n && !bad; i++) {     /* the object's bound constants */
-		const Expr *e = ((CParam *)obj->cparams.v[i])->def;
-		int neg = e && e->k == EX_NEG;
-		if (neg)
-			e = e->a;
-		bad = !e || e->k != EX_NUM;
-		cv[i] = bad ? 0 : neg ? -e->num : e->num;
-	}
+	for (int i = 0; i < n && !bad; i++)       /* the object's bound constants */
+		bad = object_value(((CParam *)obj->cparams.v[i])->def, &cv[i]) != 0;
 	const ArchInfo *arches[OBJ_MAX_ARCHES];
 	int na = 0;
-	for (int i = 0; i < o.narches; i++)
-		if ((arches[na] = arch_lookup(o.arches[i])))
+	for (int i = 0; i < o.arches.n && na < OBJ_MAX_ARCHES; i++)
+		if ((arches[na] = arch_lookup(o.arches.v[i])))
 			na++;
 	Key k;
 	int rc = -1;
-	if (!bad && make_key(c, decl, cv, arches, na, &k) == 0) {
-		if (!strcmp(k.hash, o.hash)) {
+	if (bad) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0208", from, "object `%s` is stale: it does not match the declaration of `%s`",
+			obj->object, decl->name);
+		diag_label(d, decl->name_sp, "declared here");
+		diag_note(d, "their compile-time constants differ");
+		stale_help(c, d, decl, obj);
+		diag_end(c, d);
+	} else if (make_key(c, decl, cv, arches, na, &k, 1) == 0) {
+		const char *changed = NULL;
+		if (deps_current(c, &o, k.srcdir, dir_of(c, k.srcpath), k.key, &changed) == 0) {
 			rc = 0;
 		} else {
 			Diag *d = diag_new(c, DIAG_ERROR, "E0208", from, "object `%s` is stale: it does not match the declaration of `%s`",
 				obj->object, decl->name);
 			diag_label(d, from, "this object");
 			diag_label(d, decl->name_sp, "declared here");
-			if (strcmp(k.srchash, o.srchash))
-				diag_note(d, "the source `%s` (or a header beside it or in stdlib/) changed since the object was built", k.srcpath);
 			if (strcmp(k.conhash, o.conhash))
 				diag_note(d, "the declaration changed since the object was built");
+			else if (changed)
+				diag_note(d, "`%s`, which nvcc read to build it, changed since the object was built", changed);
+			else
+				diag_note(d, "the source `%s` changed since the object was built", k.srcpath);
 			if (strcmp(k.toolkit, o.toolkit))
 				diag_note(d, "it was built with nvcc %s; this is nvcc %s", o.toolkit, k.toolkit);
 			if (strcmp(k.flagstr, o.flags))
 				diag_note(d, "it was built with other flags: %s", o.flags);
-			diag_help(d, "rebuild it: `plkc -c %s -o %s`", decl->file ? decl->file : "COMPONENT.plk", obj->object);
+			stale_help(c, d, decl, obj);
 			diag_end(c, d);
 		}
 		key_fini(&k);
-	} else if (bad) {
-		Diag *d = diag_new(c, DIAG_ERROR, "E0208", from, "object `%s` is stale: it does not match the declaration of `%s`",
-			obj->object, decl->name);
-		diag_label(d, decl->name_sp, "declared here");
-		diag_note(d, "their compile-time constants differ");
-		diag_help(d, "rebuild it: `plkc -c %s -o %s`", decl->file ? decl->file : "COMPONENT.plk", obj->object);
-		diag_end(c, d);
+	} else if (errno == ENOENT && decl->source) {
+		/* a shipped object beside its declaration, without the source:
+		 * it stands for the declaration when their contracts agree */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		if (m) {
+			contract_print(m, decl, cv);
+			if (fclose(m) == 0 && len == o.plen && !memcmp(text, o.payload, len))
+				rc = 0;
+		}
+		free(text);
+		if (rc) {
+			Diag *d = diag_new(c, DIAG_ERROR, "E0208", from, "object `%s` is stale: it does not match the declaration of `%s`",
+				obj->object, decl->name);
+			diag_label(d, from, "this object");
+			diag_label(d, decl->name_sp, "declared here");
+			diag_note(d, "the declaration changed since the object was built (its source `%s` is not here to compare)",
+				decl->source);
+			stale_help(c, d, decl, obj);
+			diag_end(c, d);
+		}
+	} else if (decl->source) {
+		source_error(c, decl, source_path(c, decl), errno);
 	}
 	obj_fini(&o);
 	return rc;
@@ -484,23 +610,105 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 
 /* ------------------------------------------------------------ building */
 
-static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key *k, const char *out)
+/* The files nvcc's -MD list names, but the generated header (under tdir)
+ * and the toolkit's own: each with the hash of its bytes, relative to the
+ * source's directory where they share more than `/`. */
+static int read_deps(Ctx *c, const Component *comp, const Key *k, const char *depfile, const char *tdir, Vec *deps)
 {
-	char tobj[PATH_MAX], tsec[PATH_MAX], tout[PATH_MAX], thdr[PATH_MAX];
-	if (sys_tmp_file(tobj, sizeof tobj, arena_printf(c->arena, "%s.tmpo", out))) {
-		io_error(c, comp, "cannot create a file beside the output", out);
+	size_t n;
+	char *t = sys_read_file(depfile, PLK_MAX_TEXT, &n);
+	if (!t) {
+		io_error(c, comp, "cannot read the list of files nvcc read", depfile);
+		return -1;
+	}
+	char cuda[PATH_MAX], tmp[PATH_MAX];
+	const char *home = realpath(sys_cuda_home(), cuda) ? cuda : NULL;
+	const char *tr = realpath(tdir, tmp) ? tmp : tdir;
+	int rc = 0, target = 1;
+	char *word = malloc(n + 1);
+	for (size_t i = 0; i < n && !rc;) {
+		size_t w = 0;
+		while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
+		                 (t[i] == '\\' && i + 1 < n && (t[i + 1] == '\n' || t[i + 1] == '\r'))))
+			i += t[i] == '\\' ? 2 : 1;
+		while (i < n && t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r') {
+			if (t[i] == '\\' && i + 1 < n && (t[i + 1] == ' ' || t[i + 1] == '#' || t[i + 1] == '\\'))
+				i++;          /* an escaped character */
+			else if (t[i] == '$' && i + 1 < n && t[i + 1] == '$')
+				i++;
+			else if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
+				break;
+			word[w++] = t[i++];
+		}
+		word[w] = 0;
+		if (!w)
+			continue;
+		if (target) {          /* "OBJ :" or "OBJ:" */
+			if (!strcmp(word, ":") || word[w - 1] == ':')
+				target = 0;
+			continue;
+		}
+		char real[PATH_MAX];
+		if (!realpath(word, real)) {
+			io_error(c, comp, "cannot find a file nvcc read", word);
+			rc = -1;
+			break;
+		}
+		size_t hl = home ? strlen(home) : 0, tl = strlen(tr);
+		if ((home && !strncmp(real, home, hl) && real[hl] == '/') || (!strncmp(real, tr, tl) && real[tl] == '/'))
+			continue;         /* the toolkit's (its version is in the key), or the generated header */
+		ObjDep *d = arena_alloc(c->arena, sizeof *d);
+		if (hash_file(real, d->hash)) {
+			io_error(c, comp, "cannot read a file nvcc read", real);
+			rc = -1;
+			break;
+		}
+		d->path = rel_path(c, k->srcdir, real);
+		add_dep(c, real);
+		if (strchr(d->path, '\n')) {
+			errno = EINVAL;
+			io_error(c, comp, "a file nvcc read has a newline in its name", real);
+			rc = -1;
+			break;
+		}
+		if (deps->n == 4096) {
+			errno = E2BIG;
+			io_error(c, comp, "nvcc read more than 4096 files", depfile);
+			rc = -1;
+			break;
+		}
+		vec_push(c->arena, deps, d);
+	}
+	if (!rc && (target || !deps->n)) {
+		errno = EINVAL;
+		io_error(c, comp, "nvcc's list of the files it read is malformed", depfile);
+		rc = -1;
+	}
+	free(word);
+	free(t);
+	return rc;
+}
+
+/* The object of comp for k to out (and its header to hdr), all written in
+ * a temporary directory beside out and renamed into place together; its
+ * digest in digest. */
+static int build(Ctx *c, const Component *comp, const Key *k, const char *out, const char *hdr,
+                 const int64_t *hdr_cvals, char digest[65])
+{
+	char tdir[PATH_MAX];
+	if (sys_tmp_beside(tdir, sizeof tdir, out)) {
+		io_error(c, comp, "cannot create a directory beside the output", out);
 		return -1;
 	}
 	int rc = -1;
-	char *log = NULL;
-	const char *hfile = NULL;
-	tsec[0] = tout[0] = 0;
-	if (sys_tmp_dir(thdr, sizeof thdr, arena_printf(c->arena, "%s.tmph", out))) {
-		thdr[0] = 0;
-		io_error(c, comp, "cannot create a directory beside the output", out);
-		goto out;
-	}
-	hfile = arena_printf(c->arena, "%s/%s.plk.h", thdr, comp->name);
+	char *log = NULL, *sec = NULL, *htext = NULL;
+	size_t secn = 0, hn = 0;
+	Obj co;
+	memset(&co, 0, sizeof co);
+	const char *hfile = arena_printf(c->arena, "%s/%s.plk.h", tdir, comp->name);
+	const char *code = arena_printf(c->arena, "%s/code.o", tdir), *depf = arena_printf(c->arena, "%s/deps.d", tdir);
+	const char *secf = arena_printf(c->arena, "%s/contract", tdir), *objf = arena_printf(c->arena, "%s/object.o", tdir);
+	const char *hdrf = arena_printf(c->arena, "%s/header.h", tdir);
 	if (sys_write_file(hfile, k->header, k->hlen)) {
 		io_error(c, comp, "cannot write the component's header", hfile);
 		goto out;
@@ -514,14 +722,17 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 	const char *lib = stdlib_dir(c);
 	if (lib)
 		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", lib));
-	vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", thdr));
+	vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", tdir));
 	if (c->components_dir)   /* family headers: #include "common/acc_store.cuh" */
 		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", c->components_dir));
+	vec_push(c->arena, &argv, "-MD");         /* the files it reads: the object's deps */
+	vec_push(c->arena, &argv, "-MF");
+	vec_push(c->arena, &argv, (char *)depf);
 	vec_push(c->arena, &argv, "-x");
 	vec_push(c->arena, &argv, "cu");
 	vec_push(c->arena, &argv, (char *)k->srcpath);
 	vec_push(c->arena, &argv, "-o");
-	vec_push(c->arena, &argv, tobj);
+	vec_push(c->arena, &argv, (char *)code);
 	vec_push(c->arena, &argv, NULL);
 	if (c->verbose) {
 		fputs("plkc:", c->err);
@@ -546,35 +757,54 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 		diag_end(c, d);
 		goto out;
 	}
-	char *sec = NULL;
-	size_t secn = 0;
-	FILE *m = open_memstream(&sec, &secn);
-	if (!m)
+	Vec deps = { 0 };
+	if (read_deps(c, comp, k, depf, tdir, &deps))
 		goto out;
-	fprintf(m, "plk.contract 1\ncomponent %s\narches", comp->name);
-	for (int i = 0; i < k->narches; i++)
-		fprintf(m, " %s", k->arches[i]);
-	fprintf(m, "\nhash %s\nsource %s\ncontract %s\ntoolkit %s\nflags %s\nlength %zu\n\n",
-		k->hash, k->srchash, k->conhash, k->toolkit, k->flagstr, k->clen);
+	char srchash[65], hash[65];
+	deps_hash(&deps, srchash);
+	full_hash(k->key, srchash, hash);
+
+	ObjErr r = obj_open(c, code, span_none, 1, &co);
+	if (r != OBJ_NOCONTRACT || !co.fatbin ||
+	    !obj_same_set((const char **)co.lto.v, co.lto.n, k->arches, k->narches)) {
+		errno = EINVAL;
+		io_error(c, comp, r == OBJ_NOCONTRACT ? "nvcc's object does not hold LTO-IR for exactly the arches asked for"
+		                                      : arena_printf(c->arena, "cannot read nvcc's object (%s)", co.why ? co.why : "?"),
+		         NULL);
+		goto out;
+	}
+	const ArchInfo *first = arch_lookup(k->arches[0]);
+	if (first && link_check_entry(c, comp, k->sym, code, first))
+		goto out;
+	obj_digest(comp->name, k->arches_text, k->contract, k->clen, co.fatbin, co.fatn, digest);
+
+	FILE *m = open_memstream(&sec, &secn);
+	if (!m) {
+		io_error(c, comp, "out of memory for its contract section", NULL);
+		goto out;
+	}
+	fprintf(m, "plk.contract 2\ncomponent %s\narches %s\nhash %s\nsource %s\ncontract %s\ndigest %s\ntoolkit %s\nflags %s\n",
+		comp->name, k->arches_text, hash, srchash, k->conhash, digest, k->toolkit, k->flagstr);
+	for (int i = 0; i < deps.n; i++) {
+		const ObjDep *d = deps.v[i];
+		fprintf(m, "dep %s %s\n", d->hash, d->path);
+	}
+	fprintf(m, "length %zu\n\n", k->clen);
 	fwrite(k->contract, 1, k->clen, m);
 	if (fclose(m)) {
-		free(sec);
+		io_error(c, comp, "out of memory for its contract section", NULL);
 		goto out;
 	}
-	if (sys_tmp_file(tsec, sizeof tsec, arena_printf(c->arena, "%s.tmps", out)) || sys_write_file(tsec, sec, secn)) {
-		free(sec);
-		io_error(c, comp, "cannot write the contract section", tsec);
+	if (sys_write_file(secf, sec, secn)) {
+		io_error(c, comp, "cannot write the contract section", secf);
 		goto out;
 	}
-	free(sec);
-	if (sys_tmp_file(tout, sizeof tout, arena_printf(c->arena, "%s.tmp", out))) {
-		io_error(c, comp, "cannot create a file beside the output", out);
-		goto out;
-	}
-	free(log);
-	char *addsec = arena_printf(c->arena, "%s=%s", OBJ_SECTION, tsec);
+	char *addsec = arena_printf(c->arena, "%s=%s", OBJ_SECTION, secf);
 	char *flags = arena_printf(c->arena, "%s=noload,readonly", OBJ_SECTION);
-	char *oargv[] = { (char *)objcopy_path(), "--add-section", addsec, "--set-section-flags", flags, tobj, tout, NULL };
+	char *oargv[] = { (char *)objcopy_path(), "--add-section", addsec, "--set-section-flags", flags,
+		(char *)code, (char *)objf, NULL };
+	free(log);
+	log = NULL;
 	st = sys_run(oargv, &log);
 	if (st) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp,
@@ -584,34 +814,41 @@ static int build(Ctx *c, const Component *comp, const int64_t *cvals, const Key 
 		diag_end(c, d);
 		goto out;
 	}
-	mode_t mask = umask(0);     /* mkstemp made it 0600: give it a normal file's mode */
+	mode_t mask = umask(0);     /* mkdtemp's directory is 0700; the files get a normal mode */
 	umask(mask);
-	if (chmod(tout, 0666 & ~mask) || rename(tout, out)) {
-		io_error(c, comp, "cannot write the output", out);
+	if (chmod(objf, 0666 & ~mask)) {
+		io_error(c, comp, "cannot write the output", objf);
 		goto out;
 	}
-	tout[0] = 0;
+	if (hdr) {
+		m = open_memstream(&htext, &hn);
+		if (!m || (contract_header(m, comp, hdr_cvals), fclose(m)) || sys_write_file(hdrf, htext, hn) ||
+		    chmod(hdrf, 0666 & ~mask)) {
+			io_error(c, comp, "cannot write its header", hdrf);
+			goto out;
+		}
+	}
+	const char *tmps[2] = { objf, hdrf }, *dsts[2] = { out, hdr };
+	int failed;
+	if (sys_commit(tmps, dsts, hdr ? 2 : 1, &failed)) {
+		io_error(c, comp, "cannot write the output", dsts[failed]);
+		goto out;
+	}
 	rc = 0;
 out:
+	obj_fini(&co);
 	free(log);
-	unlink(tobj);
-	if (tsec[0])
-		unlink(tsec);
-	if (tout[0])
-		unlink(tout);
-	if (thdr[0]) {
-		if (hfile)
-			unlink(hfile);
-		rmdir(thdr);
-	}
+	free(sec);
+	free(htext);
+	sys_rmdir_files(tdir);
 	return rc;
 }
 
-int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
-                 const ArchInfo **arches, int narches, const char *out)
+int object_build(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo **arches, int narches,
+                 const char *out, const char *hdr, const int64_t *hdr_cvals)
 {
 	int before = c->nerrors;
-	const int64_t *cv = component_cvals(c, comp, cvals);
+	const int64_t *cv = component_cvals(c, comp, cvals, NULL, NULL);
 	if (!cv)
 		return -1;
 	const ArchInfo *def[OBJ_MAX_ARCHES];
@@ -620,9 +857,10 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
 		arches = def;
 	}
 	Key k;
-	if (make_key(c, comp, cv, arches, narches, &k))
+	if (make_key(c, comp, cv, arches, narches, &k, 0))
 		return -1;
-	int rc = build(c, comp, cv, &k, out);
+	char digest[65];
+	int rc = build(c, comp, &k, out, hdr, hdr_cvals, digest);
 	key_fini(&k);
 	return rc || c->nerrors != before ? -1 : 0;
 }
@@ -644,40 +882,57 @@ static const char *cache_dir(Ctx *c)
 	return e && *e ? arena_printf(c->arena, "%s/.cache/plkc", e) : NULL;
 }
 
-const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch)
+const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch, char digest[65])
 {
-	return object_for_sym(c, comp, cvals, arch, 0, NULL);
+	return object_for_sym(c, comp, cvals, arch, 0, NULL, digest);
 }
 
 const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
-                           int rename, const char **sym)
+                           int rename, const char **sym, char digest[65])
 {
-	const int64_t *cv = component_cvals(c, comp, cvals);
+	const int64_t *cv = component_cvals(c, comp, cvals, NULL, NULL);
 	if (!cv)
 		return NULL;
 	Key k;
-	if (make_key(c, comp, cv, &arch, 1, &k))
+	if (make_key(c, comp, cv, &arch, 1, &k, 0))
 		return NULL;
 	const char *name = rename ? key_rename(c, comp, &k) : comp->entry;
 	if (sym)
 		*sym = name;
 	const char *dir = cache_dir(c), *path = NULL;
 	if (!dir || sys_mkdirs(dir)) {
+		int err = errno;
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp, "cannot use the object cache for component `%s`", comp->name);
-		diag_note(d, dir ? "cannot create `%s`: %s" : "neither PLKC_CACHE, XDG_CACHE_HOME nor HOME is set%s",
-			dir ? dir : "", dir ? strerror(errno) : "");
+		if (dir)
+			diag_note(d, "cannot create `%s`: %s", dir, sys_strerror(err));
+		else
+			diag_note(d, "neither PLKC_CACHE, XDG_CACHE_HOME nor HOME is set");
 		diag_help(d, "set PLKC_CACHE to a writable directory");
 		diag_end(c, d);
 		goto out;
 	}
-	path = arena_printf(c->arena, "%s/%s-%.16s.o", dir, comp->name, k.hash);
+	sys_sweep(dir, NULL);       /* what killed runs left */
+	path = arena_printf(c->arena, "%s/%s-%.16s.o", dir, comp->name, k.key);
 	Obj o;
 	ObjErr r = obj_open(c, path, span_none, 1, &o);
-	int fresh = r == OBJ_OK && !strcmp(o.hash, k.hash) && obj_same_set(o.arches, o.narches, k.arches, k.narches);
-	if (r != OBJ_MISSING && c->verbose && !fresh)
-		fprintf(c->err, "plkc: rebuilding stale cached object %s\n", path);
+	const char *changed = NULL, *why = NULL;
+	if (r == OBJ_OK && (strcmp(o.component, comp->name) ||
+	                    !obj_same_set((const char **)o.arches.v, o.arches.n, k.arches, k.narches)))
+		why = "it holds another component or other arches";
+	else if (r == OBJ_OK && deps_current(c, &o, k.srcdir, dir_of(c, k.srcpath), k.key, &changed))
+		why = changed ? arena_printf(c->arena, "`%s` changed", changed) : "its hash differs";
+	else if (r == OBJ_MISMATCH)
+		why = "its code does not match its contract";
+	else if (r != OBJ_OK && r != OBJ_MISSING)
+		why = o.why ? o.why : "it cannot be read";
+	int fresh = r == OBJ_OK && !why;
+	if (fresh && digest)
+		memcpy(digest, o.digest, 65);
+	if (why && c->verbose)
+		fprintf(c->err, "plkc: rebuilding cached object %s: %s\n", path, why);
 	obj_fini(&o);
-	if (!fresh && build(c, comp, cv, &k, path))
+	char dg[65];
+	if (!fresh && build(c, comp, &k, path, NULL, NULL, digest ? digest : dg))
 		path = NULL;
 	if (path && c->verbose)   /* which object serves it (tests: one core for every variant) */
 		fprintf(c->err, "plkc: object of `%s`: %s\n", comp->name, path);

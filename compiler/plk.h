@@ -36,6 +36,17 @@ typedef struct Vec {
 } Vec;
 void vec_push(Arena *a, Vec *v, void *p);
 
+/* NameMap: names to pointers, a hash table in an arena, for lookups that
+ * must stay linear in the number of names (duplicate declarations). Keys
+ * are not copied. */
+typedef struct NameMap {
+	const char **keys;
+	void **vals;
+	int n, cap;
+} NameMap;
+void *namemap_get(const NameMap *m, const char *key);            /* NULL: absent */
+void namemap_put(Arena *a, NameMap *m, const char *key, void *val);  /* replaces */
+
 /* ------------------------------------------------------------- sources */
 
 typedef struct Source {
@@ -106,6 +117,10 @@ void ctx_init(Ctx *c, FILE *err);
 void ctx_fini(Ctx *c);
 int  ctx_add_source(Ctx *c, const char *path, const char *text, size_t len);
 int  ctx_load_file(Ctx *c, const char *path, Span from); /* -1 on error (reported) */
+/* E0217 when err (sys_read_file's errno) says that path is no regular file
+ * or is over max bytes: 1; 0 for any other err (the caller reports it).
+ * `what` names the input: "input", "object", "the source of `x`". */
+int  input_refused(Ctx *c, Span from, const char *what, const char *path, int err, size_t max);
 
 /* --time: seconds since an arbitrary start; ctx_time prints
  * "time: WHAT N ms" since t0 when c->timing is set. */
@@ -128,18 +143,41 @@ int explain(FILE *out, const char *docs_dir, const char *code);
 
 /* -------------------------------------------------------------- system
  * sys.c: the OS layer; it reports nothing. Failure is NULL or -1 with
- * errno set (not by sys_run, nor for a name too long). Text it returns
- * is malloc'd and NUL-ended. */
+ * errno set (not by sys_run). Text it returns is malloc'd and NUL-ended. */
+
+/* errno of sys_read_file for a FIFO, device or socket (sys_strerror says so) */
+enum { SYS_ENOTREG = 0x10001 };
+/* The largest input of each kind plkc reads (E0217 beyond). */
+#define PLK_MAX_TEXT   ((size_t)16 << 20)   /* .plk files, CUDA sources, dependency lists */
+#define PLK_MAX_OBJECT ((size_t)64 << 20)   /* component objects, cache entries */
 
 /* argv, no shell: exit status, 128 + N for signal N, -1 if it did not start;
- * its stdout and stderr go to *log, or with log NULL to ours. */
+ * its stdout and stderr go to *log (the first MiB), or with log NULL to ours. */
 int sys_run(char *const argv[], char **log);
-char *sys_read_file(const char *path, size_t *len);              /* the whole file */
-char *sys_read_stream(FILE *f, size_t *len);                     /* the rest of f */
+/* A whole regular file of at most max bytes; else NULL with errno EISDIR,
+ * SYS_ENOTREG or EFBIG (or open's). Never blocks on a FIFO. */
+char *sys_read_file(const char *path, size_t max, size_t *len);
+char *sys_read_stream(FILE *f, size_t max, size_t *len);         /* the rest of f; past max dropped */
+const char *sys_strerror(int err);                               /* strerror, and SYS_ENOTREG */
 int sys_write_file(const char *path, const void *data, size_t n); /* 0 ok */
 /* A new empty file named PREFIX and six random characters, in path[n]; 0 ok. */
 int sys_tmp_file(char *path, size_t n, const char *prefix);
 int sys_tmp_dir(char *path, size_t n, const char *prefix);       /* likewise, a directory */
+/* A new directory beside target for what will replace it, named
+ * .BASE.tmp.PID.XXXXXX, in path[n]; 0 ok. */
+int sys_tmp_beside(char *path, size_t n, const char *target);
+int sys_rmdir_files(const char *dir);       /* dir and the files in it; 0 ok */
+/* Removes the temporaries (sys_tmp_beside) in dir of processes that are
+ * gone, and any a day old; base: only those for that file name (NULL: any,
+ * also older names with ".tmp" a day old). */
+void sys_sweep(const char *dir, const char *base);
+/* Renames tmp[i] to dst[i], all or none: on a failure (a directory in the
+ * way) the files renamed so far are put back. *failed: the index. 0 ok. */
+int sys_commit(const char *const tmp[], const char *const dst[], int n, int *failed);
+/* data[i] to dst[i] under temporaries beside them, then sys_commit; a dst
+ * that is a device or FIFO (/dev/null) is written as it is. 0 ok. */
+int sys_write_files(int n, const char *const dst[], const void *const data[], const size_t len[], int *failed);
+int sys_same_file(const char *a, const char *b);                 /* both name one existing file */
 int sys_mkdirs(const char *path);                                /* mkdir -p; 0 ok */
 int sys_exe_path(char *path, size_t n);                          /* the running binary; 0 ok */
 const char *sys_cuda_home(void);                                 /* $CUDA_HOME, else the build's */
@@ -295,6 +333,9 @@ typedef struct Component {
 	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */
 	const char *object;     /* read back from this object's .plk.contract */
+	const char *digest;     /* with object: its digest (obj_digest) */
+	const struct Component *decl;   /* an object beside its declaration: the declaration,
+	                                 * which builds other constants from source */
 } Component;
 
 /* recipe-level declarations */
@@ -672,7 +713,10 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	Vec selects;             /* Select*, of the root file only */
 	Vec objuses;             /* Use*, parallel to comps: the `use object` that
 	                          * brought it; NULL for a .plk declaration */
+	NameMap by_name;         /* Component*, by name */
 } Program;
+
+enum { PLK_MAX_IMPORT_DEPTH = 64 };   /* files importing one another, nested (E0218) */
 
 Program *resolve(Ctx *c, const char *root);        /* root "-" or "/dev/stdin": standard input */
 int is_stdin_path(const char *path);
@@ -685,23 +729,33 @@ int program_check_arch(Ctx *c, const Program *p, const ArchInfo *arch);
 
 /* object.c: component objects carrying their contract in .plk.contract;
  * built with nvcc and objcopy, cached by content hash */
-int object_build(Ctx *c, const Component *comp, const int64_t *cvals,
-                 const ArchInfo **arches, int narches, const char *out);
+/* An object of comp for cvals (NULL: its defaults), for each of arches
+ * (NULL: object_default_arches) its arch clause allows, written to out
+ * and, with hdr, its COMPONENT.plk.h (hdr_cvals: NULL writes the
+ * defaults as expressions) to hdr; both or neither. 0 ok. */
+int object_build(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo **arches, int narches,
+                 const char *out, const char *hdr, const int64_t *hdr_cvals);
+/* The values -c builds comp for: its defaults, each `-DNAME=VALUE` of
+ * Ctx.cflags that names a constant instead (taken out of cflags; *set 1
+ * when there was one); NULL after reporting (E0607). */
+int64_t *object_cvals(Ctx *c, const Component *comp, int *set);
 /* object_for, the entry renamed (rename: `-D ENTRY=ENTRY__<8 hex of the
  * key without it>` for nvcc) and *sym the symbol the object defines. */
 const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
-                           int rename, const char **sym);
+                           int rename, const char **sym, char digest[65]);
+/* The cached object of comp for cvals and arch, built when missing or
+ * stale; NULL on error. With digest, its digest (obj_digest). */
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
-                       const ArchInfo *arch);   /* cached build; NULL on error */
+                       const ArchInfo *arch, char digest[65]);
 /* "V13.0.88": the nvcc release the objects are built with; NULL when nvcc does not run. */
 const char *object_toolkit_version(Ctx *c);
 /* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
 int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
-/* objread.c: reading them back (libelf) */
+/* objread.c: reading them back */
 Component *object_read_contract(Ctx *c, const char *path, Span from);
 /* 0 when the object holds an LTO target that can serve arch; else E0206. */
 int object_check_arch(Ctx *c, const char *path, const ArchInfo *arch, Span from);
-/* --emit=contract: the contract, after `//` lines naming arches, flags, hash. */
+/* --emit=contract: the contract, after `//` lines naming arches, flags, hash, digest. */
 int object_emit_contract(Ctx *c, const char *path, FILE *out);
 /* Whether comp's arch clause and features allow building it for a. */
 int object_arch_allowed(const Component *comp, const ArchInfo *a);
@@ -712,27 +766,44 @@ int object_default_arches(const Component *comp, const ArchInfo **out, int max);
 /* The arches of stdlib/arch.def that allow comp, for a help: "`-arch sm_90`,
  * `-arch sm_90a` or `-arch sm_100a`" (arena); NULL when none does. */
 const char *object_arch_flags(Ctx *c, const Component *comp);
+/* The value an object's contract gives a constant: a number, or minus
+ * one. 0 ok; -1 for anything else. */
+int object_value(const Expr *e, int64_t *out);
+/* Whether the object comp obj was built for exactly cvals (its cparams' order). */
+int object_serves(const Component *obj, const int64_t *cvals);
 /* An object as read, for object.c's cache and staleness checks. */
 #define OBJ_SECTION ".plk.contract"
-enum { OBJ_MAX_ARCHES = 16 };
-typedef enum { OBJ_OK, OBJ_MISSING, OBJ_NOTELF, OBJ_CORRUPT, OBJ_NOCONTRACT } ObjErr;
+enum { OBJ_MAX_ARCHES = 64 };
+typedef enum { OBJ_OK, OBJ_MISSING, OBJ_UNREADABLE, OBJ_NOTELF, OBJ_CORRUPT, OBJ_NOCONTRACT,
+	OBJ_MISMATCH } ObjErr;
+typedef struct ObjDep {      /* a file nvcc read to build the object */
+	char hash[65];           /* sha256 of its bytes */
+	const char *path;        /* relative to the source's directory, or absolute */
+} ObjDep;
 typedef struct Obj {
 	char *data;              /* the whole file (malloc'd) */
 	size_t size;
-	const char *component, *toolkit, *flags;
-	char hash[65], srchash[65], conhash[65];
-	const char *arches[OBJ_MAX_ARCHES];   /* from the header */
-	int narches;
-	const char *lto[OBJ_MAX_ARCHES];      /* from the fatbin */
-	int nlto, nother;                     /* other entries: PTX, cubins */
-	const char *payload;                  /* contract text, NUL-ended copy */
+	const char *component, *toolkit, *flags, *arches_text;
+	char hash[65], srchash[65], conhash[65], digest[65];
+	Vec arches;              /* const char*: from the header */
+	Vec lto;                 /* const char*: the fatbin's LTO-IR targets */
+	int nother;              /* other fatbin entries: PTX, cubins */
+	Vec deps;                /* ObjDep*: the source and what it includes */
+	const unsigned char *fatbin;   /* the fatbin section, in data; NULL: none */
+	size_t fatn;
+	const char *payload;     /* contract text, NUL-ended copy */
 	size_t plen;
-	const char *why;                      /* what is wrong, for OBJ_CORRUPT */
+	const char *why;         /* what is wrong, for OBJ_CORRUPT */
 } Obj;
-/* Reads and validates an object; reports unless quiet. Frees with obj_fini. */
+/* Reads and validates an object; reports unless quiet. Frees with obj_fini
+ * (also after an error when quiet). */
 ObjErr obj_open(Ctx *c, const char *path, Span from, int quiet, Obj *o);
 void obj_fini(Obj *o);
-int obj_same_set(const char **a, int na, const char **b, int nb);   /* as sets of names */
+int obj_same_set(const char *const *a, int na, const char *const *b, int nb);   /* as multisets of names */
+/* The digest binding a contract to its code: over the component's name,
+ * the arches line, the contract text and the fatbin section's bytes. */
+void obj_digest(const char *component, const char *arches, const char *contract, size_t clen,
+                const void *fatbin, size_t fatn, char out[65]);
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
 /* one `require` condition as contract_print writes it: `TURN in {0, 1, 2}` */
@@ -750,6 +821,8 @@ int edit_distance(const char *a, const char *b);
 
 /* check.c (and check_*.c) */
 Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
+/* A warning for each kernel const nothing reads (once per kernel, not per arch). */
+void check_unused_consts(Ctx *c, const Program *p, const Kernel *k);
 /* check_select.c: a select's variants (docs/language.md, "Variants") */
 typedef struct Variant {
 	const Kernel *k;
@@ -801,11 +874,21 @@ int glue_bitcode_multi(Ctx *c, const Placement *const *ps, int n, void **bc, siz
 const char *glue_llvm_version(void);     /* the LLVM plkc was built with */
 /* --version: the libNVVM, NVRTC and nvJitLink versions, one line each. */
 void link_print_versions(FILE *out);
+/* The object an instance's code came from (the link map). */
+typedef struct LinkObj {
+	const char *path;
+	char digest[65];         /* obj_digest; "" for an object ObjectFn gave */
+	int from_object;         /* 1: the `use object` itself; 0: built from source (the cache) */
+} LinkObj;
 typedef struct LinkResult {
 	void *cubin; size_t cubin_size;
 	char *ptx;               /* with want_ptx */
 	char *info_log;
+	LinkObj *objs;           /* per instance, in Graph.insts order, kernel after kernel (arena) */
 } LinkResult;
+/* Each instance's object (objs[Graph.insts.n]), built or taken from the
+ * cache as a link would; 0 ok. */
+int link_objects(Ctx *c, const Placement *p, LinkObj *objs);
 int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r);
 int manifest_write(Ctx *c, const Placement *p, FILE *out);
 int monolith_write(Ctx *c, const Placement *p, FILE *out);
@@ -874,6 +957,9 @@ int trampoline_ltoir_multi(Ctx *c, const Placement *const *ps, int n, void **ir,
  * plk_main_KERNEL among several. */
 const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i);
 const char *trampoline_param_ctype(KParamKind k);   /* "int ", "void *", ... */
+/* LTO-IR of a kernel `plk_probe` that takes the address of `entry` (for
+ * link_check_entry); 0 ok, else -1 with NVRTC's log in *log (malloc'd). */
+int trampoline_probe_ltoir(const char *entry, const ArchInfo *arch, void **ir, size_t *n, char **log);
 int trampoline_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);  /* malloc'd */
 /* link.c: link_kernel with the component objects given by `object`
  * (object_for when NULL). Frees with link_result_free. */
@@ -888,11 +974,15 @@ int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkRe
 /* Sets GInst.obj and .sym for every instance of the n graphs: a component
  * built with two sets of constants in one link gets each object's entry
  * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
- * defines it; a shipped object (`use object`) or a hook provider cannot
- * be: E0364, before any object is built. */
-int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch);
+ * defines it; a hook provider cannot be: E0364, before any object is built. objs: one LinkObj per instance,
+ * the graphs' instances one after another. */
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
+/* E0216 unless the object at path (nvcc's, for arch) defines comp's entry
+ * under the symbol `entry` (comp->entry, or its renamed form): a probe that
+ * takes the entry's address, linked with it by nvJitLink. */
+int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch);
 /* Checks nvJitLink's -verbose info log: no C7508 (setmaxnreg ignored). */
 int link_check_log(Ctx *c, const Placement *p, const char *info_log);
 /* glue bitcode -> libNVVM -gen-lto for p->arch (malloc'd LTO-IR). */
@@ -900,11 +990,18 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);
 /* manifest.c: one manifest for the same kernel linked for n arches (a
  * fatbin); top-level launch shape from ps[0], per-arch in "variants". */
 int manifest_write_multi(Ctx *c, const Placement *const *ps, int n, const char *binary, FILE *out);
+/* With rs (parallel to ps; NULL: not linked), the instances' objects too. */
+int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *rs, int n, const char *binary,
+                          FILE *out);
+/* --emit=map: the link map as text: each instance, its component, the
+ * object its code came from, its constants and its place. */
+void map_print(FILE *out, const Placement *p, const LinkObj *objs);
 /* One manifest for the variants of select s, linked into one cubin (ps[i]:
  * vs[i] placed): the top level is the default's (the last), and
- * "variants" lists each with its conditions and launch (docs/manifest.md). */
+ * "variants" lists each with its conditions and launch (docs/manifest.md);
+ * objs (NULL: not linked): link_kernels' LinkResult.objs, for the link map. */
 int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
-                          const char *binary, FILE *out);
+                          const LinkObj *objs, const char *binary, FILE *out);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);

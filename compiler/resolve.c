@@ -10,7 +10,9 @@
  * paths is loaded once; a file imported while it is still being resolved
  * closes a cycle. Every component name is declared once in a program; the
  * one exception is an object beside the declaration it was built from,
- * which must match it (else the object is stale). */
+ * which must match it (else the object is stale). Imports nest at most
+ * PLK_MAX_IMPORT_DEPTH files deep (E0218), and names are looked up in hash
+ * tables: any input costs time and stack in proportion to its size. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -41,13 +43,17 @@ typedef struct Resolver {
 	Ctx *c;
 	Program *p;
 	Vec files;               /* File* */
-	Vec origins;             /* Origin* */
+	NameMap by_real;         /* File*, by File.real */
+	NameMap origins;         /* Origin*, by component name */
+	int depth;               /* files being resolved, one inside the other */
 } Resolver;
 
+/* Something is there: a file that cannot be read gets its own error
+ * when it is loaded (E0217 for a FIFO or a device), not "not found". */
 static int is_file(const char *p)
 {
 	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 static const char *dir_of(Ctx *c, const char *path)
@@ -131,12 +137,7 @@ static const char *find(Resolver *r, const Use *u, int src)
 
 static File *file_by_real(Resolver *r, const char *real)
 {
-	for (int i = 0; i < r->files.n; i++) {
-		File *f = r->files.v[i];
-		if (!strcmp(f->real, real))
-			return f;
-	}
-	return NULL;
+	return namemap_get(&r->by_real, real);
 }
 
 static File *file_new(Resolver *r, const char *path, const char *real, const Use *via, int via_src)
@@ -147,6 +148,7 @@ static File *file_new(Resolver *r, const char *path, const char *real, const Use
 	f->via = via;
 	f->via_src = via_src;
 	vec_push(r->c->arena, &r->files, f);
+	namemap_put(r->c->arena, &r->by_real, f->real, f);
 	return f;
 }
 
@@ -169,28 +171,27 @@ static void add_component(Resolver *r, Component *comp, Span at, const Use *obju
 {
 	int from_object = objuse != NULL;
 	Ctx *c = r->c;
-	for (int i = 0; i < r->origins.n; i++) {
-		Origin *o = r->origins.v[i];
-		if (strcmp(o->comp->name, comp->name))
-			continue;
-		if (o->from_object != from_object) {
-			/* An object beside its declaration: the object stands for it
-			 * when it was built from the declaration as it is now. */
-			Component *dc = from_object ? o->comp : comp, *oc = from_object ? comp : o->comp;
-			Span oat = from_object ? at : o->at;
-			if (object_matches(c, dc, oc, oat) == 0) {
-				for (int j = 0; j < r->p->comps.n; j++)
-					if (r->p->comps.v[j] == dc) {
-						r->p->comps.v[j] = oc;
-						if (objuse)
-							r->p->objuses.v[j] = (void *)objuse;
-					}
-				o->comp = oc;
-				o->at = oat;
-				o->from_object = 1;
-			}
-			return;
+	Origin *o = namemap_get(&r->origins, comp->name);
+	if (o && o->from_object != from_object) {
+		/* An object beside its declaration: the object stands for it
+		 * when it was built from the declaration as it is now. */
+		Component *dc = from_object ? o->comp : comp, *oc = from_object ? comp : o->comp;
+		Span oat = from_object ? at : o->at;
+		if (object_matches(c, dc, oc, oat) == 0) {
+			for (int j = 0; j < r->p->comps.n; j++)
+				if (r->p->comps.v[j] == dc) {
+					r->p->comps.v[j] = oc;
+					if (objuse)
+						r->p->objuses.v[j] = (void *)objuse;
+				}
+			oc->decl = dc;      /* other constants are built from its source */
+			o->comp = oc;
+			o->at = oat;
+			o->from_object = 1;
 		}
+		return;
+	}
+	if (o) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0203", at, "component `%s` is declared twice", comp->name);
 		diag_label(d, at, "declared again here");
 		diag_label(d, o->at, "first declared here");
@@ -198,11 +199,11 @@ static void add_component(Resolver *r, Component *comp, Span at, const Use *obju
 		diag_end(c, d);
 		return;
 	}
-	Origin *o = arena_alloc(c->arena, sizeof *o);
+	o = arena_alloc(c->arena, sizeof *o);
 	o->comp = comp;
 	o->at = at;
 	o->from_object = from_object;
-	vec_push(c->arena, &r->origins, o);
+	namemap_put(c->arena, &r->origins, comp->name, o);
 	vec_push(c->arena, &r->p->comps, comp);
 	vec_push(c->arena, &r->p->objuses, (void *)objuse);
 }
@@ -215,8 +216,8 @@ static void resolve_use(Resolver *r, const Use *u, int src)
 	const char *path = find(r, u, src);
 	if (!path)
 		return;
-	char real[PATH_MAX];
-	if (!realpath(path, real)) {
+	char *real = realpath(path, NULL);     /* malloc'd: nothing big on a stack that recursion deepens */
+	if (!real) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0201", u->path_sp, "cannot open `%s`", path);
 		diag_note(d, "%s", strerror(errno));
 		diag_end(c, d);
@@ -224,7 +225,8 @@ static void resolve_use(Resolver *r, const Use *u, int src)
 	}
 	/* Objects and declarations are told apart even for one path, so that
 	 * a file imported as the wrong kind gets its own error, not a cycle. */
-	const char *key = u->object ? arena_printf(c->arena, "object:%s", real) : real;
+	const char *key = arena_printf(c->arena, "%s%s", u->object ? "object:" : "", real);
+	free(real);
 	File *f = file_by_real(r, key);
 	if (f && f->state == ST_ACTIVE) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0202", u->path_sp, "import cycle: `%s` imports itself through its imports", f->path);
@@ -252,6 +254,18 @@ static void resolve_use(Resolver *r, const Use *u, int src)
 			add_component(r, f->comp, u->path_sp, u);
 		return;
 	}
+	if (r->depth >= PLK_MAX_IMPORT_DEPTH) {
+		f->state = ST_DONE;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0218", u->path_sp, "imports nest more than %d files deep",
+			PLK_MAX_IMPORT_DEPTH);
+		diag_label(d, u->path_sp, "one import too many");
+		const File *root = r->files.v[0];
+		diag_note(d, "`%s` imports a file that imports a file ... %d times over, down to `%s`", root->path,
+			PLK_MAX_IMPORT_DEPTH, path);
+		diag_help(d, "import the files a recipe needs from the recipe itself, side by side, not each from the last");
+		diag_end(c, d);
+		return;
+	}
 	int s = ctx_load_file(c, path, u->path_sp);
 	if (s < 0)
 		return;
@@ -271,6 +285,7 @@ static void resolve_file(Resolver *r, File *f, int src)
 {
 	Ctx *c = r->c;
 	f->state = ST_ACTIVE;
+	r->depth++;
 	Module *m = parse_source(c, src);
 	f->mod = m;
 	if (m) {
@@ -284,6 +299,7 @@ static void resolve_file(Resolver *r, File *f, int src)
 			add_component(r, comp, comp->name_sp, NULL);
 		}
 	}
+	r->depth--;
 	f->state = ST_DONE;
 }
 
@@ -297,9 +313,16 @@ int ctx_load_input(Ctx *c, const char *path)
 	if (!is_stdin_path(path))
 		return ctx_load_file(c, path, span_none);
 	size_t len;
-	char *buf = sys_read_stream(stdin, &len);
+	char *buf = sys_read_stream(stdin, PLK_MAX_TEXT + 1, &len);   /* one byte more: too large */
 	if (!buf) {
 		error_at(c, "E0601", span_none, "cannot read the standard input");
+		return -1;
+	}
+	if (len > PLK_MAX_TEXT) {
+		free(buf);
+		Diag *d = diag_new(c, DIAG_ERROR, "E0217", span_none, "the standard input is too large");
+		diag_note(d, "plkc reads at most %zu MiB of a .plk file", PLK_MAX_TEXT >> 20);
+		diag_end(c, d);
 		return -1;
 	}
 	int id = ctx_add_source(c, "<stdin>", buf, len);
@@ -310,7 +333,9 @@ int ctx_load_input(Ctx *c, const char *path)
 Program *resolve(Ctx *c, const char *root)
 {
 	int before = c->nerrors;
-	Resolver r = { c, arena_alloc(c->arena, sizeof(Program)), { 0 }, { 0 } };
+	Resolver r = { 0 };
+	r.c = c;
+	r.p = arena_alloc(c->arena, sizeof(Program));
 	char real[PATH_MAX];
 	if (is_stdin_path(root))    /* `use` paths are then relative to the working directory */
 		snprintf(real, sizeof real, "<stdin>");
@@ -332,11 +357,17 @@ Program *resolve(Ctx *c, const char *root)
 		for (int i = 0; i < f->mod->selects.n; i++)
 			vec_push(c->arena, &r.p->selects, f->mod->selects.v[i]);
 	}
+	for (int i = 0; i < r.p->comps.n; i++) {
+		Component *comp = r.p->comps.v[i];
+		namemap_put(c->arena, &r.p->by_name, comp->name, comp);
+	}
 	return c->nerrors == before ? r.p : NULL;
 }
 
 const Component *program_component(const Program *p, const char *name)
 {
+	if (p && p->by_name.n)
+		return namemap_get(&p->by_name, name);
 	for (int i = 0; p && i < p->comps.n; i++) {
 		const Component *comp = p->comps.v[i];
 		if (!strcmp(comp->name, name))

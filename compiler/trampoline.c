@@ -190,3 +190,33 @@ int trampoline_ltoir_multi(Ctx *c, const Placement *const *ps, int nps, void **i
 	nvrtcDestroyProgram(&prog);
 	return rc;
 }
+
+int trampoline_probe_ltoir(const char *entry, const ArchInfo *arch, void **ir, size_t *n, char **log)
+{
+	*ir = NULL, *n = 0, *log = NULL;
+	char src[512], opt[64];
+	/* the address only: no call, so no prototype has to match */
+	if (snprintf(src, sizeof src, "extern \"C\" __device__ void %s(void);\n"
+	             "extern \"C\" __global__ void plk_probe(void **out) { *out = (void *)&%s; }\n",
+	             entry, entry) >= (int)sizeof src)
+		return -1;
+	snprintf(opt, sizeof opt, "-arch=compute_%s", arch->name + 3);
+	const char *opts[] = { opt, "-dlto" };
+	nvrtcProgram prog = NULL;
+	if (nvrtcCreateProgram(&prog, src, "plk_probe.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
+		return -1;
+	int rc = -1;
+	if (nvrtcCompileProgram(prog, 2, opts) != NVRTC_SUCCESS) {
+		size_t ln = 0;
+		if (nvrtcGetProgramLogSize(prog, &ln) == NVRTC_SUCCESS && (*log = calloc(1, ln + 1)))
+			nvrtcGetProgramLog(prog, *log);
+	} else if (nvrtcGetLTOIRSize(prog, n) == NVRTC_SUCCESS && (*ir = malloc(*n)) &&
+	           nvrtcGetLTOIR(prog, *ir) == NVRTC_SUCCESS)
+		rc = 0;
+	if (rc) {
+		free(*ir);
+		*ir = NULL;
+	}
+	nvrtcDestroyProgram(&prog);
+	return rc;
+}

@@ -210,6 +210,10 @@ int yylex(YYSTYPE *lval, Span *lloc, Lexer *lx)
 	const char *cur = lx->cur, *mar = cur, *tok;
 	int tline;
 	const char *tls;
+	/* past the error limit nothing more is shown: stop reading, so that
+	 * junk costs no memory for diagnostics nobody sees */
+	if (lx->c->nerrors > (lx->c->max_errors ? lx->c->max_errors : 20))
+		lx->stop = 1;
 	if (lx->stop)
 		return END;
 loop:

@@ -9,7 +9,10 @@
 #   scripts: tests/scripts/*.sh        one test each; exit 0 pass, 77 skip.
 #
 # Prints one line per failure, then "N passed, N failed, N skipped".
+# Component objects go to a cache of the tests' own (PLKC_TEST_CACHE, else
+# build/test-cache), never the user's.
 export LC_ALL=C NO_COLOR=1
+export PLKC_CACHE="${PLKC_TEST_CACHE:-$PWD/build/test-cache}"
 pass=0 fail=0 skip=0
 ok()   { pass=$((pass + 1)); }
 bad()  { fail=$((fail + 1)); echo "FAIL [$B] $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/    /'; }

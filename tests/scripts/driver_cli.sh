@@ -110,8 +110,13 @@ has "$o" "time: nvcc my_store for sm_90a"
 has "$("$PLKC" --emit=contract "$tmp/my.o")" "-I$fam/inc -DMYFLAG=7 -DXN"
 has "$(cat "$tmp/my.d")" "$tmp/my.o $tmp/my.plk.h:" "$fam/my_store.plk" "$fam/my_store.cu" "stdlib/plk.cuh" \
 	"$fam/inc/mylib.cuh" "components/common/acc_store.cuh"
-o=$("$PLKC" -c "$fam/my_store.plk" -arch sm_90a -o "$tmp/my.o" -DBM=64 2>&1); [ $? -eq 1 ] || fail "-DBM: exit"
-has "$o" "error[E0610]: \`-DBM=64\` on the command line sets constant \`BM\` of component \`my_store\`"
+# -D of a contract constant: with -c the value the object is built for
+# (its contract says so); in a link, E0610: the recipe sets constants
+"$PLKC" -c "$fam/my_store.plk" -arch sm_90a -o "$tmp/my64.o" -I "$fam/inc" -D MYFLAG=7 -Xnvcc -DXN -DBM=64 -DWARPS=4 ||
+	fail "-c -DBM=64"
+has "$("$PLKC" --emit=contract "$tmp/my64.o")" "component my_store(BM = 64, BN = 256, WARPS = 4)"
+o=$("$PLKC" $G -o "$tmp/bm.cubin" -DBM=64 2>&1); [ $? -eq 1 ] || fail "-DBM: exit"
+has "$o" "error[E0610]: \`-DBM=64\` on the command line sets constant \`BM\` of component \`"
 o=$("$PLKC" -c "$fam/my_store.plk" -D 9x 2>&1); [ $? -eq 2 ] || fail "-D 9x: exit"
 # the cache key: another -D is another object
 export PLKC_CACHE=$tmp/cache

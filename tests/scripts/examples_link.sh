@@ -4,12 +4,50 @@
 # component ABI survives as a call. A Hopper-only recipe must be refused
 # for the other arches with the arch error, not linked. Also links one
 # example for three arches at once into a fatbin with its manifest. The
-# attention recipes (hooks) link too, all of one core object.
+# attention recipes (hooks) link too, all of one core object. Every
+# example of examples/ must be in the list.
 B=${1:-build}
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+cat >"$tmp/list" <<'LIST'
+gemm sm_80 E0329
+gemm sm_90a ok
+gemm sm_100a E0330
+gemm_bias_gelu sm_80 E0329
+gemm_bias_gelu sm_90a ok
+gemm_bias_gelu sm_100a E0330
+gemm_pingpong sm_80 E0329
+gemm_pingpong sm_90a ok
+gemm_pingpong sm_100a E0330
+gemm_swiglu sm_80 E0329
+gemm_swiglu sm_90a ok
+gemm_swiglu sm_100a E0330
+gemm_swiglu_pingpong sm_80 E0329
+gemm_swiglu_pingpong sm_90a ok
+gemm_swiglu_pingpong sm_100a E0330
+gemm_mcast sm_80 E0330
+gemm_mcast sm_90a ok
+gemm_mcast sm_100a E0330
+gemm_swiglu_sm80 sm_80 ok
+gemm_swiglu_sm80 sm_90a ok
+gemm_swiglu_sm80 sm_100a ok
+gemm_auto sm_80 E0329
+gemm_auto sm_90a ok
+gemm_swiglu_auto sm_90a ok
+attn_dense sm_80 E0329
+attn_dense sm_90a ok
+attn_dense sm_100a E0330
+attn_causal sm_90a ok
+attn_sliding sm_90a ok
+attn_softcap sm_90a ok
+attn_document sm_90a ok
+attn_block_sparse sm_90a ok
+LIST
+for e in examples/*.plk; do
+	grep -q "^$(basename "$e" .plk) " "$tmp/list" || { echo "$e: not in this test's list"; fail=1; }
+done
 # example arch expected (ok, or the error code)
 while read -r ex arch want; do
 	"$PLKC" "examples/$ex.plk" -arch "$arch" --emit=ptx >"$tmp/k.ptx" 2>"$tmp/err"
@@ -30,38 +68,11 @@ while read -r ex arch want; do
 	grep -qE "call(\.uni)?[^;]*plk_" "$tmp/k.ptx" && why="$why; a plk_ call survived"
 	grep -q "mbarrier.init" "$tmp/k.ptx" || why="$why; no mbarrier.init"
 	if [ -n "$why" ]; then echo "$ex $arch:$why"; head -n 12 "$tmp/err"; fail=1; fi
-done <<'LIST'
-gemm sm_80 E0329
-gemm sm_90a ok
-gemm sm_100a E0330
-gemm_bias_gelu sm_80 E0329
-gemm_bias_gelu sm_90a ok
-gemm_bias_gelu sm_100a E0330
-gemm_swiglu sm_80 E0329
-gemm_swiglu sm_90a ok
-gemm_swiglu sm_100a E0330
-gemm_mcast sm_80 E0330
-gemm_mcast sm_90a ok
-gemm_mcast sm_100a E0330
-gemm_swiglu_sm80 sm_80 ok
-gemm_swiglu_sm80 sm_90a ok
-gemm_swiglu_sm80 sm_100a ok
-gemm_auto sm_80 E0329
-gemm_auto sm_90a ok
-gemm_swiglu_auto sm_90a ok
-attn_dense sm_80 E0329
-attn_dense sm_90a ok
-attn_dense sm_100a E0330
-attn_causal sm_90a ok
-attn_sliding sm_90a ok
-attn_softcap sm_90a ok
-attn_document sm_90a ok
-attn_block_sparse sm_90a ok
-LIST
+done <"$tmp/list"
 # The attention variants differ only in the hooks they connect: every one
 # with HD = 128 links the one cached object of attn_core (object_for names
-# it COMPONENT-DIGEST.o), and ptxas spills nothing and serializes no wgmma.
-core=""
+# it COMPONENT-KEY.o), and ptxas spills nothing and serializes no wgmma.
+core="" digest=""
 for ex in examples/attn_*.plk; do
 	grep -qE "const .*HD = 128" "$ex" || continue
 	"$PLKC" "$ex" -arch sm_90a -v -o "$tmp/a.cubin" >"$tmp/log" 2>&1 || { echo "$ex: link failed"; head -n 12 "$tmp/log"; fail=1; continue; }
@@ -69,6 +80,13 @@ for ex in examples/attn_*.plk; do
 	[ -n "$o" ] || { echo "$ex: no attn_core object in plkc -v"; fail=1; continue; }
 	[ -z "$core" ] && core=$o
 	[ "$o" = "$core" ] || { echo "$ex links attn_core from $o, not $core"; fail=1; }
+	# and its link map says so: one digest for the core in every manifest
+	d=$(python3 -c 'import json, sys
+print(*[i["object"] for i in json.load(open(sys.argv[1]))["instances"] if i["component"] == "attn_core"])' \
+		"$tmp/a.manifest.json" 2>&1)
+	[ ${#d} -eq 64 ] || { echo "$ex: no attn_core digest in the manifest's link map: $d"; fail=1; continue; }
+	[ -z "$digest" ] && digest=$d
+	[ "$d" = "$digest" ] || { echo "$ex: attn_core digest $d, not $digest"; fail=1; }
 	grep -q " 0 bytes spill stores, 0 bytes spill loads" "$tmp/log" || { echo "$ex: ptxas spilled:"; grep spill "$tmp/log"; fail=1; }
 	grep -q "C75[0-9][0-9]" "$tmp/log" && { echo "$ex: ptxas:"; grep "C75" "$tmp/log"; fail=1; }
 done

@@ -29,7 +29,9 @@ grep -q '^arches sm_80 sm_90a sm_100a$' "$tmp/secall" || fail "default arches: $
 cp tests/objects/add.cu "$tmp/"
 "$PLKC" -c "$tmp/a.plk" -arch sm_90a -o "$tmp/again.o" || fail "plkc -c of the printed contract failed"
 "$PLKC" --emit=contract "$tmp/again.o" >"$tmp/b.plk" || fail "--emit=contract of the rebuilt object failed"
-diff <(grep -v '^// object' "$tmp/a.plk") <(grep -v '^// object' "$tmp/b.plk") || fail "contract changed on a round trip"
+# (the digest covers the code, which names the source's path: it may differ)
+diff <(grep -Ev '^// (object|digest)' "$tmp/a.plk") <(grep -Ev '^// (object|digest)' "$tmp/b.plk") ||
+	fail "contract changed on a round trip"
 objcopy --dump-section .plk.contract="$tmp/sec2" "$tmp/again.o" "$tmp/junk.o"
 [ "$(grep '^hash ' "$tmp/sec")" = "$(grep '^hash ' "$tmp/sec2")" ] || fail "content hash changed on a round trip"
 

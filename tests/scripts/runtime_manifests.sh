@@ -2,7 +2,9 @@
 # Writer and reader agree: every example's manifest (plkc --emit=manifest)
 # parses and resolves in the runtime for M = N = K = 4096 (the attention
 # recipes: B = 2, H = 16, HKV = 8, SQ = SKV = 4096), tensor maps included;
-# keys it does not know (the attention recipes' "hooks") are ignored. Needs plkc (skips without it).
+# keys it does not know (the attention recipes' "hooks", the link map's
+# "instances") are ignored. Needs plkc (skips without it); every example
+# must pass.
 B=${1:-build}
 [ -x "$B/plkc" ] || { echo "no $B/plkc"; exit 77; }
 out="$PWD/$B/runtime-manifests"
@@ -15,6 +17,8 @@ fi
 make -s -C runtime B="$out" "${san[@]}" "$out/test_runtime" || exit 1
 fails=0 n=0
 for e in examples/*.plk; do
+	[ -e "$e" ] || continue
+	n=$((n + 1))
 	arch=sm_90a
 	case $e in *sm80*) arch=sm_80 ;; esac
 	m="$out/$(basename "$e" .plk).manifest.json"
@@ -28,7 +32,18 @@ for e in examples/*.plk; do
 		echo "FAIL: $e: $o"; fails=$((fails + 1)); continue
 	fi
 	printf '%s' "$o" | grep -q "work items, grid" || { echo "FAIL: $e: $o"; fails=$((fails + 1)); }
-	n=$((n + 1))
 done
-[ $n -gt 0 ] || { echo "no examples"; exit 77; }
+[ $n -gt 0 ] || { echo "no examples in examples/"; exit 1; }
+# a linked kernel's manifest carries its link map ("instances" with each
+# object's digest): the runtime reads it as well
+if command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+	n=$((n + 1))
+	if ! "$B/plkc" examples/gemm.plk -arch sm_90a -o "$out/linked.cubin" 2>"$out/linked.err"; then
+		echo "FAIL: link of examples/gemm.plk: $(head -c 2000 "$out/linked.err")"; fails=$((fails + 1))
+	elif ! grep -q '"object": "[0-9a-f]\{64\}"' "$out/linked.manifest.json" ||
+	     ! o=$("$out/test_runtime" --manifest "$out/linked.manifest.json" M=4096 N=4096 K=4096 2>&1); then
+		echo "FAIL: the linked manifest: $o"; fails=$((fails + 1))
+	fi
+fi
+echo "$((n - fails)) of $n manifests load"
 [ $fails -eq 0 ]

@@ -174,7 +174,7 @@ static void test_header_build(void)
 		unit_ctx_fini(&t);
 		return;
 	}
-	CHECK_EQ_INT(object_build(&t.c, decl, NULL, a, 1, tp("hdr/h.o")), 0);
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, a, 1, tp("hdr/h.o"), NULL, NULL), 0);
 	CHECK_EQ_INT(t.c.nerrors, 0);
 	CHECK(sh("ls -a '%s' | grep -q tmp%s", tp("hdr"), "") != 0);
 
@@ -193,7 +193,7 @@ static void test_header_build(void)
 	CHECK_EQ_INT(system(cmd), 0);
 
 	((Barrier *)decl->barriers.v[0])->name = "finished";
-	CHECK(object_build(&t.c, decl, NULL, a, 1, tp("hdr/h2.o")) != 0);
+	CHECK(object_build(&t.c, decl, NULL, a, 1, tp("hdr/h2.o"), NULL, NULL) != 0);
 	CHECK_LOG(&t, "error[E0209]");
 	CHECK_LOG(&t, "HEADER_TEST_BAR_DONE");
 	CHECK(sh("ls -a '%s' | grep -q tmp%s", tp("hdr"), "") != 0);
@@ -207,7 +207,7 @@ static void test_build_and_read(void)
 	Component *decl = load_comp(&t, "tests/objects/add.plk");
 	if (!decl)
 		return;
-	CHECK_EQ_INT(object_build(&t.c, decl, NULL, NULL, 0, tp("add.o")), 0);
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, NULL, 0, tp("add.o"), NULL, NULL), 0);
 	CHECK_EQ_INT(t.c.nerrors, 0);
 	Component *obj = object_read_contract(&t.c, tp("add.o"), span_none);
 	CHECK(obj != NULL);
@@ -277,7 +277,7 @@ static void test_other_arch_only(void)
 	if (!decl)
 		return;
 	/* needs wgmma: of the default targets only sm_90a is built */
-	CHECK_EQ_INT(object_build(&t.c, decl, NULL, NULL, 0, tp("hopper.o")), 0);
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, NULL, 0, tp("hopper.o"), NULL, NULL), 0);
 	CHECK_EQ_INT(object_check_arch(&t.c, tp("hopper.o"), arch_lookup("sm_90a"), span_none), 0);
 	CHECK_EQ_INT(t.c.nerrors, 0);
 	CHECK(object_check_arch(&t.c, tp("hopper.o"), arch_lookup("sm_80"), span_none) != 0);
@@ -286,7 +286,7 @@ static void test_other_arch_only(void)
 	CHECK(object_check_arch(&t.c, tp("hopper.o"), arch_lookup("sm_100a"), span_none) != 0);
 	/* and it cannot be built for sm_80 at all */
 	const ArchInfo *a80[] = { arch_lookup("sm_80") };
-	CHECK(object_build(&t.c, decl, NULL, a80, 1, tp("never.o")) != 0);
+	CHECK(object_build(&t.c, decl, NULL, a80, 1, tp("never.o"), NULL, NULL) != 0);
 	CHECK_LOG(&t, "error[E0210]");
 	CHECK(access(tp("never.o"), F_OK) != 0);
 	unit_ctx_fini(&t);
@@ -327,7 +327,7 @@ static void test_damaged(void)
 	char *c = o;
 	char *hdr = NULL;
 	for (size_t i = 0; i + 15 < n && !hdr; i++)
-		if (!memcmp(c + i, "plk.contract 1\n", 15))
+		if (!memcmp(c + i, "plk.contract 2\n", 15))
 			hdr = c + i;
 	CHECK(hdr != NULL);
 	if (hdr) {
@@ -365,13 +365,65 @@ static void test_damaged(void)
 	expect_read_error(tp("absent.o"), "error[E0201]", "tried:");
 }
 
+/* The section's header is parsed strictly; lists are compared as
+ * multisets and never cut short. */
+static void test_strict(void)
+{
+	const char *a2[] = { "sm_90a", "sm_90a" }, *b2[] = { "sm_90a", "sm_80" }, *c2[] = { "sm_90a", "sm_80" };
+	CHECK(!obj_same_set(a2, 2, b2, 2) && !obj_same_set(b2, 2, a2, 2));
+	CHECK(obj_same_set(b2, 2, c2, 2));
+	const char *rev[] = { "sm_80", "sm_90a" };
+	CHECK(obj_same_set(b2, 2, rev, 2));
+	/* edits of the section text: sed EXPR on it, the object rebuilt with it */
+	static const struct { const char *sed, *why; } edits[] = {
+		{ "s/^length \\([0-9]*\\)$/length +\\1/", "its header says `+" },
+		{ "s/^length \\([0-9]*\\)$/length  \\1/", "its header says ` " },
+		{ "s/^length \\([0-9]*\\)$/length 0\\1/", "its header says `0" },
+		{ "s/^toolkit .*/&\\ntoolkit V0/", "says `toolkit` twice" },
+		{ "s/^component .*/&\\ncomponent plk_other/", "says `component` twice" },
+		{ "s/^dep \\([0-9a-f]*\\) add.cu$/dep \\1/", "malformed `dep` line" },
+		{ "s/^arches .*/arches sm_90a sm_90a/", "names an arch twice" },
+		{ "/^digest /d", "lacks `digest`" },
+	};
+	char st[512], ao[512], jo[512], eo[512];   /* tp's buffers are few: copies */
+	snprintf(st, sizeof st, "%s", tp("s.txt"));
+	snprintf(ao, sizeof ao, "%s", tp("add.o"));
+	snprintf(jo, sizeof jo, "%s", tp("junk.o"));
+	snprintf(eo, sizeof eo, "%s", tp("edited.o"));
+	for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+		char cmd[4000];
+		snprintf(cmd, sizeof cmd, "objcopy --dump-section .plk.contract='%s' '%s' '%s' && sed -i '%s' '%s' && "
+		         "objcopy --update-section .plk.contract='%s' '%s' '%s'", st, ao, jo, edits[i].sed, st, st, ao, eo);
+		CHECK_EQ_INT(system(cmd), 0);
+		expect_read_error(tp("edited.o"), "error[E0204]", edits[i].why);
+	}
+	/* a fatbin of 65 LTO-IR entries: refused, not cut to the first 64 */
+	unsigned char fat[16 + 65 * 48];
+	memset(fat, 0, sizeof fat);
+	unsigned char *h = fat;
+	h[0] = 0x50, h[1] = 0xed, h[2] = 0x55, h[3] = 0xba, h[4] = 1, h[6] = 16;
+	uint64_t body = 65 * 48;
+	for (int k = 0; k < 8; k++)
+		h[8 + k] = (unsigned char)(body >> (8 * k));
+	for (int e = 0; e < 65; e++) {
+		unsigned char *x = fat + 16 + 48 * e;
+		x[0] = 8, x[4] = 48, x[28] = 90;
+	}
+	spit(tp("fat65"), fat, sizeof fat);
+	char cmd[2000], f65[512];
+	snprintf(f65, sizeof f65, "%s", tp("fat65"));
+	snprintf(cmd, sizeof cmd, "objcopy --update-section __nv_relfatbin='%s' '%s' '%s'", f65, ao, tp("fat65.o"));
+	CHECK_EQ_INT(system(cmd), 0);
+	expect_read_error(tp("fat65.o"), "error[E0204]", "more than 64 LTO-IR entries");
+}
+
 static void test_nvcc_failure(void)
 {
 	T t;
 	unit_ctx_init(&t);
 	Component *decl = load_comp(&t, "tests/objects/broken.plk");
 	const ArchInfo *a[] = { arch_lookup("sm_90a") };
-	CHECK(decl && object_build(&t.c, decl, NULL, a, 1, tp("broken.o")) != 0);
+	CHECK(decl && object_build(&t.c, decl, NULL, a, 1, tp("broken.o"), NULL, NULL) != 0);
 	CHECK_LOG(&t, "error[E0209]");
 	CHECK_LOG(&t, "undeclared_name");
 	CHECK(access(tp("broken.o"), F_OK) != 0);
@@ -394,31 +446,31 @@ static void test_cache_and_stale(void)
 	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
 	Component *decl = load_comp(&t, tp("src/hopper.plk"));
 	const ArchInfo *a = arch_lookup("sm_90a");
-	const char *p1 = decl ? object_for(&t.c, decl, NULL, a) : NULL;
+	const char *p1 = decl ? object_for(&t.c, decl, NULL, a, NULL) : NULL;
 	CHECK(p1 != NULL);
 	if (!p1) {
 		unit_ctx_fini(&t);
 		return;
 	}
 	long m1 = mtime_ns(p1);
-	const char *p2 = object_for(&t.c, decl, NULL, a);
+	const char *p2 = object_for(&t.c, decl, NULL, a, NULL);
 	CHECK_STR(p2, p1);
 	CHECK_EQ_INT(mtime_ns(p1), m1);        /* a hit: not rebuilt */
 	spit(p1, "junk", 4);                    /* damaged -> rebuilt, never used */
-	const char *p3 = object_for(&t.c, decl, NULL, a);
+	const char *p3 = object_for(&t.c, decl, NULL, a, NULL);
 	CHECK_STR(p3, p1);
 	CHECK(object_read_contract(&t.c, p1, span_none) != NULL);
 	CHECK_EQ_INT(t.c.nerrors, 0);
 
 	/* an object built now matches its declaration; after an edit it is stale */
-	CHECK_EQ_INT(object_build(&t.c, decl, NULL, &a, 1, tp("src/hopper.o")), 0);
+	CHECK_EQ_INT(object_build(&t.c, decl, NULL, &a, 1, tp("src/hopper.o"), NULL, NULL), 0);
 	Component *obj = object_read_contract(&t.c, tp("src/hopper.o"), span_none);
 	CHECK(obj && object_matches(&t.c, decl, obj, span_none) == 0);
 	CHECK_EQ_INT(sh("echo '// edited' >> '%s'%s", tp("src/hopper.cu"), ""), 0);
 	CHECK(obj && object_matches(&t.c, decl, obj, span_none) != 0);
 	CHECK_LOG(&t, "error[E0208]");
-	CHECK_LOG(&t, "hopper.cu` (or a header beside it or in stdlib/) changed");
-	const char *p4 = object_for(&t.c, decl, NULL, a);
+	CHECK_LOG(&t, "hopper.cu`, which nvcc read to build it, changed");
+	const char *p4 = object_for(&t.c, decl, NULL, a, NULL);
 	CHECK(p4 && strcmp(p4, p1));            /* the edit is a new key */
 
 	/* resolve: a fresh object beside its declaration stands for it */
@@ -496,6 +548,7 @@ int main(void)
 	}
 	test_build_and_read();
 	test_damaged();
+	test_strict();
 	test_other_arch_only();
 	test_agrees_with_nvjitlink();
 	test_nvcc_failure();

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "unit.h"
 
@@ -33,15 +34,30 @@ static void test_files(const char *dir)
 	static const char data[] = "one\0two";
 	CHECK_EQ_INT(sys_write_file(path, data, sizeof data), 0);
 	size_t n = 0;
-	char *t = sys_read_file(path, &n);
+	char *t = sys_read_file(path, 64, &n);
 	CHECK(t && n == sizeof data && !memcmp(t, data, n) && t[n] == 0);
 	free(t);
 	snprintf(sub, sizeof sub, "%s/none/f", dir);
 	CHECK_EQ_INT(sys_write_file(sub, data, 1), -1);
 	errno = 0;
-	CHECK(!sys_read_file(sub, &n) && errno == ENOENT);
+	CHECK(!sys_read_file(sub, 64, &n) && errno == ENOENT);
 	errno = 0;
-	CHECK(!sys_read_file(dir, &n) && errno == EISDIR);
+	CHECK(!sys_read_file(dir, 64, &n) && errno == EISDIR);
+	/* only regular files, never more than the cap: a FIFO neither blocks
+	 * nor is read, /dev/zero is refused at once, a large file too */
+	errno = 0;
+	CHECK(!sys_read_file(path, sizeof data - 1, &n) && errno == EFBIG);
+	t = sys_read_file(path, sizeof data, &n);
+	CHECK(t && n == sizeof data);
+	free(t);
+	errno = 0;
+	CHECK(!sys_read_file("/dev/zero", 1 << 20, &n) && errno == SYS_ENOTREG);
+	snprintf(sub, sizeof sub, "%s/fifo", dir);
+	CHECK_EQ_INT(mkfifo(sub, 0600), 0);
+	errno = 0;
+	CHECK(!sys_read_file(sub, 64, &n) && errno == SYS_ENOTREG);
+	CHECK_STR(sys_strerror(SYS_ENOTREG), "not a regular file");
+	unlink(sub);
 
 	snprintf(sub, sizeof sub, "%s/a/b/c", dir);
 	CHECK_EQ_INT(sys_mkdirs(sub), 0);
@@ -60,11 +76,101 @@ static void test_files(const char *dir)
 	CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
 	rmdir(path);
 	char small[8];
+	errno = 0;
 	CHECK_EQ_INT(sys_tmp_file(small, sizeof small, sub), -1);
+	CHECK_EQ_INT(errno, ENAMETOOLONG);    /* not whatever errno held before */
+	errno = 0;
 	CHECK_EQ_INT(sys_tmp_dir(small, sizeof small, sub), -1);
+	CHECK_EQ_INT(errno, ENAMETOOLONG);
 
 	CHECK_EQ_INT(sys_exe_path(path, sizeof path), 0);
 	CHECK(strstr(path, "test_sys") != NULL);
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+	return lstat(p, &st) == 0;
+}
+
+static char *slurp(const char *p)
+{
+	size_t n;
+	return sys_read_file(p, 1 << 20, &n);
+}
+
+/* Temporaries beside their target carry the writer's pid; a sweep removes
+ * those of dead writers. Commits are all or nothing. */
+static void test_commit(const char *dir)
+{
+	char a[PATH_MAX + 32], b[PATH_MAX + 32], t[PATH_MAX + 64], name[PATH_MAX + 64];
+	snprintf(a, sizeof a, "%s/out.cubin", dir);
+	snprintf(b, sizeof b, "%s/out.manifest.json", dir);
+	CHECK_EQ_INT(sys_tmp_beside(t, sizeof t, a), 0);
+	snprintf(name, sizeof name, "%s/.out.cubin.tmp.%ld.", dir, (long)getpid());
+	CHECK(!strncmp(t, name, strlen(name)) && strlen(t) == strlen(name) + 6);
+	sys_sweep(dir, NULL);                  /* ours, and we are alive: kept */
+	CHECK(exists(t));
+	/* a dead writer's: a child that exits at once */
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	int st;
+	waitpid(pid, &st, 0);
+	snprintf(name, sizeof name, "%s/.out.cubin.tmp.%ld.abcdef", dir, (long)pid);
+	CHECK_EQ_INT(mkdir(name, 0700), 0);
+	char inner[PATH_MAX + 96];
+	snprintf(inner, sizeof inner, "%s/new", name);
+	CHECK_EQ_INT(sys_write_file(inner, "x", 1), 0);
+	sys_sweep(dir, "other.cubin");         /* another name's: kept */
+	CHECK(exists(name));
+	sys_sweep(dir, "out.cubin");
+	CHECK(!exists(name) && exists(t));
+	CHECK_EQ_INT(sys_rmdir_files(t), 0);
+
+	/* both written, or neither: a directory in the way of the second */
+	const char *dst[2] = { a, b };
+	const void *data[2] = { "new cubin", "new manifest" };
+	size_t len[2] = { 9, 12 };
+	int failed = -1;
+	CHECK_EQ_INT(sys_write_files(2, dst, data, len, &failed), 0);
+	char *x = slurp(a);
+	CHECK_STR(x, "new cubin");
+	free(x);
+	unlink(b);
+	CHECK_EQ_INT(mkdir(b, 0700), 0);
+	const void *data2[2] = { "newer cubin", "newer manifest" };
+	size_t len2[2] = { 11, 14 };
+	CHECK_EQ_INT(sys_write_files(2, dst, data2, len2, &failed), -1);
+	CHECK_EQ_INT(failed, 1);
+	CHECK_EQ_INT(errno, EISDIR);
+	x = slurp(a);
+	CHECK_STR(x, "new cubin");             /* the old output, intact */
+	free(x);
+	rmdir(b);
+	/* a rename that fails after the first went through: the first is put back */
+	const char *tmps[2];
+	char t1[PATH_MAX + 64], t2[PATH_MAX + 80], f1[PATH_MAX + 80];
+	CHECK_EQ_INT(sys_tmp_beside(t1, sizeof t1, a), 0);
+	snprintf(f1, sizeof f1, "%s/new", t1);
+	CHECK_EQ_INT(sys_write_file(f1, "third", 5), 0);
+	snprintf(t2, sizeof t2, "%s/missing", t1);    /* renaming it fails */
+	tmps[0] = f1;
+	tmps[1] = t2;
+	CHECK_EQ_INT(sys_commit(tmps, dst, 2, &failed), -1);
+	CHECK_EQ_INT(failed, 1);
+	x = slurp(a);
+	CHECK_STR(x, "new cubin");
+	free(x);
+	CHECK(!exists(b));                     /* it was not there before */
+	sys_rmdir_files(t1);
+	/* a device is written as it is, never replaced */
+	const char *dev[1] = { "/dev/null" };
+	CHECK_EQ_INT(sys_write_files(1, dev, data, len, &failed), 0);
+	struct stat sn;
+	CHECK(stat("/dev/null", &sn) == 0 && S_ISCHR(sn.st_mode));
+	CHECK(sys_same_file(a, a) && !sys_same_file(a, dir) && !sys_same_file(a, b));
+	unlink(a);
 }
 
 static void test_sha256(void)
@@ -130,6 +236,7 @@ int main(void)
 	}
 	test_run();
 	test_files(dir);
+	test_commit(dir);
 	test_sha256();
 	test_home();
 	char *rm[] = { "rm", "-rf", dir, NULL };

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The shape suite (issue 16): every linked GEMM configuration of the
+`shape_suite` set against cuBLAS at LLM projection sizes, small M, square
+powers of two, odd sizes and the Llama MLP shapes; the GEMM + SwiGLU
+configurations against cuBLAS + a torch.compile'd SwiGLU. One row a shape:
+each configuration's time over the baseline's, timed interleaved in one
+process (linked_bench.bench: medians, fresh random order every round),
+after each output was checked against the fp32 reference on a NaN-poisoned
+buffer. The best configuration of each row is the tuning table a `select`
+rule is written from.
+
+    python3 bench/prepare.py --set shape_suite --out .carry/shapes --repeat 1   # build host
+    python3 bench/shape_suite.py --dir .carry/shapes [--out results.md]         # GPU host
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import statistics
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
+import plkrt  # noqa: E402
+from linked_bench import TOL, bench, problem, rel_err  # noqa: E402
+
+# the SwiGLU baseline compiles once a shape (dynamic=False): past dynamo's
+# recompile limit (8) it would silently run eagerly, a weak baseline
+torch._dynamo.config.recompile_limit = 64
+
+# (N, K) of LLM projections: Llama-3-8B MLP up/gate and down, attention
+# QKV (GQA 32/8 x 128), Llama-3.2-1B's vocabulary projection
+PROJ = [(14336, 4096), (4096, 14336), (6144, 4096), (128256, 2048)]
+SMALL_M = [1, 16, 64, 128, 256, 1000]
+GEMM = ([(m, n, k) for (n, k) in PROJ for m in SMALL_M] +
+        [(s, s, s) for s in (1024, 2048, 4096, 8192, 16384)] +
+        [(1000, 3000, 1000), (4097, 4096, 4096), (4096, 4095, 4096), (8192, 28672, 4096), (8192, 4096, 14336)])
+SWIGLU = [(m, 14336, 4096) for m in (16, 128, 1000, 4096, 8192)] + [(8192, 8192, 2048), (2048, 11008, 4096),
+                                                                     (4096, 8192, 4096)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=".carry/shapes")
+    ap.add_argument("--iters", type=int, default=30)
+    ap.add_argument("--min-s", type=float, default=0.25, help="seconds of each kernel timed, at least")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    cfgs = json.load(open(os.path.join(args.dir, "configs.json")))
+    dev = torch.cuda.get_device_name(0)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    print("device: %s (%d SMs), torch %s, %s" % (dev, sms, torch.__version__, stamp), flush=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(int(datetime.datetime.now().timestamp()))
+    fails, text = 0, []
+    for kind, shapes, base_name in (("gemm", GEMM, "cuBLAS"), ("swiglu", SWIGLU, "cuBLAS + compiled SwiGLU")):
+        ks = [(c["name"], plkrt.load(os.path.join(args.dir, c["cubin"]), os.path.join(args.dir, c["manifest"])))
+              for c in cfgs if c["kind"] == kind]
+        if not ks:
+            continue
+        head = ["| M x N x K | %s TFLOP/s | %s | best | best / %s |" % (
+                    base_name, " | ".join(n + " / base" for n, _ in ks), "base"),
+                "|---|---|" + "---|" * len(ks) + "---|---|"]
+        rows, best_ratios = [], []
+        for (M, N, K) in shapes:
+            bind, out, ref, base, flops = problem(kind, M, N, K, gen)
+            # N % 8 != 0: C's rows are not a multiple of 16 bytes, which TMA
+            # needs; the runtime refuses that and the row says so
+            dims = {"N": N} if kind == "swiglu" else {}
+            runs, cells, good = [], [], []
+            for name, k in ks:
+                out.fill_(float("nan"))
+                try:
+                    k(**bind, **dims)
+                    torch.cuda.synchronize()
+                except plkrt.PlkError as e:
+                    runs.append(None)
+                    cells.append("refused: %s" % str(e).split("\n")[0][:60])
+                    good.append(False)
+                    continue
+                e = rel_err(out, ref)
+                fails += not e < TOL
+                runs.append(lambda k=k: k(**bind, **dims))
+                cells.append("" if e < TOL else "FAIL %.1e " % e)
+                good.append(e < TOL)
+            ts = bench([r for r in runs if r] + [base], args.iters, min_s=args.min_s)
+            tb, it = ts[-1], iter(ts[:-1])
+            best = (float("nan"), "-")
+            for i, r in enumerate(runs):
+                if r:
+                    x = tb / next(it)
+                    cells[i] += "%.3f" % x
+                    if good[i] and not x <= best[0]:
+                        best = (x, ks[i][0])
+            best_ratios.append(best[0])
+            row = "| %dx%dx%d | %.0f | %s | %s | %.3f |" % (M, N, K, flops / (tb * 1e-3) / 1e12, " | ".join(cells),
+                                                           best[1], best[0])
+            print(row, flush=True)
+            rows.append(row)
+            del bind, out, ref
+            torch.cuda.empty_cache()
+        ok = [x for x in best_ratios if x == x]
+        summary = ("%s: best configuration / %s over %d shapes: geometric mean %.3f, min %.3f, below 0.95: %d"
+                   % (kind, base_name, len(ok), math.exp(statistics.mean(math.log(x) for x in ok)), min(ok),
+                      sum(x < 0.95 for x in ok)))
+        print(summary, flush=True)
+        text.append("\n".join(head + rows) + "\n\n" + summary + "\n")
+        for _, k in ks:
+            k.close()
+    doc = "device: %s (%d SMs), torch %s, %s; medians, at least %d launches and %.2f s of each kernel\n\n%s" % (
+        dev, sms, torch.__version__, stamp, args.iters, args.min_s, "\n".join(text))
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(doc)
+    print("FAILURES: %d" % fails if fails else "all correct")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
