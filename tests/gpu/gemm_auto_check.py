@@ -122,11 +122,11 @@ def swiglu(k, M, N, K):
 
 
 # shapes of both kinds (one wave or several; edges, odd K)
-SHAPES = {"gemm_auto": [(128, 4096, 4096), (1000, 3000, 1000), (300, 776, 520), (4096, 4096, 4096)],
-          "gemm_swiglu_auto": [(128, 4096, 4096), (1000, 3000, 1000), (300, 768, 512), (4096, 4096, 4096)]}
-# the rule's picks on 132 SMs: pingpong, wide (one wave of 128 x 256 tiles), pingpong
-AUTO = {"gemm_auto": [(128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096)],
-        "gemm_swiglu_auto": [(128, 4096, 4096), (1000, 1500, 1000), (8192, 8192, 4096)]}
+SHAPES = {"gemm_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 776, 520), (4096, 4096, 4096)],
+          "gemm_swiglu_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 768, 512), (4096, 4096, 4096)]}
+# the rule's picks on 132 SMs: small, pingpong, wide (one wave of 128 x 256 tiles), pingpong
+AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096)],
+        "gemm_swiglu_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 1500, 1000), (8192, 8192, 4096)]}
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
     names = [v["name"] for v in m["variants"]]

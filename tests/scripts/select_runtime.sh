@@ -39,6 +39,7 @@ expect() {   # expect WHAT GOT WANT...
 	done
 }
 # 1 x 32 tiles of 128 x 128: pingpong (the default)
+expect "M=16" "$(run 16 4096 4096)" "variant gemm_small of gemm_auto" "launch gemm_small grid 16 1 1"
 expect "M=128" "$(run 128 4096 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 32 1 1 block 384"
 # 1000 x 3000: 96 wide tiles fill one wave of 132 SMs, 192 narrow ones would not
 expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
@@ -47,7 +48,7 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_small, gemm_wide, gemm_pp'
 # the pipelink package (tests/runtime/fake_torch): variants, the pick, forcing
 make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/libplkrt.so" || exit 1
 if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
@@ -57,7 +58,7 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_small", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
