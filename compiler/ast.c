@@ -91,7 +91,7 @@ static void exprs(FILE *o, const Vec *v, const char *open, const char *close)
 	fputs(close, o);
 }
 
-static void type_print(FILE *o, const Type *t)
+void type_print(FILE *o, const Type *t)
 {
 	switch (t->k) {
 	case TY_SCALAR: fputs(t->dtype, o); break;
@@ -302,6 +302,31 @@ static void kernel(FILE *o, const Kernel *k)
 	}
 }
 
+static void select_dump(FILE *o, const Select *s)
+{
+	fprintf(o, "  select %s", s->name);
+	span(o, s->sp);
+	fputc('\n', o);
+	for (int i = 0; i < s->params.n; i++) {
+		const KParam *p = s->params.v[i];
+		fprintf(o, "    param %s: ", p->name);
+		type_print(o, p->ty);
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < s->branches.n; i++) {
+		const Branch *b = s->branches.v[i];
+		fputs(b->dflt ? "    else" : "    when ", o);
+		for (int j = 0; j < b->conds.n; j++) {
+			fputs(j ? ", " : "", o);
+			require_print(o, b->conds.v[j], expr_print);
+		}
+		fprintf(o, ": %s", b->kernel);
+		span(o, b->sp);
+		fputc('\n', o);
+	}
+}
+
 void ast_dump(FILE *o, const Module *m)
 {
 	fprintf(o, "module %s\n", m->path);
@@ -316,6 +341,8 @@ void ast_dump(FILE *o, const Module *m)
 		component(o, m->comps.v[i]);
 	for (int i = 0; i < m->kernels.n; i++)
 		kernel(o, m->kernels.v[i]);
+	for (int i = 0; i < m->selects.n; i++)
+		select_dump(o, m->selects.v[i]);
 }
 
 /* A number as a C operand: parenthesised when negative. */

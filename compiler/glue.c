@@ -1,4 +1,6 @@
-/* glue.c: the glue module of one composition, through the LLVM 14 C API.
+/* glue.c: the glue module of one composition (or of a select's variants,
+ * linked into one cubin: one table per ABI function over all their
+ * instances, one plk_main_KERNEL each), through the LLVM 14 C API.
  *
  * It defines every plk_* ABI function of docs/abi.md as a constant table
  * (a switch over its keys, always-inline, so that after nvJitLink's LTO
@@ -26,7 +28,9 @@
 
 typedef struct G {
 	Ctx *c;
-	const Placement *p;
+	const Placement *p;    /* the kernel being built */
+	const Placement *const *ps;   /* every kernel of the module (the variants of a select) */
+	int nps;
 	LLVMContextRef cx;
 	LLVMModuleRef m;
 	LLVMBuilderRef b;
@@ -401,6 +405,7 @@ static LLVMValueRef call_hook(G *g, const GInst *prov, const GPort *out, const H
 static void define_dispatch(G *g, const HookFnInfo *f)
 {
 	int na = (int)strlen(f->types);
+	const Placement *self = g->p;
 	LLVMTypeRef rt = hook_arg_type(g, f->cret[0]);
 	LLVMTypeRef *pts = arena_alloc(g->c->arena, (3 + na) * sizeof *pts);
 	pts[0] = pts[1] = g->i32, pts[2] = g->i8p;
@@ -417,13 +422,26 @@ static void define_dispatch(G *g, const HookFnInfo *f)
 	LLVMPositionBuilderAtEnd(g->b, entry);
 	LLVMValueRef key = LLVMBuildOr(g->b, LLVMBuildShl(g->b, LLVMGetParam(fn, 0), ci32(g, 10), ""),
 	                               LLVMGetParam(fn, 1), "");
-	int nc;
-	const AbiHookCase *cs = abi_hook_cases(g->c, g->p, f->kind, &nc);
+	int nc = 0;   /* every kernel's cases: their `inst` ids differ (Graph.inst_base) */
+	const AbiHookCase **cs = NULL;
+	const Placement **cp = NULL;
+	for (int v = 0; v < g->nps; v++) {
+		int m;
+		const AbiHookCase *vc = abi_hook_cases(g->c, g->ps[v], f->kind, &m);
+		const AbiHookCase **ncs = arena_alloc(g->c->arena, (nc + m + 1) * sizeof *ncs);
+		const Placement **ncp = arena_alloc(g->c->arena, (nc + m + 1) * sizeof *ncp);
+		for (int i = 0; i < nc; i++)
+			ncs[i] = cs[i], ncp[i] = cp[i];
+		for (int i = 0; i < m; i++)
+			ncs[nc + i] = &vc[i], ncp[nc + i] = g->ps[v];
+		cs = ncs, cp = ncp, nc += m;
+	}
 	LLVMValueRef sw = LLVMBuildSwitch(g->b, key, dflt, nc);
 	for (int i = 0; i < nc; i++) {
-		const GInst *prov = cs[i].h->from;
+		g->p = cp[i];
+		const GInst *prov = cs[i]->h->from;
 		LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
-		LLVMAddCase(sw, ci32(g, (int64_t)cs[i].inst << 10 | cs[i].port), bb);
+		LLVMAddCase(sw, ci32(g, (int64_t)cs[i]->inst << 10 | cs[i]->port), bb);
 		LLVMPositionBuilderAtEnd(g->b, bb);
 		LLVMTypeRef st = ctx_type(g, prov);
 		LLVMValueRef ctx = LLVMBuildBitCast(g->b, LLVMGetParam(fn, 2), LLVMPointerType(st, 0), "");
@@ -434,8 +452,9 @@ static void define_dispatch(G *g, const HookFnInfo *f)
 			ts[j] = param_type(g, prov->comp->params.v[j]);
 			vs[j] = LLVMBuildLoad2(g->b, ts[j], LLVMBuildStructGEP2(g->b, st, ctx, (unsigned)j, ""), "");
 		}
-		LLVMBuildRet(g->b, call_hook(g, prov, cs[i].h->fp, f, vs, ts, np, args));
+		LLVMBuildRet(g->b, call_hook(g, prov, cs[i]->h->fp, f, vs, ts, np, args));
 	}
+	g->p = self;
 	/* unbound: the default, an argument or a constant */
 	LLVMPositionBuilderAtEnd(g->b, dflt);
 	LLVMValueRef d = NULL;
@@ -485,11 +504,12 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 	ts[n] = g->i32, as[n++] = tm;
 	ts[n] = g->i32, as[n++] = tn;
 	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(g->m, cp->entry);
+	const char *sym = in->sym ? in->sym : cp->entry;   /* link_decide's */
+	LLVMValueRef f = LLVMGetNamedFunction(g->m, sym);
 	if (!f)
-		f = LLVMAddFunction(g->m, cp->entry, ft);
+		f = LLVMAddFunction(g->m, sym, ft);
 	else if (LLVMGlobalGetValueType(f) != ft) {
-		error_at(g->c, "E0513", cp->entry_sp, "entry `%s` is called with two different signatures", cp->entry);
+		error_at(g->c, "E0513", cp->entry_sp, "entry `%s` is called with two different signatures", sym);
 		g->err = 1;
 		return;
 	}
@@ -649,7 +669,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMBuildBr(b, done);
 }
 
-static void build_main(G *g)
+static void build_main(G *g, const char *name)
 {
 	const Placement *p = g->p;
 	const Graph *gr = p->g;
@@ -658,7 +678,7 @@ static void build_main(G *g)
 	LLVMTypeRef *pts = arena_alloc(g->c->arena, (nk + 1) * sizeof *pts);
 	for (int i = 0; i < nk; i++)
 		pts[i] = kparam_type(g, ((const GKParam *)gr->kparams.v[i])->kind);
-	g->fn = LLVMAddFunction(g->m, "plk_main", LLVMFunctionType(g->v, pts, nk, 0));
+	g->fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->v, pts, nk, 0));
 	fn_attr(g, g->fn, "alwaysinline");
 	fn_attr(g, g->fn, "nounwind");
 	g->kargs = arena_alloc(g->c->arena, (nk + 1) * sizeof *g->kargs);
@@ -795,10 +815,11 @@ static void strip_new_attrs(G *g)
 	}
 }
 
-static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
+static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *const *ps, int nps)
 {
+	const Placement *p = ps[0];
 	memset(g, 0, sizeof *g);
-	g->c = c, g->p = p;
+	g->c = c, g->p = p, g->ps = ps, g->nps = nps;
 	g->cx = LLVMContextCreate();
 	g->m = LLVMModuleCreateWithNameInContext("plk_glue", g->cx);
 	g->b = LLVMCreateBuilderInContext(g->cx);
@@ -819,11 +840,15 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
 
 	AbiFn fns[ABI_NFNS];
 	abi_sigs(fns);
-	abi_tables(c, p, fns);
+	int hooks = 0;
+	for (int v = 0; v < nps; v++) {   /* one table over every kernel's instances */
+		abi_tables(c, ps[v], fns);
+		hooks |= abi_has_hooks(ps[v]->g);
+	}
 	for (int i = 0; i < ABI_NFNS; i++)
-		if (abi_fn_defined(p->g, i))
+		if (i != F_HOOK_BOUND || hooks)
 			define_abi(g, &fns[i]);
-	if (abi_has_hooks(p->g))
+	if (hooks)
 		for (int k = 0; k < HK_NKINDS; k++) {
 			int nf;
 			const HookFnInfo *f = hook_fns(k, &nf);
@@ -831,7 +856,11 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *p)
 				if (f[i].dispatch)
 					define_dispatch(g, &f[i]);
 		}
-	build_main(g);
+	for (int v = 0; v < nps; v++) {
+		g->p = ps[v];
+		build_main(g, abi_main_name(c, ps, nps, v));
+	}
+	g->p = p;
 	strip_new_attrs(g);
 
 	LLVMValueRef ver[2] = { ci32(g, 2), ci32(g, 0) };
@@ -867,7 +896,7 @@ int glue_emit_ll(Ctx *c, const Placement *p, FILE *out)
 		fprintf(out, "; %.*s\n", n, s);
 		s += n + (e != NULL);
 	}
-	build_module(&g, c, p);
+	build_module(&g, c, &p, 1);
 	char *s = LLVMPrintModuleToString(g.m);
 	fputs(s, out);
 	LLVMDisposeMessage(s);
@@ -878,9 +907,15 @@ int glue_emit_ll(Ctx *c, const Placement *p, FILE *out)
 
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n)
 {
+	return glue_bitcode_multi(c, &p, 1, bc, n);
+}
+
+int glue_bitcode_multi(Ctx *c, const Placement *const *ps, int nps, void **bc, size_t *n)
+{
 	G g;
+	const Placement *p = ps[0];
 	*bc = NULL, *n = 0;
-	build_module(&g, c, p);
+	build_module(&g, c, ps, nps);
 	int err = g.err;
 	if (!err) {
 		LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(g.m);

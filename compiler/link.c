@@ -1,5 +1,8 @@
 /* link.c: glue bitcode -> libNVVM LTO-IR; glue + entry + component objects
  * -> nvJitLink (-lto) -> cubin (and linked PTX); several arches -> fatbin.
+ * Several kernels (a select's variants) link into one cubin in one run,
+ * each component object once; link_decide names each instance's object
+ * and entry symbol first.
  *
  * A link can succeed and still be wrong: nvJitLink drops a kernel nothing
  * keeps alive (an empty link), an ABI call may fail to fold, and ptxas
@@ -87,6 +90,8 @@ static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkRe
 }
 
 typedef struct Inputs {
+	const Placement *const *ps;   /* the kernels: one entry point each */
+	int nps;
 	const void *glue, *entry;
 	size_t glue_n, entry_n;
 	const char **objs;
@@ -97,13 +102,14 @@ typedef struct Inputs {
 static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char **out, size_t *outn,
                     char **info)
 {
-	const char *opts[5];
+	const char **opts = arena_alloc(c->arena, (in->nps + 4) * sizeof *opts);
 	int no = 0;
 	opts[no++] = arena_printf(c->arena, "-arch=%s", p->arch->name);
 	opts[no++] = "-lto";
-	/* Only the kernel is an entry point: LTO may drop every other
+	/* Only the kernels are entry points: LTO may drop every other
 	 * definition (`used` entries and glue helpers, once inlined). */
-	opts[no++] = arena_printf(c->arena, "-kernels-used=%s", p->g->k->name);
+	for (int i = 0; i < in->nps; i++)
+		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->ps[i]->g->k->name);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
 	nvJitLinkHandle h = NULL;
 	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);
@@ -276,11 +282,14 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 
 /* An instance's object: the `use object` itself when it was built for the
  * instance's constants; else the cached build of its declaration (E0214
- * when there is none: the checker reports it first). */
-static int inst_object(Ctx *c, const Placement *p, const GInst *in, LinkObj *lo)
+ * when there is none: the checker reports it first), its entry renamed
+ * when the cubin holds another specialization of it (link_decide). *sym:
+ * the entry symbol the object defines. */
+static int inst_object(Ctx *c, const Placement *p, const GInst *in, int rename, LinkObj *lo, const char **sym)
 {
 	const Component *cp = in->comp;
 	memset(lo, 0, sizeof *lo);
+	*sym = cp->entry;
 	if (cp->object && object_serves(cp, in->cvals)) {
 		lo->path = cp->object;
 		lo->from_object = 1;
@@ -294,29 +303,26 @@ static int inst_object(Ctx *c, const Placement *p, const GInst *in, LinkObj *lo)
 		diag_end(c, d);
 		return -1;
 	}
-	lo->path = object_for(c, cp->object ? cp->decl : cp, in->cvals, p->arch, lo->digest);
+	lo->path = object_for_sym(c, cp->object ? cp->decl : cp, in->cvals, p->arch, rename, sym, lo->digest);
 	return lo->path ? 0 : -1;
 }
 
 int link_objects(Ctx *c, const Placement *p, LinkObj *objs)
 {
-	int rc = 0;
-	for (int i = 0; i < p->g->insts.n && !rc; i++)
-		rc = inst_object(c, p, p->g->insts.v[i], &objs[i]);
-	return rc;
+	return link_decide(c, &p, 1, p->arch, objs);
 }
 
-int link_check_entry(Ctx *c, const Component *comp, const char *path, const ArchInfo *arch)
+int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch)
 {
 	void *ir = NULL;
 	size_t n = 0;
 	char *log = NULL, *ptx = NULL;
 	Span at = comp->entry_sp.src >= 0 ? comp->entry_sp : comp->name_sp;
-	if (!comp->entry)
+	if (!entry)
 		return 0;            /* no entry to check: the checker's business */
-	if (trampoline_probe_ltoir(comp->entry, arch, &ir, &n, &log)) {
+	if (trampoline_probe_ltoir(entry, arch, &ir, &n, &log)) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0216", at, "cannot check the entry `%s` of component `%s`",
-		                   comp->entry, comp->name);
+		                   entry, comp->name);
 		diag_label(d, at, "this entry");
 		diag_note(d, "NVRTC rejected a probe that takes its address%s%s", log && *log ? ":\n" : "",
 		          log && *log ? arena_strdup(c->arena, log) : "");
@@ -339,14 +345,14 @@ int link_check_entry(Ctx *c, const Component *comp, const char *path, const Arch
 	free(ir);
 	/* defined: a .func line (not .extern) that names it before a `(` */
 	int defined = 0;
-	size_t el = strlen(comp->entry);
+	size_t el = strlen(entry);
 	for (const char *s = ok ? ptx : ""; *s && !defined;) {
 		const char *e = strchr(s, '\n');
 		size_t ll = e ? (size_t)(e - s) : strlen(s);
 		const char *f = memmem(s, ll, ".func", 5);
 		if (f && strncmp(s, ".extern", 7)) {
 			for (const char *q = f; q + el <= s + ll && !defined; q++) {
-				if (strncmp(q, comp->entry, el) || is_ident((unsigned char)q[-1]) || is_ident((unsigned char)q[el]))
+				if (strncmp(q, entry, el) || is_ident((unsigned char)q[-1]) || is_ident((unsigned char)q[el]))
 					continue;
 				const char *r = q + el;
 				while (r < s + ll && *r == ' ')
@@ -362,16 +368,16 @@ int link_check_entry(Ctx *c, const Component *comp, const char *path, const Arch
 		return 0;
 	}
 	Diag *d = diag_new(c, DIAG_ERROR, "E0216", at, "the object of component `%s` does not define its entry `%s`",
-	                   comp->name, comp->entry);
+	                   comp->name, entry);
 	diag_label(d, at, "named here");
 	if (ok)
 		diag_note(d, "nvcc compiled `%s` for %s: its LTO-IR has no function `%s`", comp->source ? comp->source : "its source",
-		          arch->name, comp->entry);
+		          arch->name, entry);
 	else
 		diag_note(d, "nvJitLink could not link a probe of it%s%s", jlog && *jlog ? ":\n" : "",
 		          jlog && *jlog ? arena_strdup(c->arena, jlog) : "");
 	diag_help(d, "define it in the source as `extern \"C\" __device__ void %s(...)` (its prototype is in %s.plk.h), "
-	             "or name the function the source defines", comp->entry, comp->name);
+	             "or name the function the source defines", entry, comp->name);
 	diag_end(c, d);
 	free(jlog);
 	return -1;
@@ -385,29 +391,18 @@ void link_result_free(LinkResult *r)
 	memset(r, 0, sizeof *r);
 }
 
-int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
+/* Glue, entries and objs[nobjs] of the n kernels, linked: the cubin
+ * checked for each kernel, and the PTX with want_ptx. */
+static int link_all(Ctx *c, const Placement *const *ps, int n, const char **objs, int nobjs, int want_ptx,
+                    LinkResult *r)
 {
-	memset(r, 0, sizeof *r);
-	Inputs in = { 0 };
-	void *glue = NULL, *entry = NULL;
+	const Placement *p = ps[0];
+	Inputs in = { ps, n, NULL, NULL, 0, 0, objs, nobjs };
+	void *glue = NULL, *entry = NULL, *bc = NULL;
+	size_t bcn = 0;
 	int rc = -1;
-	in.objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *in.objs);
-	r->objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *r->objs);
-	for (int i = 0; i < p->g->insts.n; i++) {
-		LinkObj *lo = &r->objs[i];
-		if (object) {
-			lo->path = object(c, p->g->insts.v[i], ud);
-			if (!lo->path)
-				goto out;
-		} else if (inst_object(c, p, p->g->insts.v[i], lo))
-			goto out;
-		int dup = 0;
-		for (int j = 0; j < in.nobjs; j++)
-			dup |= !strcmp(in.objs[j], lo->path);
-		if (!dup)
-			in.objs[in.nobjs++] = lo->path;
-	}
-	if (link_glue_ltoir(c, p, &glue, &in.glue_n) || trampoline_ltoir(c, p, &entry, &in.entry_n))
+	if (glue_bitcode_multi(c, ps, n, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, &glue, &in.glue_n) ||
+	    trampoline_ltoir_multi(c, ps, n, &entry, &in.entry_n))
 		goto out;
 	in.glue = glue, in.entry = entry;
 	char *cubin = NULL;
@@ -417,15 +412,23 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 		fprintf(c->err, "nvJitLink info log of `%s` for %s:\n%s%s", p->g->k->name, p->arch->name,
 		        r->info_log, r->info_log[strlen(r->info_log) - 1] == '\n' ? "" : "\n");
 	r->cubin = cubin;
-	if (check_cubin(c, p, r))
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		bad |= check_cubin(c, ps[i], r) != 0;
+	if (bad)
 		goto out;
 	if (want_ptx) {
-		size_t n;
-		if (jit_link(c, p, &in, 1, &r->ptx, &n, NULL) || link_check_ptx(c, p, r->ptx))
+		size_t len;
+		if (jit_link(c, p, &in, 1, &r->ptx, &len, NULL))
+			goto out;
+		for (int i = 0; i < n; i++)
+			bad |= link_check_ptx(c, ps[i], r->ptx) != 0;
+		if (bad)
 			goto out;
 	}
 	rc = 0;
 out:
+	free(bc);
 	free(glue);
 	free(entry);
 	if (rc)
@@ -433,10 +436,134 @@ out:
 	return rc;
 }
 
+static void push_obj(const char **objs, int *n, const char *o)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(objs[j], o))
+			return;
+	objs[(*n)++] = o;
+}
+
+static int total_insts(const Placement *const *ps, int n)
+{
+	int total = 0;
+	for (int v = 0; v < n; v++)
+		total += ps[v]->g->insts.n;
+	return total;
+}
+
+int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)
+{
+	memset(r, 0, sizeof *r);
+	if (!object)
+		return link_kernels(c, &p, 1, want_ptx, r);
+	const char **objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *objs);
+	r->objs = arena_alloc(c->arena, (p->g->insts.n + 1) * sizeof *r->objs);
+	int nobjs = 0;
+	for (int i = 0; i < p->g->insts.n; i++) {
+		GInst *in = p->g->insts.v[i];
+		if (!(r->objs[i].path = object(c, in, ud)))
+			return -1;
+		in->obj = r->objs[i].path, in->sym = in->comp->entry;
+		push_obj(objs, &nobjs, in->obj);
+	}
+	return link_all(c, &p, 1, objs, nobjs, want_ptx, r);
+}
+
 int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
 {
 	return link_kernel_with(c, p, want_ptx, NULL, NULL, r);
 }
+
+int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r)
+{
+	memset(r, 0, sizeof *r);
+	int total = total_insts(ps, n), nobjs = 0;
+	r->objs = arena_alloc(c->arena, (total + 1) * sizeof *r->objs);
+	if (link_decide(c, ps, n, ps[0]->arch, r->objs))
+		return -1;
+	const char **objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
+	for (int i = 0; i < total; i++)   /* one specialization used by two variants: linked once */
+		push_obj(objs, &nobjs, r->objs[i].path);
+	return link_all(c, ps, n, objs, nobjs, want_ptx, r);
+}
+
+/* ------------------------------------------------------ entry symbols */
+
+static int same_cvals(const GInst *a, const GInst *b)
+{
+	int n = a->comp->cparams.n;
+	if (!a->cvals || !b->cvals)
+		return a->cvals == b->cvals;
+	return !memcmp(a->cvals, b->cvals, (size_t)n * sizeof *a->cvals);
+}
+
+/* Another instance of the n graphs that is in's component with other
+ * constants (their objects would define one entry twice); before: only
+ * one that comes before in. NULL: none. */
+static const GInst *other_specialization(const Placement *const *ps, int n, const GInst *in, int before)
+{
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			const GInst *o = ps[v]->g->insts.v[i];
+			if (before && o == in)
+				return NULL;
+			if (o->comp == in->comp && !same_cvals(o, in))
+				return o;
+		}
+	return NULL;
+}
+
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs)
+{
+	int before = c->nerrors, ids = 0;
+	for (int v = 0; v < n; v++) {
+		const Graph *g = ps[v]->g;
+		int lanes = 1;
+		for (int i = 0; i < g->insts.n; i++)
+			lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
+		ids = g->inst_base + g->insts.n * lanes > ids ? g->inst_base + g->insts.n * lanes : ids;
+	}
+	if (ids > 1023) {   /* the ABI tables pack each key in 10 bits (glue.c, define_abi) */
+		Diag *d = diag_new(c, DIAG_ERROR, "E0515", kernel_span(ps[0]->g),
+		                   "%d instances (lanes counted) in one cubin, over the 1023 the ABI tables key", ids);
+		diag_help(d, "split the select in two");
+		diag_end(c, d);
+		return -1;
+	}
+	/* what cannot be renamed, before any object is built. (A shipped
+	 * object serves only the constants it was built for, E0214 at check;
+	 * the other specializations are built from its declaration, renamed.) */
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			const GInst *in = ps[v]->g->insts.v[i];
+			const GInst *o = other_specialization(ps, n, in, 0);
+			if (o && !in->comp->entry) {   /* a hook provider: its functions' names are its contract's */
+				if (!(o = other_specialization(ps, n, in, 1)))
+					continue;   /* reported at the later instance */
+				Diag *d = diag_new(c, DIAG_ERROR, "E0364", in->decl ? in->decl->sp : span_none,
+				                   "two specializations of hook provider `%s` in one cubin", in->comp->name);
+				d->primary.msg = arena_printf(c->arena, "`%s` of kernel `%s`", in->name, ps[v]->g->k->name);
+				diag_label(d, o->decl ? o->decl->sp : span_none, "the same component with other constants");
+				diag_note(d, "a hook provider's functions have the names its `out hook`s give, so one cubin can "
+				             "hold one specialization of it");
+				diag_help(d, "give both instances the same constants");
+				diag_end(c, d);
+				continue;
+			}
+		}
+	if (c->nerrors != before)
+		return -1;
+	for (int v = 0, k = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
+			GInst *in = ps[v]->g->insts.v[i];
+			int rename = other_specialization(ps, n, in, 0) != NULL;
+			if (!inst_object(c, ps[v], in, rename, &objs[k], &in->sym))
+				in->obj = objs[k].path;
+		}
+	return c->nerrors == before ? 0 : -1;
+}
+
 
 /* ------------------------------------------------------------- fatbin */
 

@@ -75,7 +75,8 @@ static const char usage[] =
 	"                       allows); sm_90/sm_100 pick the `a` set when a component needs it\n"
 	"  -I DIR               look for `use`d files in DIR (after the using file's directory, before\n"
 	"                       the standard components), and give nvcc -I DIR in component builds\n"
-	"  --kernel NAME        the kernel to link when the file declares several\n"
+	"  --kernel NAME        the kernel (or select: its variants in one cubin) to link when the file\n"
+	"                       declares several; without it, each select and each kernel no select names\n"
 	"  --component NAME     the component to compile (-c) or describe (--emit=header) of several\n"
 	"\n"
 	"Component builds (-c, and the objects a link builds into the cache):\n"
@@ -562,7 +563,7 @@ static int write_depfile(Ctx *c, Options *o, const Program *p)
 /* Check and place one kernel for one arch; write the stage --emit asks
  * for when it ends before linking. *pl is NULL when nothing is left to do. */
 static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
-                        const ArchInfo *arch, Placement **pl, int first)
+                        const ArchInfo *arch, int inst_base, Placement **pl, int first)
 {
 	*pl = NULL;
 	arch = upgrade_arch(c, p, k, arch);
@@ -571,6 +572,7 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	ctx_time(c, "check", t0);
 	if (!g || c->nerrors)
 		return 1;
+	g->inst_base = inst_base;
 	if (first)      /* once per kernel, not per arch, and not on top of errors */
 		check_unused_consts(c, p, k);
 	if (o->emit == EMIT_GRAPH || o->emit == EMIT_DOT) {
@@ -590,8 +592,10 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 			placement_print(f, x);
 		return close_out(c, o, f, o->out);
 	}
-	if (o->check_only)
+	if (o->check_only) {
+		*pl = x;   /* placed, for a select's comparison of its variants */
 		return 0;
+	}
 	if (o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
 		FILE *f = open_out(c, o, o->out);
 		int rc = !f || (o->emit == EMIT_GLUE_LL ? glue_emit_ll(c, x, f) : monolith_write(c, x, f));
@@ -603,6 +607,24 @@ static int place_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 
 /* The binary of one kernel and its manifest, written together: both or
  * neither (the binary alone when it goes to stdout). */
+/* A binary and its manifest text, both or neither: to `out` and mpath
+ * (atomically), or the binary to stdout (out "-"). */
+static int write_pair(Ctx *c, Options *o, const char *out, const char *mpath, const void *bin, size_t size,
+                      const char *man, size_t mlen)
+{
+	if (!strcmp(out, "-")) {
+		int rc = fwrite(bin, 1, size, stdout) != size || fflush(stdout) != 0;
+		if (rc)
+			cannot_write(c, "<stdout>");
+		const void *data[1] = { man };
+		return rc || write_files(c, o, 1, &mpath, data, &mlen, 1);
+	}
+	const char *paths[2] = { out, mpath };
+	const void *data[2] = { bin, man };
+	size_t lens[2] = { size, mlen };
+	return write_files(c, o, 2, paths, data, lens, 1);
+}
+
 static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, LinkResult *rs,
                         const ArchInfo **as, int n)
 {
@@ -628,18 +650,8 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 		rc = 1;
 	if (rc)
 		cannot_write(c, mpath);
-	else if (!strcmp(out, "-")) {
-		rc = fwrite(bin, 1, size, stdout) != size || fflush(stdout) != 0;
-		if (rc)
-			cannot_write(c, "<stdout>");
-		const void *data[1] = { man };
-		rc = rc || write_files(c, o, 1, &mpath, data, &mlen, 1);
-	} else {
-		const char *paths[2] = { out, mpath };
-		const void *data[2] = { bin, man };
-		size_t lens[2] = { size, mlen };
-		rc = write_files(c, o, 2, paths, data, lens, 1);
-	}
+	else
+		rc = write_pair(c, o, out, mpath, bin, size, man, mlen);
 	free(man);
 	free(fb);
 	return rc;
@@ -657,8 +669,8 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	FILE *ptx = NULL, *map = NULL;
 	memset(rs, 0, sizeof rs);
 	for (int a = 0; a < narches && !rc; a++) {
-		rc = place_kernel(c, o, p, k, arches[a], &ps[n], a == 0);
-		if (rc || !ps[n])
+		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[n], a == 0);
+		if (rc || !ps[n] || o->check_only)
 			continue;
 		if (o->emit == EMIT_MANIFEST) {
 			n++;
@@ -697,6 +709,80 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 		rc = write_binary(c, o, k, ps, rs, as, n);
 	for (int i = 0; i < n; i++)
 		link_result_free(&rs[i]);
+	return rc || c->nerrors;
+}
+
+/* A select: every variant checked and placed for the one arch, their
+ * launched parameters compared, then all linked into one cubin with one
+ * manifest (docs/language.md, "Variants"). */
+static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
+                        const ArchInfo **arches, int narches)
+{
+	int nv;
+	Variant *vs = select_variants(c, p, s, &nv);
+	if (!vs)
+		return 1;
+	if (narches > 1 || (o->emit != EMIT_DEFAULT && o->emit != EMIT_CUBIN && o->emit != EMIT_MANIFEST &&
+	                    o->emit != EMIT_PTX)) {
+		Diag *d = narches > 1
+		        ? diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "select `%s` is linked for one arch, not %d", s->name,
+		                   narches)
+		        : diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "--emit=%s shows one kernel, not select `%s`",
+		                   emit_names[o->emit], s->name);
+		d->primary.msg = narches > 1 ? "its variants share one cubin" : "a select of several kernels";
+		diag_help(d, narches > 1 ? "link it once per -arch, each into a cubin of its own"
+		                         : "name one of its variants with `--kernel VARIANT`");
+		diag_end(c, d);
+		return 1;
+	}
+	Placement **ps = arena_alloc(c->arena, (nv + 1) * sizeof *ps);
+	int rc = 0, base = 0;
+	for (int v = 0; v < nv; v++) {
+		rc |= place_kernel(c, o, p, vs[v].k, arches[0], base, &ps[v], 1);
+		if (rc)
+			continue;
+		const Graph *g = ps[v]->g;   /* the next variant's ids follow this one's lanes */
+		int lanes = 1;
+		for (int i = 0; i < g->insts.n; i++)
+			lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
+		base += g->insts.n * lanes;
+	}
+	if (rc || c->nerrors || select_check_launch(c, s, vs, (const Placement *const *)ps, nv))
+		return 1;
+	if (o->check_only)
+		return 0;
+	if (o->emit == EMIT_MANIFEST) {
+		FILE *f = open_out(c, o, o->out);
+		rc = !f || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, NULL, NULL, f) || c->nerrors;
+		return close_out(c, o, f, o->out) || rc;
+	}
+	LinkResult r;
+	double t0 = plk_clock();
+	rc = link_kernels(c, (const Placement *const *)ps, nv, o->emit == EMIT_PTX, &r) || c->nerrors;
+	ctx_time(c, arena_printf(c->arena, "link %s (total)", ps[0]->arch->name), t0);
+	if (rc)
+		return 1;
+	if (o->emit == EMIT_PTX) {
+		FILE *f = open_out(c, o, o->out);
+		if (f)
+			fputs(r.ptx ? r.ptx : "", f);
+		rc = close_out(c, o, f, o->out);
+	} else {
+		const char *out = binary_out(c, o, s->name, 1);
+		const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
+		char *man = NULL;
+		size_t mlen = 0;
+		FILE *m = open_memstream(&man, &mlen);
+		rc = !m || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, r.objs, binary_key(c, out, mpath), m);
+		if (m && fclose(m))
+			rc = 1;
+		if (rc)
+			cannot_write(c, mpath);
+		else
+			rc = write_pair(c, o, out, mpath, r.cubin, r.cubin_size, man, mlen);
+		free(man);
+	}
+	link_result_free(&r);
 	return rc || c->nerrors;
 }
 
@@ -823,15 +909,33 @@ static int run(Ctx *c, Options *o)
 		    refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL))
 			return 1;
 	}
-	for (int i = 0; i < p->kernels.n; i++) {
+	for (int i = 0; i < p->selects.n; i++) {
+		const Select *s = p->selects.v[i];
+		if (o->kernel && strcmp(o->kernel, s->name))
+			continue;
+		const char *bin = binary_out(c, o, s->name, narches);
+		if (refuse_input(c, o, p, bin) ||
+		    refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL))
+			return 1;
+	}
+	for (int i = 0; i < p->selects.n; i++) {
+		const Select *s = p->selects.v[i];
+		if (o->kernel && strcmp(o->kernel, s->name))
+			continue;
+		built++;
+		rc |= build_select(c, o, p, s, arches, narches);
+	}
+	/* a select's variants are built in its cubin, alone only when named;
+	 * nothing more after a select's errors (its kernels would repeat them) */
+	for (int i = 0, sel = rc; i < p->kernels.n && !sel; i++) {
 		const Kernel *k = p->kernels.v[i];
-		if (o->kernel && strcmp(o->kernel, k->name))
+		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k))
 			continue;
 		built++;
 		rc |= build_kernel(c, o, p, k, arches, narches);
 	}
 	if (o->kernel && !built) {
-		error_at(c, "E0605", span_none, "no kernel named `%s` in `%s`", o->kernel, o->input);
+		error_at(c, "E0605", span_none, "no kernel or select named `%s` in `%s`", o->kernel, o->input);
 		return 1;
 	}
 	if (!rc && !c->nerrors && o->md && !o->check_only)

@@ -120,6 +120,113 @@ static void hooks_json(FILE *o, const Graph *g)
 		fputs("\n  ]", o);
 }
 
+/* "block" through "grid" of p, the grid object left open; ind: indent. */
+static void launch_json(FILE *o, const Placement *p, const char *ind)
+{
+	const Graph *g = p->g;
+	int cx = g->cluster[0] > 0 ? g->cluster[0] : 1, cy = g->cluster[1] > 0 ? g->cluster[1] : 1;
+	fprintf(o, "%s\"block\": [%d, 1, 1],\n%s\"cluster\": [%d, %d, 1],\n%s\"dynamic_smem\": %u,\n",
+	        ind, p->threads, ind, cx, cy, ind, p->smem_bytes);
+	fprintf(o, "%s\"grid\": { \"policy\": \"%s\", \"tiles\": [[", ind, g->persistent ? "persistent" : "tiles");
+	jexpr(o, g, g->tiles[0]);
+	fputs(", 1], [", o);
+	jexpr(o, g, g->tiles[1]);
+	fputs(", 1]]", o);
+	if (g->raster) {
+		fputs(", \"raster\": ", o);
+		json_str(o, raster_name(g->raster));
+		if (g->raster == RASTER_GROUPED)
+			fprintf(o, ", \"group\": %lld", (long long)g->raster_group);
+	}
+}
+
+/* "params": [...], at indent ind. */
+static void params_json(FILE *o, const Graph *g, const char *ind)
+{
+	fprintf(o, "%s\"params\": [", ind);
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *kp = g->kparams.v[i];
+		fprintf(o, "%s\n%s  { \"name\": ", i ? "," : "", ind);
+		json_str(o, kp->name);
+		fprintf(o, ", \"kind\": \"%s\"", kind_name(kp->kind));
+		if (kp->tensor) {
+			fputs(", \"tensor\": ", o);
+			json_str(o, kp->tensor);
+		}
+		if (kp->dtype && kp->kind != KP_I32 && kp->kind != KP_I64) {
+			fputs(", \"dtype\": ", o);
+			json_str(o, kp->dtype);
+		}
+		if (kp->kind == KP_TENSORMAP) {
+			fputs(", \"box\": [", o);
+			for (int j = 0; j < kp->rank && j < 4; j++)
+				fprintf(o, "%s%lld", j ? ", " : "", (long long)kp->box[j]);
+			fputs("], \"swizzle\": ", o);
+			json_str(o, kp->swizzle ? kp->swizzle : "none");
+		}
+		if (kp->dim) {
+			fputs(", \"dim\": ", o);
+			json_str(o, kp->dim);
+		}
+		fputs(" }", o);
+	}
+	if (g->kparams.n)
+		fprintf(o, "\n%s]", ind);
+	else
+		fputs("]", o);
+}
+
+/* The top level up to "params" (exclusive): p's launch, k's tensors. */
+static void head_json(FILE *o, const Placement *const *ps, int n, const char *kernel, const char *entry,
+                      const char *binary)
+{
+	const Placement *p = ps[0];
+	const Graph *g = p->g;
+	const Kernel *k = g->k;
+	fprintf(o, "{\n  \"plk_manifest\": 1,\n  \"kernel\": ");
+	json_str(o, kernel);
+	fputs(",\n  \"entry\": ", o);
+	json_str(o, entry);
+	fputs(",\n  \"arch\": [", o);
+	for (int i = 0; i < n; i++) {
+		fputs(i ? ", " : "", o);
+		json_str(o, ps[i]->arch->name);
+	}
+	fputs("],\n", o);
+	if (binary) {
+		fputs("  \"binary\": ", o);
+		json_str(o, binary);
+		fputs(",\n", o);
+	}
+	launch_json(o, p, "  ");
+	fputs(" },\n  \"tensors\": [", o);
+	int nt = 0;
+	for (int i = 0; i < k->params.n; i++) {
+		const KParam *kp = k->params.v[i];
+		if (!kp->ty || kp->ty->k != TY_TENSOR)
+			continue;
+		const DtypeInfo *d = dtype_lookup(kp->ty->dtype);
+		fprintf(o, "%s\n    { \"name\": ", nt++ ? "," : "");
+		json_str(o, kp->name);
+		fputs(", \"dtype\": ", o);
+		json_str(o, kp->ty->dtype);
+		fprintf(o, ", \"elem_bytes\": %d, \"dims\": [", d ? (d->bits + 7) / 8 : 0);
+		for (int j = 0; j < kp->ty->dims.n; j++) {
+			fputs(j ? ", " : "", o);
+			const Expr *e = kp->ty->dims.v[j];
+			int cst = 0;   /* a recipe const (`HD` of `const HD = 128`): its value */
+			for (int q = 0; e->k == EX_NAME && q < g->consts.n; q++)
+				cst |= !strcmp(((const Const *)g->consts.v[q])->name, e->name);
+			if (e->k == EX_NAME && !cst)
+				json_str(o, e->name);
+			else
+				jexpr(o, g, e);
+		}
+		fputs("] }", o);
+	}
+	fputs(nt ? "\n  ],\n" : "],\n", o);
+}
+
 /* ------------------------------------------------------- the link map */
 
 /* The file an instance's component came from: the object it was read
@@ -245,89 +352,8 @@ int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *
 {
 	const Placement *p = ps[0];
 	const Graph *g = p->g;
-	const Kernel *k = g->k;
-	fprintf(o, "{\n  \"plk_manifest\": 1,\n  \"kernel\": ");
-	json_str(o, k->name);
-	fputs(",\n  \"entry\": ", o);
-	json_str(o, k->name);
-	fputs(",\n  \"arch\": [", o);
-	for (int i = 0; i < n; i++) {
-		fputs(i ? ", " : "", o);
-		json_str(o, ps[i]->arch->name);
-	}
-	fputs("],\n", o);
-	if (binary) {
-		fputs("  \"binary\": ", o);
-		json_str(o, binary);
-		fputs(",\n", o);
-	}
-	int cx = g->cluster[0] > 0 ? g->cluster[0] : 1, cy = g->cluster[1] > 0 ? g->cluster[1] : 1;
-	fprintf(o, "  \"block\": [%d, 1, 1],\n  \"cluster\": [%d, %d, 1],\n  \"dynamic_smem\": %u,\n",
-	        p->threads, cx, cy, p->smem_bytes);
-	fprintf(o, "  \"grid\": { \"policy\": \"%s\", \"tiles\": [[", g->persistent ? "persistent" : "tiles");
-	jexpr(o, g, g->tiles[0]);
-	fputs(", 1], [", o);
-	jexpr(o, g, g->tiles[1]);
-	fputs(", 1]]", o);
-	if (g->raster) {
-		fputs(", \"raster\": ", o);
-		json_str(o, raster_name(g->raster));
-		if (g->raster == RASTER_GROUPED)
-			fprintf(o, ", \"group\": %lld", (long long)g->raster_group);
-	}
-	fputs(" },\n  \"tensors\": [", o);
-	int nt = 0;
-	for (int i = 0; i < k->params.n; i++) {
-		const KParam *kp = k->params.v[i];
-		if (!kp->ty || kp->ty->k != TY_TENSOR)
-			continue;
-		const DtypeInfo *d = dtype_lookup(kp->ty->dtype);
-		fprintf(o, "%s\n    { \"name\": ", nt++ ? "," : "");
-		json_str(o, kp->name);
-		fputs(", \"dtype\": ", o);
-		json_str(o, kp->ty->dtype);
-		fprintf(o, ", \"elem_bytes\": %d, \"dims\": [", d ? (d->bits + 7) / 8 : 0);
-		for (int j = 0; j < kp->ty->dims.n; j++) {
-			fputs(j ? ", " : "", o);
-			const Expr *e = kp->ty->dims.v[j];
-			int cst = 0;   /* a recipe const (`HD` of `const HD = 128`): its value */
-			for (int q = 0; e->k == EX_NAME && q < g->consts.n; q++)
-				cst |= !strcmp(((const Const *)g->consts.v[q])->name, e->name);
-			if (e->k == EX_NAME && !cst)
-				json_str(o, e->name);
-			else
-				jexpr(o, g, e);
-		}
-		fputs("] }", o);
-	}
-	fputs(nt ? "\n  ],\n  \"params\": [" : "],\n  \"params\": [", o);
-	for (int i = 0; i < g->kparams.n; i++) {
-		const GKParam *kp = g->kparams.v[i];
-		fprintf(o, "%s\n    { \"name\": ", i ? "," : "");
-		json_str(o, kp->name);
-		fprintf(o, ", \"kind\": \"%s\"", kind_name(kp->kind));
-		if (kp->tensor) {
-			fputs(", \"tensor\": ", o);
-			json_str(o, kp->tensor);
-		}
-		if (kp->dtype && kp->kind != KP_I32 && kp->kind != KP_I64) {
-			fputs(", \"dtype\": ", o);
-			json_str(o, kp->dtype);
-		}
-		if (kp->kind == KP_TENSORMAP) {
-			fputs(", \"box\": [", o);
-			for (int j = 0; j < kp->rank && j < 4; j++)
-				fprintf(o, "%s%lld", j ? ", " : "", (long long)kp->box[j]);
-			fputs("], \"swizzle\": ", o);
-			json_str(o, kp->swizzle ? kp->swizzle : "none");
-		}
-		if (kp->dim) {
-			fputs(", \"dim\": ", o);
-			json_str(o, kp->dim);
-		}
-		fputs(" }", o);
-	}
-	fputs(g->kparams.n ? "\n  ]" : "]", o);
+	head_json(o, ps, n, g->k->name, g->k->name, binary);
+	params_json(o, g, "  ");
 	hooks_json(o, g);
 	fputs(",\n  \"instances\": ", o);
 	instances_json(o, p, rs ? rs[0].objs : NULL, "  ");
@@ -346,6 +372,82 @@ int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *
 		fputs("\n  ]", o);
 	}
 	fputs("\n}\n", o);
+	return ferror(o) ? -1 : 0;
+}
+
+/* An integer, or a string of the runtime's expression syntax. */
+static void cexpr(FILE *o, const Graph *g, const Expr *e)
+{
+	if (e->k == EX_NUM) {
+		fprintf(o, "%lld", (long long)e->num);
+		return;
+	}
+	fputc('"', o);
+	jexpr_body(o, g, e);
+	fputc('"', o);
+}
+
+/* A condition of a branch as {"lhs", "op", "rhs"} or {"lhs", "op": "in",
+ * "set"}, each side an integer or an expression string. */
+static void cond_json(FILE *o, const Graph *g, const Require *r)
+{
+	fputs("{ \"lhs\": ", o);
+	cexpr(o, g, r->lhs);
+	fprintf(o, ", \"op\": \"%s\"", req_op_text(r->op));
+	if (r->op == REQ_IN) {
+		fputs(", \"set\": [", o);
+		for (int i = 0; i < r->set.n; i++) {
+			fputs(i ? ", " : "", o);
+			cexpr(o, g, r->set.v[i]);
+		}
+		fputs("] }", o);
+		return;
+	}
+	fputs(", \"rhs\": ", o);
+	cexpr(o, g, r->rhs);
+	fputs(" }", o);
+}
+
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
+                          const LinkObj *objs, const char *binary, FILE *o)
+{
+	/* the top level: the default variant's, so that a reader without
+	 * "variants" launches the kernel that serves every shape */
+	const Placement *dp = ps[n - 1];
+	const Graph *g = dp->g;
+	head_json(o, &dp, 1, s->name, g->k->name, binary);
+	int off = 0;   /* objs: the variants' instances one after another */
+	for (int v = 0; v < n - 1; v++)
+		off += ps[v]->g->insts.n;
+	params_json(o, g, "  ");
+	hooks_json(o, g);
+	fputs(",\n  \"instances\": ", o);
+	instances_json(o, dp, objs ? objs + off : NULL, "  ");
+	fputs(",\n  \"placement\": ", o);
+	placement_write_json(o, dp, "  ");
+	fputs(",\n  \"variants\": [", o);
+	off = 0;
+	for (int v = 0; v < n; v++) {
+		const Graph *vg = ps[v]->g;
+		fprintf(o, "%s\n    { \"name\": ", v ? "," : "");
+		json_str(o, vg->k->name);
+		fputs(", \"when\": [", o);
+		for (int i = 0; i < vs[v].br->conds.n; i++) {
+			fputs(i ? ", " : "", o);
+			cond_json(o, vg, vs[v].br->conds.v[i]);
+		}
+		fputs("],\n", o);
+		launch_json(o, ps[v], "      ");
+		fputs(" },\n", o);
+		params_json(o, vg, "      ");
+		fputs(",\n      \"instances\": ", o);
+		instances_json(o, ps[v], objs ? objs + off : NULL, "      ");
+		fputs(",\n      \"placement\": ", o);
+		placement_write_json(o, ps[v], "      ");
+		fputs(" }", o);
+		off += vg->insts.n;
+	}
+	fputs("\n  ]\n}\n", o);
 	return ferror(o) ? -1 : 0;
 }
 

@@ -206,6 +206,7 @@ typedef struct Key {
 	int narches;
 	const char *arches_text; /* "sm_90a sm_100a" */
 	const char *toolkit;
+	const char *sym;         /* the entry symbol the object defines: comp->entry, or key_rename's */
 	char key[65];            /* over what is known before nvcc runs: the cache entry's name */
 	char conhash[65];
 } Key;
@@ -340,6 +341,7 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
                     const ArchInfo **arches, int narches, Key *k, int quiet_source)
 {
 	memset(k, 0, sizeof *k);
+	k->sym = comp->entry;
 	if (!comp->source) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp,
 			"component `%s` names no CUDA source to build", comp->name);
@@ -477,6 +479,24 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	sha256_hex(&s, k->key);
 	free(src);
 	return 0;
+}
+
+/* The entry renamed ENTRY__<8 hex of the key>: a flag of its own, and a
+ * key over the plain key and that flag, so the object's cache name
+ * differs from the plain one. */
+static const char *key_rename(Ctx *c, const Component *comp, Key *k)
+{
+	const char *sym = arena_printf(c->arena, "%s__%.8s", comp->entry, k->key);
+	const char *f = arena_printf(c->arena, "-D%s=%s", comp->entry, sym);
+	vec_push(c->arena, &k->flags, (void *)f);
+	k->flagstr = arena_printf(c->arena, "%s %s", k->flagstr, f);
+	k->sym = sym;
+	Sha256 s;
+	sha256_init(&s);
+	sha256_field(&s, "plain", k->key, 64);
+	sha256_field(&s, "rename", f, strlen(f));
+	sha256_hex(&s, k->key);
+	return sym;
 }
 
 /* Whether every file o records still holds its bytes; 0 yes, and the
@@ -754,7 +774,7 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 		goto out;
 	}
 	const ArchInfo *first = arch_lookup(k->arches[0]);
-	if (first && link_check_entry(c, comp, code, first))
+	if (first && link_check_entry(c, comp, k->sym, code, first))
 		goto out;
 	obj_digest(comp->name, k->arches_text, k->contract, k->clen, co.fatbin, co.fatn, digest);
 
@@ -864,12 +884,21 @@ static const char *cache_dir(Ctx *c)
 
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch, char digest[65])
 {
+	return object_for_sym(c, comp, cvals, arch, 0, NULL, digest);
+}
+
+const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
+                           int rename, const char **sym, char digest[65])
+{
 	const int64_t *cv = component_cvals(c, comp, cvals, NULL, NULL);
 	if (!cv)
 		return NULL;
 	Key k;
 	if (make_key(c, comp, cv, &arch, 1, &k, 0))
 		return NULL;
+	const char *name = rename ? key_rename(c, comp, &k) : comp->entry;
+	if (sym)
+		*sym = name;
 	const char *dir = cache_dir(c), *path = NULL;
 	if (!dir || sys_mkdirs(dir)) {
 		int err = errno;

@@ -394,6 +394,25 @@ typedef struct Kernel {
 	Vec conns;              /* Conn* */
 } Kernel;
 
+/* A branch of a select: `when COND, ...: KERNEL` (every condition holds)
+ * or `else: KERNEL` (conds empty, dflt set): the default, always last. */
+typedef struct Branch {
+	Vec conds;              /* Require*: over shape symbols, SMS and integers */
+	int dflt;               /* `else` */
+	const char *kernel;
+	Span sp, kernel_sp;
+} Branch;
+
+/* `select NAME(PARAMS) { BRANCH ... }`: one kernel entry per variant
+ * (a kernel of the same file taking the same parameters), linked into
+ * one cubin; the runtime launches the first whose conditions hold. */
+typedef struct Select {
+	const char *name;
+	Span sp, name_sp;
+	Vec params;             /* KParam*: each variant's must be these */
+	Vec branches;           /* Branch* */
+} Select;
+
 typedef struct Use {        /* use "file.plk" | use object "file.o" */
 	const char *path;
 	Span sp, path_sp;
@@ -404,6 +423,7 @@ typedef struct Module {
 	const char *path;
 	int src;
 	Vec uses, comps, kernels;
+	Vec selects;            /* Select* */
 } Module;
 
 /* parser.y: parse one loaded source; NULL only on an unusable file.
@@ -413,6 +433,7 @@ Module *parse_source(Ctx *c, int src);
 /* ast.c: the --emit=ast dump used by the golden tests. */
 void ast_dump(FILE *out, const Module *m);
 void expr_print(FILE *out, const Expr *e);
+void type_print(FILE *out, const Type *t);   /* as the recipe writes it: tensor<bf16>[M, K] */
 /* a `require` condition; each expression printed by pe */
 const char *req_op_text(ReqOp op);
 void require_print(FILE *out, const Require *r, void (*pe)(FILE *, const Expr *));
@@ -555,6 +576,9 @@ typedef struct GInst {
 	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
 	int role;                /* set by check: index into Graph.roles; -1: none (hook providers) */
 	int hooks;               /* a hook provider: its ports are all `out hook`s, it has no warps */
+	/* link.c (link_decide): the object that defines its entry and the
+	 * symbol the glue calls; NULL until decided (then comp->entry) */
+	const char *obj, *sym;
 } GInst;
 
 typedef struct GEdge {
@@ -625,6 +649,8 @@ typedef struct Graph {
 	Raster raster; int64_t raster_group;
 	int cluster[2];
 	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
+	int inst_base;           /* its first `inst` id: the variants of one cubin take
+	                          * ids of their own, since they share the ABI tables */
 } Graph;
 
 /* graph.c: facts of a checked graph that several stages read */
@@ -684,6 +710,7 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	Vec modules;             /* Module* */
 	Vec comps;               /* Component*, from .plk files and objects */
 	Vec kernels;             /* Kernel*, of the root file only */
+	Vec selects;             /* Select*, of the root file only */
 	Vec objuses;             /* Use*, parallel to comps: the `use object` that
 	                          * brought it; NULL for a .plk declaration */
 	NameMap by_name;         /* Component*, by name */
@@ -712,6 +739,10 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals, const Arch
  * Ctx.cflags that names a constant instead (taken out of cflags; *set 1
  * when there was one); NULL after reporting (E0607). */
 int64_t *object_cvals(Ctx *c, const Component *comp, int *set);
+/* object_for, the entry renamed (rename: `-D ENTRY=ENTRY__<8 hex of the
+ * key without it>` for nvcc) and *sym the symbol the object defines. */
+const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
+                           int rename, const char **sym, char digest[65]);
 /* The cached object of comp for cvals and arch, built when missing or
  * stale; NULL on error. With digest, its digest (obj_digest). */
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
@@ -792,6 +823,24 @@ int edit_distance(const char *a, const char *b);
 Graph *check_kernel(Ctx *c, const Program *p, const Kernel *k, const ArchInfo *arch);
 /* A warning for each kernel const nothing reads (once per kernel, not per arch). */
 void check_unused_consts(Ctx *c, const Program *p, const Kernel *k);
+/* check_select.c: a select's variants (docs/language.md, "Variants") */
+typedef struct Variant {
+	const Kernel *k;
+	const Branch *br;        /* the branch naming it: its conditions; dflt for the last */
+} Variant;
+/* s's variants in branch order, checked: each branch names a kernel of the
+ * file (E0361) that takes s's parameters (E0360), none twice and s's name
+ * declared once (E0363), `else` last and only last (E0362), conditions over
+ * s's shape symbols, SMS and integers (E0320, E0323, E0324). NULL on errors
+ * (reported). */
+Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
+/* E0360 unless the variants' launched parameter lists (ps[i]: variant i
+ * placed) agree but for tensor-map boxes and swizzles, and every name of
+ * the select's tensor dims is a const of none or of all, of one value. */
+int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n);
+const Select *program_select(const Program *p, const char *name);   /* NULL: none */
+int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */
+
 /* graph.c */
 void graph_print(FILE *out, const Graph *g);
 /* Whether the consumer of a lanes' ring passes the turn itself (its port
@@ -818,6 +867,10 @@ void json_str(FILE *out, const char *s);
 /* glue.c, link.c, manifest.c, monolith.c */
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out);
 int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd */
+/* One glue module for the n kernels of one cubin (the variants of a
+ * select): the ABI tables over all their instances, one plk_main each
+ * (abi_main_name). n == 1 is glue_bitcode. */
+int glue_bitcode_multi(Ctx *c, const Placement *const *ps, int n, void **bc, size_t *len);
 const char *glue_llvm_version(void);     /* the LLVM plkc was built with */
 /* --version: the libNVVM, NVRTC and nvJitLink versions, one line each. */
 void link_print_versions(FILE *out);
@@ -831,7 +884,7 @@ typedef struct LinkResult {
 	void *cubin; size_t cubin_size;
 	char *ptx;               /* with want_ptx */
 	char *info_log;
-	LinkObj *objs;           /* per instance, in Graph.insts order (arena) */
+	LinkObj *objs;           /* per instance, in Graph.insts order, kernel after kernel (arena) */
 } LinkResult;
 /* Each instance's object (objs[Graph.insts.n]), built or taken from the
  * cache as a link would; 0 ok. */
@@ -865,7 +918,7 @@ enum {
  * is a copy with its own buffers, barriers and warps. */
 static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 {
-	return in->id + lane * g->insts.n;
+	return g->inst_base + in->id + lane * g->insts.n;
 }
 /* abi.c: each function's name and signature, from stdlib/abi.def; no cases. */
 void abi_sigs(AbiFn fns[ABI_NFNS]);
@@ -896,6 +949,13 @@ AbiHookCase *abi_hook_cases(Ctx *c, const Placement *p, int kind, int *n);   /* 
 const char *abi_hook_fn_name(Ctx *c, const GPort *out, const HookFnInfo *f);
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
+/* The entries of the n kernels of one cubin in one unit, each calling its
+ * abi_main_name; the helpers once. */
+const char *trampoline_source_multi(Ctx *c, const Placement *const *ps, int n);
+int trampoline_ltoir_multi(Ctx *c, const Placement *const *ps, int n, void **ir, size_t *len);
+/* The glue's kernel body for kernel i of n in one cubin: plk_main alone,
+ * plk_main_KERNEL among several. */
+const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i);
 const char *trampoline_param_ctype(KParamKind k);   /* "int ", "void *", ... */
 /* LTO-IR of a kernel `plk_probe` that takes the address of `entry` (for
  * link_check_entry); 0 ok, else -1 with NVRTC's log in *log (malloc'd). */
@@ -907,11 +967,22 @@ typedef const char *(*ObjectFn)(Ctx *c, const GInst *inst, void *ud);
 int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object,
                      void *ud, LinkResult *r);
 void link_result_free(LinkResult *r);
+/* The n kernels of one cubin (the variants of a select), linked in one
+ * nvJitLink run: one glue, one entry unit, each object once. Decides each
+ * instance's object and entry symbol first (link_decide). */
+int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r);
+/* Sets GInst.obj and .sym for every instance of the n graphs: a component
+ * built with two sets of constants in one link gets each object's entry
+ * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
+ * defines it; a hook provider cannot be: E0364, before any object is built. objs: one LinkObj per instance,
+ * the graphs' instances one after another. */
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
-/* E0216 unless the object at path (nvcc's, for arch) defines comp's entry:
- * a probe that takes the entry's address, linked with it by nvJitLink. */
-int link_check_entry(Ctx *c, const Component *comp, const char *path, const ArchInfo *arch);
+/* E0216 unless the object at path (nvcc's, for arch) defines comp's entry
+ * under the symbol `entry` (comp->entry, or its renamed form): a probe that
+ * takes the entry's address, linked with it by nvJitLink. */
+int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch);
 /* Checks nvJitLink's -verbose info log: no C7508 (setmaxnreg ignored). */
 int link_check_log(Ctx *c, const Placement *p, const char *info_log);
 /* glue bitcode -> libNVVM -gen-lto for p->arch (malloc'd LTO-IR). */
@@ -925,6 +996,12 @@ int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *
 /* --emit=map: the link map as text: each instance, its component, the
  * object its code came from, its constants and its place. */
 void map_print(FILE *out, const Placement *p, const LinkObj *objs);
+/* One manifest for the variants of select s, linked into one cubin (ps[i]:
+ * vs[i] placed): the top level is the default's (the last), and
+ * "variants" lists each with its conditions and launch (docs/manifest.md);
+ * objs (NULL: not linked): link_kernels' LinkResult.objs, for the link map. */
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
+                          const LinkObj *objs, const char *binary, FILE *out);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);

@@ -351,9 +351,12 @@ Program *resolve(Ctx *c, const char *root)
 		return NULL;
 	File *f = file_new(&r, c->srcs[src]->path, real, NULL, -1);
 	resolve_file(&r, f, src);
-	if (f->mod)
+	if (f->mod) {
 		for (int i = 0; i < f->mod->kernels.n; i++)
 			vec_push(c->arena, &r.p->kernels, f->mod->kernels.v[i]);
+		for (int i = 0; i < f->mod->selects.n; i++)
+			vec_push(c->arena, &r.p->selects, f->mod->selects.v[i]);
+	}
 	for (int i = 0; i < r.p->comps.n; i++) {
 		Component *comp = r.p->comps.v[i];
 		namemap_put(c->arena, &r.p->by_name, comp->name, comp);

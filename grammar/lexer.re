@@ -301,6 +301,9 @@ loop:
 	"require"    { SPAN(); return KW_REQUIRE; }
 	"hook"       { SPAN(); return KW_HOOK; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }
+	"select"     { SPAN(); return KW_SELECT; }
+	"when"       { SPAN(); return KW_WHEN; }
+	"else"       { SPAN(); return KW_ELSE; }
 
 	"sm_" [0-9]+ "a"? {
 		SPAN();

@@ -104,6 +104,8 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 	Port *port;
 	int dir;
 	Require *req;
+	Select *sel;
+	Branch *branch;
 }
 
 %token END 0 "end of file"
@@ -114,13 +116,14 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_LIVE "live" KW_BARRIER "barrier" KW_CONST "const" KW_GRID "grid"
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
-%token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_PTR "ptr"
+%token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
+%token KW_WHEN "when" KW_ELSE "else" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">=" LE "<=" EQ "==" NE "!="
 
 %type <expr> expr term unary primary
-%type <vec> exprs exprs_opt fields args args_opt
+%type <vec> exprs exprs_opt fields args args_opt wconds
 %type <type> ptype porttype hooktype
 %type <field> field
 %type <comp> component citems
@@ -131,6 +134,8 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %type <dir> dir relop
 %type <req> cond
 %type <port> port
+%type <sel> select branches
+%type <branch> branch
 
 %%
 
@@ -140,11 +145,12 @@ file
 	| file item
 	;
 
-/* item = use | component | kernel | ";" . */
+/* item = use | component | kernel | select | ";" . */
 item
 	: use
 	| component { vec_push(A, &lx->mod->comps, $1); }
 	| kernel    { vec_push(A, &lx->mod->kernels, $1); }
+	| select    { vec_push(A, &lx->mod->selects, $1); }
 	| ';'
 	| error
 	;
@@ -423,6 +429,45 @@ kitem
 	| error
 	;
 
+/* select = "select" IDENT "(" [ kparam { "," kparam } ] ")" "{" { branch } "}" . */
+select
+	: "select" IDENT '(' kparams_opt ')' '{' branches '}' {
+		$$ = $7;
+		$$->name = $2; $$->name_sp = @2; $$->sp = @$;
+	}
+	;
+
+/* { branch }: the Select is created first, with the parameters that
+ * wait in lx->pending_kparams */
+branches
+	: %empty {
+		$$ = NEW(Select);
+		$$->params = lx->pending_kparams;
+		memset(&lx->pending_kparams, 0, sizeof lx->pending_kparams);
+	}
+	| branches branch { $$ = $1; if ($2) vec_push(A, &$$->branches, $2); }
+	;
+
+/* branch = "when" cond { "," cond } ":" IDENT | "else" ":" IDENT | ";" . */
+branch
+	: "when" wconds ':' IDENT {
+		$$ = NEW(Branch);
+		$$->conds = $2; $$->kernel = $4; $$->kernel_sp = @4; $$->sp = @$;
+	}
+	| "else" ':' IDENT {
+		$$ = NEW(Branch);
+		$$->dflt = 1; $$->kernel = $3; $$->kernel_sp = @3; $$->sp = @$;
+	}
+	| ';'   { $$ = NULL; }
+	| error { $$ = NULL; }
+	;
+
+/* cond { "," cond } */
+wconds
+	: cond            { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
+	| wconds ',' cond { $$ = $1; vec_push(A, &$$, $3); }
+	;
+
 consts
 	: const1
 	| consts ',' const1
@@ -697,7 +742,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 		if (lx->prev.src == lx->src && lx->prev.end > lx->prev.off) {
 			static const char *const starts[] = {
 				"const", "grid", "source", "entry", "arch", "warps", "warpgroups", "regs",
-				"param", "smem", "barrier", "component", "kernel", "use", "require",
+				"param", "smem", "barrier", "component", "kernel", "use", "require", "select", "when",
 			};
 			const char *word = token_text(lx, lx->prev);
 			const char *best = strlen(word) > 2 ? did_you_mean(word, starts, (int)(sizeof starts / sizeof starts[0]))
@@ -801,7 +846,7 @@ Module *parse_source(Ctx *c, int src)
 	int rc = yyparse(lx);
 	if (rc != 0 && c->nerrors == before)
 		error_at(c, "E0101", span_none, "syntax error in `%s`", m->path);
-	if (c->nerrors == before && !m->uses.n && !m->comps.n && !m->kernels.n) {
+	if (c->nerrors == before && !m->uses.n && !m->comps.n && !m->kernels.n && !m->selects.n) {
 		Span sp = { src, 0, 0, 1, 1, 1, 1 };
 		Diag *d = diag_new(c, DIAG_ERROR, "E0113", sp, "`%s` declares nothing", m->path);
 		diag_note(d, "the file holds only comments and blanks");

@@ -339,22 +339,95 @@ static int parse_grid(plk_manifest *m, const pj_val *g, char *err)
 	return 0;
 }
 
-static int parse_variants(plk_manifest *m, const pj_val *v, char *err)
+static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err);
+
+/* A kernel variant's "when": [{lhs, op, rhs} | {lhs, "op": "in", set}]. */
+static int parse_when(plk_kvariant *x, const pj_val *w, const char *where, char *err)
+{
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
+	if (!w)
+		return 0;
+	if (w->k != PJ_ARR)
+		return mfail(err, "%s: \"when\" must be an array of conditions", where);
+	if (!(x->when = calloc((size_t)w->n + 1, sizeof *x->when)))
+		return mfail(err, "out of memory");
+	for (int i = 0; i < w->n; i++) {
+		const pj_val *o = &w->items[i];
+		plk_mcond *cd = &x->when[i];
+		char what[64], *op = NULL;
+		snprintf(what, sizeof what, "%s: when[%d]", where, i);
+		x->nwhen = i + 1;
+		if (o->k != PJ_OBJ)
+			return mfail(err, "%s must be an object", what);
+		if (get_str(o, "op", 1, &op, what, err))
+			return -1;
+		cd->op = -1;
+		for (int k = 0; k < 7; k++)
+			if (!strcmp(op, ops[k]))
+				cd->op = k;
+		free(op);
+		if (cd->op < 0)
+			return mfail(err, "%s: \"op\" must be one of == != < <= > >= in", what);
+		const pj_val *l = pj_get(o, "lhs"), *rh = pj_get(o, "rhs"), *set = pj_get(o, "set");
+		if (!l || get_shape_expr(l, &cd->lhs, what, err))
+			return l ? -1 : mfail(err, "%s needs \"lhs\"", what);
+		if (cd->op != PLK_OP_IN) {
+			if (!rh)
+				return mfail(err, "%s needs \"rhs\"", what);
+			if (get_shape_expr(rh, &cd->rhs, what, err))
+				return -1;
+			continue;
+		}
+		if (!set || set->k != PJ_ARR)
+			return mfail(err, "%s: \"in\" needs a \"set\" array", what);
+		if (!(cd->set = calloc((size_t)set->n + 1, sizeof *cd->set)))
+			return mfail(err, "out of memory");
+		for (int j = 0; j < set->n; j++) {
+			cd->nset = j + 1;
+			if (get_shape_expr(&set->items[j], &cd->set[j], what, err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* "variants": per arch ({arch, block, ...}), or kernels of one binary
+ * ({name, when, launch}, a select's: docs/manifest.md). */
+static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, char *err)
 {
 	if (!v)
 		return 0;
 	if (v->k != PJ_ARR)
 		return mfail(err, "\"variants\" must be an array");
-	if (!(m->variants = calloc((size_t)v->n + 1, sizeof *m->variants)))
+	if (!(m->variants = calloc((size_t)v->n + 1, sizeof *m->variants)) ||
+	    !(m->kvars = calloc((size_t)v->n + 1, sizeof *m->kvars)))
 		return mfail(err, "out of memory");
 	for (int i = 0; i < v->n; i++) {
 		const pj_val *o = &v->items[i];
-		plk_mvariant *x = &m->variants[i];
 		char where[32];
 		snprintf(where, sizeof where, "variants[%d]", i);
-		m->nvariants = i + 1;
 		if (o->k != PJ_OBJ)
 			return mfail(err, "%s must be an object", where);
+		if (pj_get(o, "name")) {
+			plk_kvariant *x = &m->kvars[m->nkvars++];
+			char e[PLK_ERRLEN - 64];
+			if (!(x->m = calloc(1, sizeof *x->m)))
+				return mfail(err, "out of memory");
+			if (parse(x->m, r, o, e))
+				return mfail(err, "%s: %s", where, e);
+			if (parse_when(x, pj_get(o, "when"), where, err))
+				return -1;
+			/* one binding serves every variant: the same symbols and params */
+			int same = x->m->nsyms == m->nsyms && x->m->nparams == m->nparams;
+			for (int j = 0; same && j < m->nsyms; j++)
+				same = !strcmp(x->m->syms[j], m->syms[j]);
+			for (int j = 0; same && j < m->nparams; j++)
+				same = !strcmp(x->m->params[j].name, m->params[j].name) && x->m->params[j].kind == m->params[j].kind;
+			if (!same)
+				return mfail(err, "%s (%s): its symbols or params differ from the top level's", where, x->m->entry);
+			continue;
+		}
+		plk_mvariant *x = &m->variants[m->nvariants++];
 		if (get_str(o, "arch", 1, &x->arch, where, err))
 			return -1;
 		x->has_block = pj_get(o, "block") != NULL;
@@ -414,8 +487,11 @@ int plk_manifest_select(plk_manifest *m, int major, int minor)
 	return best;
 }
 
-static int parse(plk_manifest *m, const pj_val *r, char *err)
+/* The manifest r, or with kv the kernel variant kv of r: its own entry
+ * ("name"), launch and params, r's tensors. */
+static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 {
+	const pj_val *l = kv ? kv : r;   /* where the launch is */
 	if (r->k != PJ_OBJ)
 		return mfail(err, "the top level must be an object");
 	int64_t ver;
@@ -428,7 +504,8 @@ static int parse(plk_manifest *m, const pj_val *r, char *err)
 		return mfail(err, "version %lld is newer than this runtime reads (%d)", (long long)ver,
 		             PLK_MANIFEST_VERSION);
 	m->version = (int)ver;
-	if (get_str(r, "entry", 1, &m->entry, "top level", err) || get_str(r, "kernel", 0, &m->kernel, "top level", err)
+	if (get_str(l, kv ? "name" : "entry", 1, &m->entry, "top level", err) ||
+	    get_str(r, "kernel", 0, &m->kernel, "top level", err)
 	    || get_str(r, "binary", 0, &m->binary, "top level", err))
 		return -1;
 	if (!m->kernel && !(m->kernel = dup(m->entry)))
@@ -447,11 +524,11 @@ static int parse(plk_manifest *m, const pj_val *r, char *err)
 			m->narch = i + 1;
 		}
 	}
-	if (get_dim3(r, "block", 1, m->block, 1024, err) || get_dim3(r, "cluster", 0, m->cluster, 16, err))
+	if (get_dim3(l, "block", 1, m->block, 1024, err) || get_dim3(l, "cluster", 0, m->cluster, 16, err))
 		return -1;
 	if ((uint64_t)m->block[0] * m->block[1] * m->block[2] > 1024)
 		return mfail(err, "block %ux%ux%u has more than 1024 threads", m->block[0], m->block[1], m->block[2]);
-	const pj_val *ds = pj_get(r, "dynamic_smem");
+	const pj_val *ds = pj_get(l, "dynamic_smem");
 	int64_t smem = 0;
 	if (ds && int_of(ds, 0, UINT32_MAX, &smem, "\"dynamic_smem\"", err))
 		return -1;
@@ -469,7 +546,7 @@ static int parse(plk_manifest *m, const pj_val *r, char *err)
 				return -1;
 		}
 	}
-	const pj_val *ps = pj_get(r, "params");
+	const pj_val *ps = pj_get(l, "params");
 	if (!ps || ps->k != PJ_ARR)
 		return mfail(err, "\"params\" must be an array (the kernel's parameter list)");
 	if (!(m->params = calloc((size_t)ps->n + 1, sizeof *m->params)))
@@ -479,7 +556,7 @@ static int parse(plk_manifest *m, const pj_val *r, char *err)
 		if (parse_param(m, &ps->items[i], i, err))
 			return -1;
 	}
-	return parse_grid(m, pj_get(r, "grid"), err) || parse_variants(m, pj_get(r, "variants"), err) ? -1 : 0;
+	return parse_grid(m, pj_get(l, "grid"), err) || (!kv && parse_variants(m, r, pj_get(r, "variants"), err)) ? -1 : 0;
 }
 
 plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)
@@ -493,7 +570,7 @@ plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)
 	plk_manifest *m = calloc(1, sizeof *m);
 	if (!m) {
 		mfail(err, "out of memory");
-	} else if (parse(m, r, err)) {
+	} else if (parse(m, r, NULL, err)) {
 		plk_manifest_free(m);
 		m = NULL;
 	}
@@ -533,6 +610,19 @@ void plk_manifest_free(plk_manifest *m)
 	for (int i = 0; i < m->nvariants; i++)
 		free(m->variants[i].arch);
 	free(m->variants);
+	for (int i = 0; i < m->nkvars; i++) {
+		plk_kvariant *x = &m->kvars[i];
+		plk_manifest_free(x->m);
+		for (int j = 0; j < x->nwhen; j++) {
+			free(x->when[j].lhs);
+			free(x->when[j].rhs);
+			for (int q = 0; q < x->when[j].nset; q++)
+				free(x->when[j].set[q]);
+			free(x->when[j].set);
+		}
+		free(x->when);
+	}
+	free(m->kvars);
 	free(m);
 }
 
@@ -574,4 +664,65 @@ const char *plk_pkind_name(plk_pkind k)
 {
 	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32" };
 	return (unsigned)k < 5 ? n[k] : "?";
+}
+
+int plk_manifest_variant(const plk_manifest *m, const char *name)
+{
+	for (int i = 0; name && i < m->nkvars; i++)
+		if (!strcmp(m->kvars[i].m->entry, name))
+			return i;
+	return -1;
+}
+
+typedef struct PickCtx { const plk_manifest *m; const int64_t *sym; int64_t sms; } PickCtx;
+
+static int pick_lookup(void *ctx, const char *name, size_t len, int64_t *v)
+{
+	const PickCtx *pc = ctx;
+	if (len == 3 && !memcmp(name, "SMS", 3)) {
+		*v = pc->sms;
+		return 0;
+	}
+	for (int i = 0; i < pc->m->nsyms; i++)
+		if (strlen(pc->m->syms[i]) == len && !memcmp(pc->m->syms[i], name, len)) {
+			*v = pc->sym[i];
+			return 0;
+		}
+	return -1;
+}
+
+int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int *pick, char *err)
+{
+	PickCtx pc = { m, sym, sms };
+	for (int i = 0; i < m->nkvars; i++) {
+		const plk_kvariant *x = &m->kvars[i];
+		int holds = 1;
+		for (int j = 0; j < x->nwhen && holds; j++) {
+			const plk_mcond *cd = &x->when[j];
+			int64_t a, b = 0;
+			if (plk_expr_eval(cd->lhs, pick_lookup, &pc, &a, err) ||
+			    (cd->rhs && plk_expr_eval(cd->rhs, pick_lookup, &pc, &b, err)))
+				return -1;
+			switch (cd->op) {
+			case PLK_OP_EQ: holds = a == b; break;
+			case PLK_OP_NE: holds = a != b; break;
+			case PLK_OP_LT: holds = a < b; break;
+			case PLK_OP_LE: holds = a <= b; break;
+			case PLK_OP_GT: holds = a > b; break;
+			case PLK_OP_GE: holds = a >= b; break;
+			default:
+				holds = 0;
+				for (int q = 0; q < cd->nset && !holds; q++) {
+					if (plk_expr_eval(cd->set[q], pick_lookup, &pc, &b, err))
+						return -1;
+					holds = a == b;
+				}
+			}
+		}
+		if (holds) {
+			*pick = i;
+			return 0;
+		}
+	}
+	return mfail(err, "no variant of %s holds for these shapes (the manifest lacks a default)", m->kernel);
 }

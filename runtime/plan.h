@@ -45,6 +45,24 @@ typedef struct plk_mvariant {
 	uint32_t dynamic_smem;
 } plk_mvariant;
 
+/* A condition of a kernel variant: lhs OP rhs, or lhs in set. */
+enum { PLK_OP_EQ, PLK_OP_NE, PLK_OP_LT, PLK_OP_LE, PLK_OP_GT, PLK_OP_GE, PLK_OP_IN };
+typedef struct plk_mcond {
+	char *lhs, *rhs;            /* expressions over the symbols and SMS; rhs NULL for in */
+	int op;
+	char **set;
+	int nset;
+} plk_mcond;
+
+struct plk_manifest;
+/* One kernel of a binary of several, a select's variant ("variants"
+ * entries with a "name"): its launch, and when it is taken. */
+typedef struct plk_kvariant {
+	struct plk_manifest *m;     /* its entry, launch, params; the top level's tensors */
+	plk_mcond *when;            /* all must hold; none: always (the default) */
+	int nwhen;
+} plk_kvariant;
+
 typedef struct plk_manifest {
 	int version;
 	char *kernel, *entry, *binary;
@@ -65,6 +83,8 @@ typedef struct plk_manifest {
 	int nsyms;
 	plk_mvariant *variants;
 	int nvariants;
+	plk_kvariant *kvars;         /* the kernels of a select, in order; none: one kernel */
+	int nkvars;
 } plk_manifest;
 
 /* manifest.c */
@@ -76,6 +96,10 @@ void plk_manifest_free(plk_manifest *m);
  * chosen, -1 when none matches (the top level stays). */
 int plk_manifest_select(plk_manifest *m, int major, int minor);
 int plk_manifest_tensor(const plk_manifest *m, const char *name);   /* -1: none */
+int plk_manifest_variant(const plk_manifest *m, const char *name);  /* kvars index; -1: none */
+/* The first kernel variant whose conditions hold for the symbol values
+ * sym (m's order) and sms SMs; an error when none does. */
+int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int *pick, char *err);
 int plk_manifest_param(const plk_manifest *m, const char *name);
 int plk_manifest_sym(const plk_manifest *m, const char *name);
 int plk_param_bytes(plk_pkind k);          /* size in the kernel's parameter list */

@@ -22,8 +22,17 @@ struct plk_args {
 	int *tmap_valid;
 	void **kparams;
 	int prepared;
+	int var;                     /* the kernel prepared: index into plk_kernel.fns */
+	int forced;                  /* the plk_kernel.forced it was prepared under */
 	char err[PLK_ERRLEN];
 };
+
+/* One kernel of the binary: the manifest's, or each variant of a select. */
+typedef struct plk_fn {
+	const plk_manifest *m;       /* its launch (a variant's: kvars[i].m) */
+	CUfunction fn;
+	int64_t capacity;            /* blocks resident at once (persistent) */
+} plk_fn;
 
 struct plk_kernel {
 	plk_manifest *m;
@@ -31,9 +40,10 @@ struct plk_kernel {
 	int own_ctx;                 /* retained the primary context */
 	CUdevice dev;
 	CUmodule mod;
-	CUfunction fn;
+	plk_fn *fns;                 /* m->nkvars of them, or the one kernel */
+	int nfns;
+	int forced;                  /* fns index PLK_VARIANT or plk_force_variant chose; -1: by the rule */
 	int sm_count, cc_major, cc_minor;
-	int64_t capacity;            /* blocks resident at once (persistent) */
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
 	char err[PLK_ERRLEN];
 };
@@ -255,15 +265,15 @@ static void arch_list(const plk_manifest *m, char *buf, size_t len)
  * error, so the function's own count comes from the cubin (cubin.c); a
  * fatbin or PTX image does not give it, and a binary with more
  * parameters than the manifest then goes unnoticed. */
-static int check_params(plk_kernel *k, const void *image, size_t size)
+static int check_params(plk_kernel *k, const plk_fn *f, const void *image, size_t size)
 {
-	const plk_manifest *m = k->m;
+	const plk_manifest *m = f->m;
 	int have = plk_cubin_param_count(image, size, m->entry);
 	if (have >= 0 && have != m->nparams)
 		return kfail(k, "kernel %s takes %d parameters; the manifest lists %d", m->entry, have, m->nparams);
 	for (int i = 0; i < m->nparams; i++) {
 		size_t off = 0, psize = 0;
-		CUresult r = cuFuncGetParamInfo(k->fn, (size_t)i, &off, &psize);
+		CUresult r = cuFuncGetParamInfo(f->fn, (size_t)i, &off, &psize);
 		if (r == CUDA_ERROR_NOT_SUPPORTED)
 			return 0;               /* an old driver: nothing to compare */
 		if (r == CUDA_ERROR_INVALID_VALUE)
@@ -277,6 +287,8 @@ static int check_params(plk_kernel *k, const void *image, size_t size)
 	}
 	return 0;
 }
+
+static int setup_fn(plk_kernel *k, plk_fn *f, const void *image, size_t size);
 
 static int setup_function(plk_kernel *k, const void *image, size_t size)
 {
@@ -293,40 +305,55 @@ static int setup_function(plk_kernel *k, const void *image, size_t size)
 		k->mod = NULL;
 		return cufail(k->err, r, "cuModuleLoadData");
 	}
-	r = cuModuleGetFunction(&k->fn, k->mod, m->entry);
+	k->nfns = m->nkvars ? m->nkvars : 1;
+	if (!(k->fns = calloc((size_t)k->nfns, sizeof *k->fns)))
+		return kfail(k, "out of memory");
+	for (int i = 0; i < k->nfns; i++) {
+		k->fns[i].m = m->nkvars ? m->kvars[i].m : m;
+		if (setup_fn(k, &k->fns[i], image, size))
+			return -1;
+	}
+	return 0;
+}
+
+/* f's function in the loaded module, checked against its manifest. */
+static int setup_fn(plk_kernel *k, plk_fn *f, const void *image, size_t size)
+{
+	const plk_manifest *m = f->m;
+	CUresult r = cuModuleGetFunction(&f->fn, k->mod, m->entry);
 	if (r == CUDA_ERROR_NOT_FOUND)
 		return cufail(k->err, r, "cuModuleGetFunction: no kernel \"%s\" in the binary (the manifest's \"entry\"; "
 		              "did the link drop it?)", m->entry);
 	if (r != CUDA_SUCCESS)
 		return cufail(k->err, r, "cuModuleGetFunction(\"%s\")", m->entry);
-	if (check_params(k, image, size))
+	if (check_params(k, f, image, size))
 		return -1;
 
 	int maxt = 0, static_smem = 0, optin = 0;
-	CU(k->err, cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->fn),
+	CU(k->err, cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f->fn),
 	   "cuFuncGetAttribute(%s, MAX_THREADS_PER_BLOCK)", m->entry);
 	unsigned threads = m->block[0] * m->block[1] * m->block[2];
 	if (threads > (unsigned)maxt)
 		return kfail(k, "kernel %s: block of %u threads, but the binary allows at most %d "
 		             "(its launch bounds or register use)", m->entry, threads, maxt);
-	CU(k->err, cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->fn),
+	CU(k->err, cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f->fn),
 	   "cuFuncGetAttribute(%s, SHARED_SIZE_BYTES)", m->entry);
 	CU(k->err, cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, k->dev),
 	   "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
 	if ((uint64_t)m->dynamic_smem + (uint64_t)static_smem > (uint64_t)optin)
 		return kfail(k, "kernel %s: %u bytes of dynamic + %d static shared memory; the device allows %d per block",
 		             m->entry, m->dynamic_smem, static_smem, optin);
-	CU(k->err, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_smem),
+	CU(k->err, cuFuncSetAttribute(f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_smem),
 	   "cuFuncSetAttribute(%s, MAX_DYNAMIC_SHARED_SIZE_BYTES, %u)", m->entry, m->dynamic_smem);
 
 	unsigned cs = m->cluster[0] * m->cluster[1] * m->cluster[2];
-	k->capacity = k->sm_count;
+	f->capacity = k->sm_count;
 	if (cs > 1) {
 		if (k->cc_major < 9)
 			return kfail(k, "kernel %s: cluster %ux%ux%u needs sm_90 or newer; the device is sm_%d%d", m->entry,
 			             m->cluster[0], m->cluster[1], m->cluster[2], k->cc_major, k->cc_minor);
 		if (cs > 8)
-			CU(k->err, cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+			CU(k->err, cuFuncSetAttribute(f->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
 			   "cuFuncSetAttribute(%s, NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", m->entry);
 		CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
 		at.value.clusterDim.x = m->cluster[0];
@@ -338,19 +365,19 @@ static int setup_function(plk_kernel *k, const void *image, size_t size)
 			.sharedMemBytes = m->dynamic_smem, .attrs = &at, .numAttrs = 1,
 		};
 		int nclusters = 0;
-		CU(k->err, cuOccupancyMaxActiveClusters(&nclusters, k->fn, &cfg),
+		CU(k->err, cuOccupancyMaxActiveClusters(&nclusters, f->fn, &cfg),
 		   "cuOccupancyMaxActiveClusters(%s, cluster %ux%ux%u)", m->entry, m->cluster[0], m->cluster[1],
 		   m->cluster[2]);
 		if (nclusters < 1)
 			return kfail(k, "kernel %s: no cluster of %ux%ux%u blocks with %u bytes of shared memory fits the device",
 			             m->entry, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem);
-		k->capacity = (int64_t)nclusters * cs;
+		f->capacity = (int64_t)nclusters * cs;
 	}
 	/* A test aid: fewer persistent blocks, so that a small problem still
 	 * gives each block several work items (docs/runtime.md). */
 	const char *lim = getenv("PLK_MAX_BLOCKS");
-	if (lim && atoll(lim) > 0 && atoll(lim) < k->capacity)
-		k->capacity = atoll(lim) / cs * cs > 0 ? atoll(lim) / cs * cs : cs;
+	if (lim && atoll(lim) > 0 && atoll(lim) < f->capacity)
+		f->capacity = atoll(lim) / cs * cs > 0 ? atoll(lim) / cs * cs : cs;
 	return 0;
 }
 
@@ -381,6 +408,10 @@ plk_kernel *plk_load_data(const void *image, size_t size, const char *json, size
 	plk_manifest_select(k->m, k->cc_major, k->cc_minor);
 	if (setup_function(k, image, size))
 		goto fail;
+	k->forced = -1;
+	const char *force = getenv("PLK_VARIANT");   /* tests: one variant of a select, always */
+	if (force && *force && k->m->nkvars && plk_force_variant(k, force))
+		goto fail;
 	return k;
 fail:
 	snprintf(err, errlen, "%s", k->err);
@@ -400,7 +431,43 @@ void plk_unload(plk_kernel *k)
 		(void)cuDevicePrimaryCtxRelease(k->dev);
 	plk_args_free(k->def);
 	plk_manifest_free(k->m);
+	free(k->fns);
 	free(k);
+}
+
+int plk_force_variant(plk_kernel *k, const char *name)
+{
+	if (!name) {
+		k->forced = -1;
+		return 0;
+	}
+	int i = plk_manifest_variant(k->m, name);
+	if (i >= 0) {
+		k->forced = i;
+		return 0;
+	}
+	char names[256] = "";
+	size_t len = 0;
+	for (int j = 0; j < k->m->nkvars && len < sizeof names; j++)
+		len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", j ? ", " : "", k->m->kvars[j].m->entry);
+	if (!k->m->nkvars)
+		return kfail(k, "cannot force variant \"%s\": %s is one kernel, not a select", name, k->m->kernel);
+	return kfail(k, "%s has no variant \"%s\" (PLK_VARIANT or plk_force_variant); its variants: %s", k->m->kernel,
+	             name, names);
+}
+
+int plk_num_variants(const plk_kernel *k) { return k->m->nkvars; }
+const char *plk_args_variant(plk_args *a) { return plk_args_prepare(a) ? NULL : a->k->fns[a->var].m->entry; }
+const char *plk_chosen_variant(plk_kernel *k)
+{
+	const char *n = plk_args_variant(k->def);
+	if (!n)
+		snprintf(k->err, sizeof k->err, "%s", k->def->err);
+	return n;
+}
+const char *plk_variant_name(const plk_kernel *k, int i)
+{
+	return i >= 0 && i < k->m->nkvars ? k->m->kvars[i].m->entry : NULL;
 }
 
 const char *plk_error(const plk_kernel *k)
@@ -491,11 +558,22 @@ static int encode(plk_args *a, int i)
 
 int plk_args_prepare(plk_args *a)
 {
-	if (a->prepared)
-		return 0;
 	const plk_kernel *k = a->k;
-	if (plk_resolve(k->m, a->b, a->p, a->err) || plk_work_items(k->m, a->p->sym, &a->p->work, a->err)
-	    || plk_grid(k->m, a->p->work, k->capacity, a->p->grid, a->err))
+	if (a->prepared && a->forced == k->forced)
+		return 0;
+	a->prepared = 0;
+	a->var = 0;
+	a->forced = k->forced;
+	if (k->m->nkvars) {   /* a select: its rule over the bound shapes and the SMs, unless forced */
+		if (k->forced >= 0)
+			a->var = k->forced;
+		else if (plk_resolve_shapes(k->m, a->b, a->p, a->err) ||
+		         plk_variant_pick(k->m, a->p->sym, k->sm_count, &a->var, a->err))
+			return -1;
+	}
+	const plk_fn *f = &k->fns[a->var];
+	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_work_items(f->m, a->p->sym, &a->p->work, a->err)
+	    || plk_grid(f->m, a->p->work, f->capacity, a->p->grid, a->err))
 		return -1;
 	for (int i = 0; i < k->m->nparams; i++)
 		if (k->m->params[i].kind == PK_TENSORMAP && encode(a, i))
@@ -509,7 +587,8 @@ int plk_args_launch(plk_args *a, CUstream stream)
 	if (plk_args_prepare(a))
 		return -1;
 	const plk_kernel *k = a->k;
-	const plk_manifest *m = k->m;
+	const plk_fn *f = &k->fns[a->var];
+	const plk_manifest *m = f->m;
 	CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
 	at.value.clusterDim.x = m->cluster[0];
 	at.value.clusterDim.y = m->cluster[1];
@@ -525,7 +604,7 @@ int plk_args_launch(plk_args *a, CUstream stream)
 	CU(a->err, cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
 	if (cur != k->ctx)
 		CU(a->err, cuCtxPushCurrent(k->ctx), "cuCtxPushCurrent(the kernel's context)");
-	CUresult r = cuLaunchKernelEx(&cfg, k->fn, a->kparams, NULL);
+	CUresult r = cuLaunchKernelEx(&cfg, f->fn, a->kparams, NULL);
 	if (cur != k->ctx) {
 		CUcontext popped;
 		CUresult r2 = cuCtxPopCurrent(&popped);
@@ -544,7 +623,7 @@ int plk_args_launch_shape(plk_args *a, unsigned grid[3], unsigned block[3], unsi
 {
 	if (plk_args_prepare(a))
 		return -1;
-	const plk_manifest *m = a->k->m;
+	const plk_manifest *m = a->k->fns[a->var].m;
 	for (int i = 0; i < 3; i++) {
 		if (grid) grid[i] = a->p->grid[i];
 		if (block) block[i] = m->block[i];

@@ -103,6 +103,20 @@ PLK_API int plk_args_launch_shape(plk_args *a, unsigned grid[3], unsigned block[
 PLK_API int plk_args_tensor_dims(plk_args *a, int i, int64_t *dims);
 PLK_API int plk_args_symbol_value(plk_args *a, int i, int64_t *value);
 
+/* Variants (a select, docs/runtime.md): a binary of several kernels, one
+ * launched per call: the first whose manifest conditions hold for the
+ * bound shapes and the device's SM count. plk_force_variant(k, NAME)
+ * launches NAME always (NULL: by the rule again); an unknown name, or a
+ * kernel without variants, is an error. The environment's PLK_VARIANT
+ * forces one at load (a load error when the manifest has variants and
+ * none of that name; ignored for a kernel without). Not while other
+ * threads launch k. plk_chosen_variant / plk_args_variant: the entry the
+ * next launch runs (prepares; NULL on error). */
+PLK_API int plk_force_variant(plk_kernel *k, const char *name);
+PLK_API int plk_num_variants(const plk_kernel *k);                 /* 0: one kernel */
+PLK_API const char *plk_variant_name(const plk_kernel *k, int i);  /* the kernel entry */
+PLK_API const char *plk_chosen_variant(plk_kernel *k);
+PLK_API const char *plk_args_variant(plk_args *a);
 /* A CUresult's name ("CUDA_ERROR_INVALID_VALUE"): the driver's, else
  * cuda.h's list (the toolkit's stub library names nothing); NULL when
  * unknown. */

@@ -39,7 +39,7 @@
 
 ;; BEGIN GENERATED
 (defconst plk-keywords
-  '("align" "arch" "barrier" "bytes" "cluster" "component" "const" "entry" "grid" "handoff" "hook" "in" "kernel" "live" "needs" "object" "out" "param" "per" "raster" "regs" "require" "smem" "source" "use" "warpgroups" "warps")
+  '("align" "arch" "barrier" "bytes" "cluster" "component" "const" "else" "entry" "grid" "handoff" "hook" "in" "kernel" "live" "needs" "object" "out" "param" "per" "raster" "regs" "require" "select" "smem" "source" "use" "warpgroups" "warps" "when")
   "Keywords of the lexer.")
 (defconst plk-type-keywords
   '("frag" "ptr" "tensor" "tensormap" "tile")
@@ -72,10 +72,10 @@
   (save-match-data (save-excursion (nth 3 (syntax-ppss (match-beginning 0))))))
 
 (defconst plk-font-lock-keywords
-  `(;; Declarations: `component NAME', `kernel NAME'.
+  `(;; Declarations: `component NAME', `kernel NAME', `select NAME'.
     (,(concat "\\_<\\(component\\)[ \t]+\\(" plk--ident "\\)")
      (1 font-lock-keyword-face) (2 font-lock-type-face))
-    (,(concat "\\_<\\(kernel\\)[ \t]+\\(" plk--ident "\\)")
+    (,(concat "\\_<\\(kernel\\|select\\)[ \t]+\\(" plk--ident "\\)")
      (1 font-lock-keyword-face) (2 font-lock-function-name-face))
     ;; An instance definition: `load = tma_load_ab(...)'.
     (,(concat "^[ \t]*\\(" plk--ident "\\)[ \t]*=[ \t]*\\(" plk--ident "\\)[ \t]*(")

@@ -118,6 +118,10 @@ def _declare(L):
         "plk_param_name": (cp, [vp, i]),
         "plk_param_kind": (cp, [vp, i]),
         "plk_param_is_free": (i, [vp, i]),
+        "plk_force_variant": (i, [vp, cp]),
+        "plk_num_variants": (i, [vp]),
+        "plk_variant_name": (cp, [vp, i]),
+        "plk_args_variant": (cp, [vp]),
     }
     for name, (res, args) in sig.items():
         try:
@@ -303,6 +307,27 @@ class Kernel:
         see pipelink.custom_op."""
         from ._op import custom_op
         return custom_op(self, name, outputs=outputs, mutates=mutates)
+
+    @property
+    def variants(self):
+        """The kernel entries of a select's binary, in rule order; () for one kernel."""
+        return tuple(_s(self._L.plk_variant_name(self._h, i)) for i in range(self._L.plk_num_variants(self._h)))
+
+    def force_variant(self, name):
+        """Launch variant `name` always (None: by the manifest's rule again);
+        an unknown name raises. Not while other threads launch this kernel."""
+        if self._L.plk_force_variant(self._h, name.encode() if name is not None else None):
+            raise PlkError(_s(self._L.plk_error(self._h)))
+
+    def variant(self):
+        """The variant the arguments this thread bound last launch (None: one kernel)."""
+        if not self.variants:
+            return None
+        a = self._args()
+        n = self._L.plk_args_variant(a.ptr)
+        if n is None:
+            self._check(a, -1)
+        return _s(n)
 
     @property
     def sm_count(self):

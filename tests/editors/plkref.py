@@ -178,7 +178,7 @@ def classify(text, names):
             w = m.group("word") or m.group("inst")
             start = m.start("word") if m.group("word") else m.start("inst")
             c = names.word_class(w)
-            if c == "ident" and prev and prev[-1] in ("component", "kernel") \
+            if c == "ident" and prev and prev[-1] in ("component", "kernel", "select") \
                     and "\n" not in text[prev_end:start]:
                 c = "compname" if prev[-1] == "component" else "kernelname"
             yield start, len(w), c
@@ -236,7 +236,7 @@ def read_expect(path):
 
 # ---------------------------------------------------------------- sync
 IMPORT_KW = ("use", "object")
-DECL_KW = ("component", "kernel", "const")
+DECL_KW = ("component", "kernel", "select", "const")
 
 
 def keyword_groups(names):
@@ -255,7 +255,7 @@ def keyword_groups(names):
 def gen_vim(names):
     g = keyword_groups(names)
     out = []
-    nextgroup = {"component": "plkCompName", "kernel": "plkKernelName"}
+    nextgroup = {"component": "plkCompName", "kernel": "plkKernelName", "select": "plkKernelName"}
     for c, group in (("import", "plkInclude"), ("decl", "plkDecl"), ("keyword", "plkKeyword"),
                      ("typekw", "plkTypeKeyword"), ("shapeop", "plkShapeOp"), ("auto", "plkAuto")):
         plain = [w for w in g[c] if w not in nextgroup]

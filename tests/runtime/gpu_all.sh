@@ -12,7 +12,8 @@
 # op of a linked GEMM + SwiGLU under torch.compile and CUDA graphs
 # (gpu_python.py: the kernel from PLK_PY_KERNEL, else
 # .carry/python/gemm_swiglu.cubin that tests/runtime/gpu_prepare.sh links
-# on the build host, else linked here by build/plkc) and, when available,
+# on the build host, else linked here by build/plkc), the selects of
+# tests/gpu/gemm_auto_check.py (their cubins from gpu_prepare.sh) and, when available,
 # compute-sanitizer: its API check on a load (no failing CUDA call) and
 # memcheck, racecheck and synccheck on plk-run.
 # PLK_KERNELS=DIR also runs plk-run --check on every plkc-linked
@@ -80,6 +81,15 @@ elif [ -x build/plkc ] && build/plkc --version >/dev/null 2>&1; then
 	step env PLKRT_LIB="$W/rt/libplkrt.so" PLKC="$PWD/build/plkc" python3 tests/runtime/gpu_python.py
 else
 	echo "== FAIL: gpu_python.py has no kernel: run tests/runtime/gpu_prepare.sh on the build host (.carry/python)"
+	fail=1
+fi
+
+# The selects gemm_auto and gemm_swiglu_auto: each variant forced, and the
+# rule's picks, against fp32 references (cubins from gpu_prepare.sh).
+if [ -f .carry/python/gemm_auto.cubin ] && [ -f .carry/python/gemm_swiglu_auto.cubin ]; then
+	step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/gpu/gemm_auto_check.py .carry/python
+else
+	echo "== FAIL: gemm_auto_check.py has no cubins: run tests/runtime/gpu_prepare.sh on the build host (.carry/python)"
 	fail=1
 fi
 

@@ -631,6 +631,70 @@ static void test_variants(void)
 
 /* ------------------------------------------------------------ tensor map */
 
+/* A select's kernel variants: each its own launch, the first whose
+ * conditions hold, errors of the form. */
+static void test_kernel_variants(void)
+{
+	char err[PLK_ERRLEN];
+	const char *j = "{\"plk_manifest\": 1, \"kernel\": \"auto\", \"entry\": \"pp\", \"block\": [384],"
+	                " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+	                " \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                " \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 128]]},"
+	                " \"variants\": ["
+	                "  {\"name\": \"wide\", \"when\": [{\"lhs\": \"ceil_div(M, 256)\", \"op\": \"<=\", \"rhs\": \"SMS\"},"
+	                "    {\"lhs\": \"K\", \"op\": \"in\", \"set\": [64, \"2 * 64\"]}],"
+	                "   \"block\": [256], \"dynamic_smem\": 1000, \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 256]]}},"
+	                "  {\"name\": \"pp\", \"when\": [], \"block\": [384],"
+	                "   \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                "   \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 128]]}}]}";
+	plk_manifest *m = mparse(j, err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_EQ(m->nkvars, 2);
+	CHECK_EQ(m->nvariants, 0);
+	CHECK_EQ(plk_manifest_variant(m, "pp"), 1);
+	CHECK_EQ(plk_manifest_variant(m, "nope"), -1);
+	CHECK_EQ(m->kvars[0].m->block[0], 256);
+	CHECK_EQ(m->kvars[0].m->dynamic_smem, 1000);
+	CHECK_EQ(m->kvars[0].m->ntensors, 1);
+	/* syms in m's order: M, K */
+	static const struct { int64_t M, K, sms; int want; } cases[] = {
+		{ 1000, 64, 132, 0 }, { 1000, 128, 132, 0 }, { 1000, 96, 132, 1 },
+		{ 256 * 132, 64, 132, 0 }, { 256 * 132 + 1, 64, 132, 1 }, { 1000, 64, 3, 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int64_t sym[2] = { cases[i].M, cases[i].K };
+		int pick = -1;
+		CHECK_EQ(plk_variant_pick(m, sym, cases[i].sms, &pick, err), 0);
+		CHECK_EQ(pick, cases[i].want);
+	}
+	plk_manifest_free(m);
+	static const struct { const char *from, *to, *want; } bad[] = {
+		{ "\"op\": \"<=\"", "\"op\": \"=<\"", "\"op\" must be one of" },
+		{ "\"op\": \"in\", \"set\"", "\"op\": \"in\", \"sets\"", "\"in\" needs a \"set\" array" },
+		{ "{\"lhs\": \"ceil_div(M, 256)\", ", "{", "needs \"lhs\"" },
+		{ "\"when\": []", "\"when\": {}", "variants[1]: \"when\" must be an array of conditions" },
+		{ "\"dynamic_smem\": 1000, \"params\": [{\"name\": \"M\"", "\"dynamic_smem\": 1000, \"params\": [{\"name\": \"N\"",
+		  "variants[0] (wide): its symbols or params differ" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char buf[4096];
+		const char *at = strstr(j, bad[i].from);
+		CHECK(at != NULL);
+		if (!at)
+			continue;
+		snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - j), j, bad[i].to, at + strlen(bad[i].from));
+		m = mparse(buf, err);
+		CHECK(m == NULL);
+		CHECK_HAS(err, bad[i].want);
+		plk_manifest_free(m);
+	}
+}
+
 static void test_tmap(void)
 {
 	char err[PLK_ERRLEN];
@@ -855,6 +919,7 @@ int main(int argc, char **argv)
 	test_writer_forms();
 	test_grid();
 	test_variants();
+	test_kernel_variants();
 	test_tmap();
 	test_robust();
 	test_cubin();

@@ -1,0 +1,428 @@
+/* check_select.c: a select's variants (docs/language.md, "Variants").
+ *
+ * `select NAME(PARAMS) { when CONDS: KERNEL ... else: KERNEL }` names
+ * kernels of the same file, each linked into one cubin as a kernel entry
+ * of its own; the runtime launches the first whose conditions hold for
+ * the bound shapes and the device's SM count. What is checked here: each
+ * branch names a kernel (E0361) that takes the select's parameters
+ * (E0360), none twice and no name declared twice (E0363), the last branch
+ * and only the last is `else` (E0362), and the conditions use only shape
+ * symbols, SMS and integers. After each variant is placed, their launched
+ * parameter lists must agree too (E0360), since one argument list serves
+ * them all. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+const Select *program_select(const Program *p, const char *name)
+{
+	for (int i = 0; i < p->selects.n; i++)
+		if (!strcmp(((const Select *)p->selects.v[i])->name, name))
+			return p->selects.v[i];
+	return NULL;
+}
+
+int kernel_is_variant(const Program *p, const Kernel *k)
+{
+	for (int i = 0; i < p->selects.n; i++) {
+		const Select *s = p->selects.v[i];
+		for (int j = 0; j < s->branches.n; j++)
+			if (!strcmp(((const Branch *)s->branches.v[j])->kernel, k->name))
+				return 1;
+	}
+	return 0;
+}
+
+static const Kernel *kernel_named(const Program *p, const char *name)
+{
+	for (int i = 0; i < p->kernels.n; i++)
+		if (!strcmp(((const Kernel *)p->kernels.v[i])->name, name))
+			return p->kernels.v[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------- parameters */
+
+static int expr_same(const Expr *a, const Expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->k != b->k)
+		return 0;
+	switch (a->k) {
+	case EX_NUM: return a->num == b->num;
+	case EX_NAME: return !strcmp(a->name, b->name);
+	case EX_AUTO: return 1;
+	case EX_NEG: return expr_same(a->a, b->a);
+	case EX_BIN: return a->op == b->op && expr_same(a->a, b->a) && expr_same(a->b, b->b);
+	case EX_CALL:
+		if (strcmp(a->name, b->name) || a->args.n != b->args.n)
+			return 0;
+		for (int i = 0; i < a->args.n; i++)
+			if (!expr_same(a->args.v[i], b->args.v[i]))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+static int str_same(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+static int type_same(const Type *a, const Type *b)
+{
+	if (a->k != b->k || !str_same(a->dtype, b->dtype) || a->readonly != b->readonly ||
+	    !str_same(a->layout, b->layout) || !expr_same(a->rank, b->rank) || a->dims.n != b->dims.n)
+		return 0;
+	for (int i = 0; i < a->dims.n; i++)
+		if (!expr_same(a->dims.v[i], b->dims.v[i]))
+			return 0;
+	return 1;
+}
+
+/* `NAME: TYPE` as the recipe writes it (arena). */
+static const char *kparam_text(Ctx *c, const KParam *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return p->name;
+	fprintf(f, "%s: ", p->name);
+	type_print(f, p->ty);
+	fclose(f);
+	const char *s = arena_strdup(c->arena, buf);
+	free(buf);
+	return s;
+}
+
+/* E0360 when k does not take s's parameters, in s's order. */
+static int same_params(Ctx *c, const Select *s, const Kernel *k)
+{
+	int n = s->params.n < k->params.n ? s->params.n : k->params.n;
+	for (int i = 0; i < n; i++) {
+		const KParam *a = s->params.v[i], *b = k->params.v[i];
+		if (!strcmp(a->name, b->name) && type_same(a->ty, b->ty))
+			continue;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0360", b->sp, "variant `%s` does not take the parameters of select `%s`",
+		                   k->name, s->name);
+		d->primary.msg = arena_printf(c->arena, "parameter %d of `%s`", i + 1, k->name);
+		diag_label(d, a->sp, "parameter %d of the select", i + 1);
+		diag_note(d, "one argument list serves every variant: each takes the select's parameters, in its order");
+		diag_help(d, "write it as the select does: `%s`", kparam_text(c, a));
+		diag_end(c, d);
+		return -1;
+	}
+	if (s->params.n == k->params.n)
+		return 0;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0360", k->name_sp, "variant `%s` does not take the parameters of select `%s`",
+	                   k->name, s->name);
+	d->primary.msg = arena_printf(c->arena, "takes %d parameter%s", k->params.n, k->params.n == 1 ? "" : "s");
+	diag_label(d, s->name_sp, "takes %d", s->params.n);
+	if (k->params.n > n)
+		diag_note(d, "`%s` has `%s` beyond the select's", k->name, kparam_text(c, k->params.v[n]));
+	else
+		diag_note(d, "`%s` lacks `%s`", k->name, kparam_text(c, s->params.v[n]));
+	diag_help(d, "give every variant the select's parameters, in its order");
+	diag_end(c, d);
+	return -1;
+}
+
+/* ------------------------------------------------------- conditions */
+
+typedef struct Names { const char **v; int n; } Names;
+
+static int has_name(const Names *ns, const char *name)
+{
+	for (int i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i], name))
+			return 1;
+	return 0;
+}
+
+static void names_in(Ctx *c, const Expr *e, Names *ns, int cap)
+{
+	if (!e)
+		return;
+	if (e->k == EX_NAME && !has_name(ns, e->name) && ns->n < cap)
+		ns->v[ns->n++] = e->name;
+	names_in(c, e->a, ns, cap);
+	names_in(c, e->b, ns, cap);
+	for (int i = 0; i < e->args.n; i++)
+		names_in(c, e->args.v[i], ns, cap);
+}
+
+/* The names a condition may use: SMS, then the shape symbols of s's
+ * tensors (a `const` of a variant is no symbol: its value is in the dims).
+ * SMS first: a misspelt `SM` is nearer it than `M` is, in a tie. */
+static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
+{
+	int cap = 1;
+	for (int i = 0; i < s->params.n; i++)
+		cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
+	Names all = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
+	for (int i = 0; i < s->params.n; i++) {
+		const Type *t = ((const KParam *)s->params.v[i])->ty;
+		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
+			names_in(c, t->dims.v[j], &all, cap - 1);
+	}
+	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
+	ns.v[ns.n++] = "SMS";
+	for (int i = 0; i < all.n; i++) {
+		int cst = 0;
+		for (int v = 0; v < nv && !cst; v++)
+			for (int j = 0; j < vs[v].k->consts.n && !cst; j++)
+				cst = !strcmp(((const Const *)vs[v].k->consts.v[j])->name, all.v[i]);
+		if (!cst)
+			ns.v[ns.n++] = all.v[i];
+	}
+	return ns;
+}
+
+/* E0320 / E0323 / E0324 for what a condition cannot say. */
+static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope)
+{
+	if (!e)
+		return 0;
+	switch (e->k) {
+	case EX_NUM:
+		return 0;
+	case EX_AUTO:
+		return eval_expr(c, e, NULL, &(int64_t){ 0 });
+	case EX_NAME:
+		if (has_name(scope, e->name))
+			return 0;
+		{
+			Diag *d = diag_new(c, DIAG_ERROR, "E0320", e->sp, "unknown name `%s`", e->name);
+			d->primary.msg = "not a shape symbol of the select, nor SMS";
+			help_similar(d, e->name, scope->v, scope->n, "names a condition can use");
+			diag_end(c, d);
+		}
+		return -1;
+	case EX_CALL:
+		if (e->args.n != 2 || (strcmp(e->name, "ceil_div") && strcmp(e->name, "min") && strcmp(e->name, "max")))
+			return eval_expr(c, e, NULL, &(int64_t){ 0 });   /* its E0324 */
+		break;
+	default:
+		break;
+	}
+	int rc = check_cond_expr(c, e->a, scope) | check_cond_expr(c, e->b, scope);
+	for (int i = 0; i < e->args.n; i++)
+		rc |= check_cond_expr(c, e->args.v[i], scope);
+	return rc;
+}
+
+static int check_conds(Ctx *c, const Branch *b, const Names *scope)
+{
+	int rc = 0;
+	for (int i = 0; i < b->conds.n; i++) {
+		const Require *r = b->conds.v[i];
+		rc |= check_cond_expr(c, r->lhs, scope) | check_cond_expr(c, r->rhs, scope);
+		for (int j = 0; j < r->set.n; j++)
+			rc |= check_cond_expr(c, r->set.v[j], scope);
+	}
+	return rc;
+}
+
+/* --------------------------------------------------------- variants */
+
+/* E0363 when s's name is a kernel's or another select's. */
+static int name_once(Ctx *c, const Program *p, const Select *s)
+{
+	const Kernel *k = kernel_named(p, s->name);
+	const Select *o = program_select(p, s->name);
+	Span other = k ? k->name_sp : o != s ? o->name_sp : span_none;
+	if (!k && o == s)
+		return 0;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0363", s->name_sp, "`%s` is declared twice", s->name);
+	d->primary.msg = "a select of this name";
+	diag_label(d, other, k ? "a kernel of the same name" : "another select of the same name");
+	diag_note(d, "kernels and selects share one name space: each name is a kernel to build, an output file and "
+	             "a `--kernel` choice");
+	diag_help(d, "rename the select");
+	diag_end(c, d);
+	return -1;
+}
+
+/* The kernel branch b names; else E0361. */
+static const Kernel *branch_kernel(Ctx *c, const Program *p, const Select *s, const Branch *b)
+{
+	const Kernel *k = kernel_named(p, b->kernel);
+	if (k)
+		return k;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0361", b->kernel_sp, "select `%s` names no kernel `%s`", s->name, b->kernel);
+	if (program_select(p, b->kernel)) {
+		d->primary.msg = "a select, not a kernel";
+		diag_note(d, "a variant is a kernel of this file; a select cannot be one");
+	} else {
+		d->primary.msg = "no kernel of this file is named so";
+		const char **cands = arena_alloc(c->arena, (p->kernels.n + 1) * sizeof *cands);
+		for (int i = 0; i < p->kernels.n; i++)
+			cands[i] = ((const Kernel *)p->kernels.v[i])->name;
+		help_similar(d, b->kernel, cands, p->kernels.n, "kernels of this file");
+	}
+	diag_end(c, d);
+	return NULL;
+}
+
+/* E0362 unless the last branch, and only the last, is `else`. */
+static int default_last(Ctx *c, const Select *s)
+{
+	for (int i = 0; i + 1 < s->branches.n; i++) {
+		const Branch *b = s->branches.v[i];
+		if (!b->dflt)
+			continue;
+		const Branch *next = s->branches.v[i + 1];
+		Diag *d = diag_new(c, DIAG_ERROR, "E0362", next->sp, "a branch after `else` in select `%s` is never taken",
+		                   s->name);
+		d->primary.msg = "never taken";
+		diag_label(d, b->sp, "`else` is always taken");
+		diag_help(d, "put `else` last: branches are tried in order, the first that holds wins");
+		diag_end(c, d);
+		return -1;
+	}
+	const Branch *last = s->branches.n ? s->branches.v[s->branches.n - 1] : NULL;
+	if (last && last->dflt)
+		return 0;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0362", last ? last->sp : s->name_sp, "select `%s` has no default", s->name);
+	d->primary.msg = last ? "the last branch has conditions" : "no branch";
+	diag_note(d, "some shapes would meet no condition, and nothing would be launched");
+	diag_help(d, "end the select with `else: KERNEL`, the variant launched when no condition holds");
+	diag_end(c, d);
+	return -1;
+}
+
+Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
+{
+	int before = c->nerrors;
+	Variant *vs = arena_alloc(c->arena, (s->branches.n + 1) * sizeof *vs);
+	*nv = 0;
+	name_once(c, p, s);
+	default_last(c, s);
+	for (int i = 0; i < s->branches.n; i++) {
+		const Branch *b = s->branches.v[i];
+		const Kernel *k = branch_kernel(c, p, s, b);
+		if (!k)
+			continue;
+		int twice = 0;
+		for (int j = 0; j < *nv && !twice; j++) {
+			if (vs[j].k != k)
+				continue;
+			twice = 1;
+			Diag *d = diag_new(c, DIAG_ERROR, "E0363", b->kernel_sp, "kernel `%s` is a variant of select `%s` twice",
+			                   k->name, s->name);
+			d->primary.msg = "named again here";
+			diag_label(d, vs[j].br->kernel_sp, "first named here");
+			diag_note(d, "a variant is one kernel entry: it is launched by its first branch");
+			diag_help(d, "join the two branches' conditions in one, or name another kernel");
+			diag_end(c, d);
+		}
+		if (!twice && !same_params(c, s, k))
+			vs[(*nv)++] = (Variant){ k, b };
+	}
+	Names scope = rule_scope(c, s, vs, *nv);
+	for (int i = 0; i < s->branches.n; i++)
+		check_conds(c, s->branches.v[i], &scope);
+	return c->nerrors == before ? vs : NULL;
+}
+
+/* ------------------------------------------------- launched params */
+
+static const char *gkparam_text(Ctx *c, const GKParam *k)
+{
+	static const char *const kinds[] = { "ptr", "tensormap", "i32", "i64", "f32" };
+	const char *kind = k->kind <= KP_F32 ? kinds[k->kind] : "?";
+	if (k->tensor)
+		return arena_printf(c->arena, "`%s`, the %s of tensor `%s`", k->name, kind, k->tensor);
+	if (k->dim)
+		return arena_printf(c->arena, "`%s`, the %s of `%s`", k->name, kind, k->dim);
+	return arena_printf(c->arena, "`%s` (%s)", k->name, kind);
+}
+
+static int gkparam_same(const GKParam *a, const GKParam *b)
+{
+	return !strcmp(a->name, b->name) && a->kind == b->kind && str_same(a->tensor, b->tensor) &&
+	       str_same(a->dim, b->dim) && (a->kind != KP_TENSORMAP || a->rank == b->rank) &&
+	       (a->kind == KP_I32 || a->kind == KP_I64 || str_same(a->dtype, b->dtype));
+}
+
+/* Variant v's value of const name (1), or 0 when name is no const of it. */
+static int const_of(const Graph *g, const char *name, int64_t *v)
+{
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
+			*v = g->constvals[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* E0360 unless a name in the select's tensor dims is a const of no
+ * variant, or of every variant with one value: the tensors' shapes are
+ * one for all of them (the manifest's). */
+static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
+{
+	int cap = 1;
+	for (int i = 0; i < s->params.n; i++)
+		cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
+	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
+	for (int i = 0; i < s->params.n; i++) {
+		const Type *t = ((const KParam *)s->params.v[i])->ty;
+		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
+			names_in(c, t->dims.v[j], &ns, cap);
+	}
+	for (int i = 0; i < ns.n; i++) {
+		int64_t x0 = 0, x = 0;
+		int c0 = const_of(ps[0]->g, ns.v[i], &x0);
+		for (int v = 1; v < nv; v++) {
+			int cv = const_of(ps[v]->g, ns.v[i], &x);
+			if (cv == c0 && (!cv || x == x0))
+				continue;
+			Diag *d = diag_new(c, DIAG_ERROR, "E0360", vs[v].k->name_sp,
+			                   "variants `%s` and `%s` of select `%s` give `%s` different values",
+			                   vs[0].k->name, vs[v].k->name, s->name, ns.v[i]);
+			d->primary.msg = cv ? arena_printf(c->arena, "`%s` = %lld", ns.v[i], (long long)x)
+			                    : arena_printf(c->arena, "`%s` a shape symbol", ns.v[i]);
+			diag_label(d, vs[0].k->name_sp, c0 ? "`%s` = %lld" : "`%s` a shape symbol", ns.v[i], (long long)x0);
+			diag_note(d, "`%s` is a dim of the select's tensors, whose shapes are one for every variant", ns.v[i]);
+			diag_help(d, "give `%s` one value in every variant, or make it a shape symbol of each", ns.v[i]);
+			diag_end(c, d);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
+{
+	if (same_dims(c, s, vs, ps, nv))
+		return -1;
+	const Graph *g0 = ps[0]->g;
+	for (int v = 1; v < nv; v++) {
+		const Graph *g = ps[v]->g;
+		int n = g0->kparams.n < g->kparams.n ? g0->kparams.n : g->kparams.n, at = n;
+		for (int i = 0; i < n && at == n; i++)
+			if (!gkparam_same(g0->kparams.v[i], g->kparams.v[i]))
+				at = i;
+		if (at == n && g0->kparams.n == g->kparams.n)
+			continue;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0360", vs[v].k->name_sp,
+		                   "variants `%s` and `%s` of select `%s` launch different kernel parameters",
+		                   vs[0].k->name, vs[v].k->name, s->name);
+		d->primary.msg = arena_printf(c->arena, "%d kernel parameters", g->kparams.n);
+		diag_label(d, vs[0].k->name_sp, "%d kernel parameters", g0->kparams.n);
+		if (at < n)
+			diag_note(d, "kernel parameter %d is %s in `%s`, %s in `%s`", at + 1,
+			          gkparam_text(c, g0->kparams.v[at]), vs[0].k->name, gkparam_text(c, g->kparams.v[at]),
+			          vs[v].k->name);
+		else
+			diag_note(d, "`%s` launches %d, `%s` %d", vs[0].k->name, g0->kparams.n, vs[v].k->name, g->kparams.n);
+		diag_note(d, "one argument list serves every variant: only tensor-map boxes and swizzles may differ");
+		diag_help(d, "bind the components' params to the same kernel parameters in every variant, under the same names");
+		diag_end(c, d);
+		return -1;
+	}
+	return 0;
+}

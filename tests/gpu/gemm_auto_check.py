@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""GPU check of the selects examples/gemm_auto.plk and
+examples/gemm_swiglu_auto.plk (docs/language.md, "Variants"): one cubin
+each, several kernels, the runtime picking one per call.
+
+* every variant forced with PLK_VARIANT (set before the load, as a test
+  would), at shapes of both kinds, against an fp32 torch reference on an
+  output poisoned with NaN first: relative Frobenius error < 1e-2;
+* the rule's own pick (no PLK_VARIANT) at M = 128, at a shape whose
+  128 x 256 tiles fill one wave of 132 SMs (GEMM 1000 x 3000 x 1000,
+  SwiGLU 1000 x 1500 x 1000: 2N = 3000) and at a big shape: the variant
+  the manifest's conditions name for this GPU's SM count, and a right
+  result;
+* force_variant() from Python, and an unknown name refused.
+
+    python3 tests/gpu/gemm_auto_check.py DIR
+
+DIR holds gemm_auto.cubin and gemm_swiglu_auto.cubin with their manifests
+(tests/runtime/gpu_prepare.sh links them into .carry/python on the build
+host). Prints one line per case with the relative error. Exit 0 when all
+pass.
+"""
+
+import json
+import os
+import re
+import sys
+import traceback
+
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+import pipelink  # noqa: E402
+
+TOL = 1e-2
+torch.backends.cuda.matmul.allow_tf32 = False
+DIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", ".carry", "python")
+results = {"pass": 0, "fail": 0}
+gen = torch.Generator(device="cuda")
+gen.manual_seed(16)
+BF = dict(device="cuda", dtype=torch.bfloat16)
+
+
+def load(name, variant=None):
+    """The cubin DIR/name.cubin, PLK_VARIANT=variant at its load."""
+    old = os.environ.pop("PLK_VARIANT", None)
+    if variant is not None:
+        os.environ["PLK_VARIANT"] = variant
+    try:
+        return pipelink.load(os.path.join(DIR, name + ".cubin"))
+    finally:
+        os.environ.pop("PLK_VARIANT", None)
+        if old is not None:
+            os.environ["PLK_VARIANT"] = old
+
+
+def manifest(name):
+    with open(os.path.join(DIR, name + ".manifest.json")) as f:
+        return json.load(f)
+
+
+def _eval(e, env):
+    """A manifest expression (an integer or recipe syntax) over env."""
+    if isinstance(e, int):
+        return e
+    py = re.sub(r"\b([A-Za-z_]\w*)\b", lambda m: m.group(1) if m.group(1) in ("ceil_div", "min", "max")
+                else str(env[m.group(1)]), e).replace("/", "//")
+    return eval(py, {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max})   # noqa: S307
+
+
+def rule_pick(m, env):
+    """The variant the manifest's conditions pick, evaluated here."""
+    ops = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
+    for v in m["variants"]:
+        ok = True
+        for c in v["when"]:
+            a = _eval(c["lhs"], env)
+            ok = ok and (a in [_eval(s, env) for s in c["set"]] if c["op"] == "in" else ops[c["op"]](a, _eval(c["rhs"], env)))
+        if ok:
+            return v["name"]
+    raise AssertionError("no variant holds")
+
+
+def case(what, fn):
+    try:
+        msg = fn()
+        results["pass"] += 1
+        print(f"ok    {what}{': ' + msg if msg else ''}", flush=True)
+    except Exception:   # noqa: BLE001
+        results["fail"] += 1
+        print(f"FAIL  {what}", flush=True)
+        traceback.print_exc(limit=4, file=sys.stdout)
+
+
+def rel(y, ref, what):
+    assert torch.isfinite(y.float()).all(), f"{what}: NaN/Inf in the output (unwritten elements?)"
+    err = ((y.float() - ref).norm() / ref.norm()).item()
+    assert err < TOL, f"{what}: relative error {err:.3e}"
+    return f"rel err {err:.2e}"
+
+
+def gemm(k, M, N, K):
+    a = torch.randn(M, K, generator=gen, **BF)
+    b = (torch.randn(N, K, generator=gen, **BF) * K ** -0.5).to(torch.bfloat16)
+    c = torch.full((M, N), float("nan"), **BF)
+    k(A=a, B=b, C=c)
+    torch.cuda.synchronize()
+    return rel(c, a.float() @ b.float().t(), f"{M}x{N}x{K}")
+
+
+def swiglu(k, M, N, K):
+    a = torch.randn(M, K, generator=gen, **BF)
+    wg = (torch.randn(N, K, generator=gen, **BF) * K ** -0.5).to(torch.bfloat16)
+    wu = (torch.randn(N, K, generator=gen, **BF) * K ** -0.5).to(torch.bfloat16)
+    w = torch.stack([wg.view(N // 8, 8, K), wu.view(N // 8, 8, K)], 1).reshape(2 * N, K).contiguous()
+    y = torch.full((M, N), float("nan"), **BF)
+    k(A=a, W=w, Y=y)
+    torch.cuda.synchronize()
+    return rel(y, F.silu(a.float() @ wg.float().t()) * (a.float() @ wu.float().t()), f"{M}x{N}x{K}")
+
+
+# shapes of both kinds (one wave or several; edges, odd K)
+SHAPES = {"gemm_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 776, 520), (4096, 4096, 4096)],
+          "gemm_swiglu_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 768, 512), (4096, 4096, 4096)]}
+# the rule's picks on 132 SMs: small, pingpong, wide (one wave of 128 x 256 tiles), pingpong
+AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096)],
+        "gemm_swiglu_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 1500, 1000), (8192, 8192, 4096)]}
+for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
+    m = manifest(name)
+    names = [v["name"] for v in m["variants"]]
+    for v in names:
+        k = load(name, v)
+        for M, N, K in SHAPES[name]:
+            def forced(k=k, v=v, M=M, N=N, K=K):
+                msg = run(k, M, N, K)
+                assert k.variant() == v, f"PLK_VARIANT={v} launched {k.variant()}"
+                return msg
+            case(f"{name} PLK_VARIANT={v} {M}x{N}x{K}", forced)
+        k.close()
+    k = load(name)
+    sms = k.sm_count
+    for M, N, K in AUTO[name]:
+        def auto(M=M, N=N, K=K):
+            msg = run(k, M, N, K)
+            want = rule_pick(m, dict(M=M, N=N, K=K, SMS=sms))
+            assert k.variant() == want, f"the rule picks {want} on {sms} SMs, the runtime launched {k.variant()}"
+            return f"{k.variant()} on {sms} SMs, {msg}"
+        case(f"{name} auto {M}x{N}x{K}", auto)
+
+    def force_api():
+        k.force_variant(names[0])
+        msg = run(k, 128, 4096, 4096)
+        assert k.variant() == names[0], k.variant()
+        k.force_variant(None)
+        try:
+            k.force_variant("no_such_variant")
+        except pipelink.PlkError as e:
+            assert "no variant \"no_such_variant\"" in str(e) and names[-1] in str(e), str(e)
+        else:
+            raise AssertionError("an unknown variant was accepted")
+        return f"{names[0]} forced at 128x4096x4096, {msg}"
+    case(f"{name} force_variant", force_api)
+    k.close()
+
+print(f"{results['pass']} passed, {results['fail']} failed")
+sys.exit(1 if results["fail"] else 0)

@@ -1,0 +1,101 @@
+#!/bin/bash
+# A select's variants linked into one cubin (docs/language.md, "Variants"):
+# the cubin's symbol table holds every variant's kernel entry, the
+# manifest lists them in rule order with the default last; components
+# built with other constants in each variant get entries of their own
+# (ENTRY__<8 hex>), one specialization shared by two variants is linked
+# once under its plain entry; variants are not built alone unless named.
+B=${1:-build}
+command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# entries CUBIN: the global functions of its ELF symbol table, sorted
+entries() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert d[:4] == b"\x7fELF" and d[4] == 2, "not an ELF64 file"
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shentsize, shnum = struct.unpack_from("<HH", d, 0x3a)
+secs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize) for i in range(shnum)]
+names = []
+for s in secs:
+    if s[1] != 2:          # SHT_SYMTAB
+        continue
+    strtab = secs[s[6]]
+    for off in range(s[4], s[4] + s[5], 24):
+        name, info = struct.unpack_from("<IB", d, off)
+        if info >> 4 == 1 and info & 15 == 2:   # GLOBAL FUNC
+            end = d.index(b"\0", strtab[4] + name)
+            names.append(d[strtab[4] + name:end].decode())
+print(" ".join(sorted(names)))
+PY
+}
+# variants MANIFEST: the names of its variants, in order
+variants() { python3 -c 'import json,sys; print(" ".join(v["name"] for v in json.load(open(sys.argv[1]))["variants"]))' "$1"; }
+
+for ex in gemm_auto:"gemm_pp gemm_small gemm_wide":"gemm_small gemm_wide gemm_pp" \
+          gemm_swiglu_auto:"swiglu_pp swiglu_small swiglu_wide":"swiglu_small swiglu_wide swiglu_pp"; do
+	IFS=: read -r name want_elf want_man <<<"$ex"
+	if ! "$PLKC" "examples/$name.plk" -arch sm_90a -o "$tmp/$name.cubin" 2>"$tmp/err"; then
+		echo "$name: link failed:"; head -n 12 "$tmp/err"; fail=1; continue
+	fi
+	got=$(entries "$tmp/$name.cubin")
+	[ "$got" = "$want_elf" ] || { echo "$name: the cubin's entries are '$got', not '$want_elf'"; fail=1; }
+	got=$(variants "$tmp/$name.manifest.json")
+	[ "$got" = "$want_man" ] || { echo "$name: the manifest's variants are '$got', not '$want_man'"; fail=1; }
+done
+
+# each specialization's entry renamed in the linked PTX, the glue calling it
+"$PLKC" examples/gemm_auto.plk -arch sm_90a --emit=ptx -o "$tmp/ga.ptx" 2>"$tmp/err" || { cat "$tmp/err"; fail=1; }
+n=$(grep -cE '^\.weak \.func plk_(tma_load_ab|wgmma_mainloop|store_bf16_tma)__[0-9a-f]{8}\(' "$tmp/ga.ptx")
+[ "$n" -eq 9 ] || { echo "gemm_auto: $n renamed entries in the PTX, not 9 (3 components x 3 tile shapes)"; fail=1; }
+grep -q '^\.weak \.func plk_tma_load_ab(' "$tmp/ga.ptx" && { echo "gemm_auto: a plain entry left"; fail=1; }
+
+# two variants of the same components and constants (raster only differs):
+# each object once, the entries keep their names
+sed -e 's/^kernel gemm_wide(/kernel gemm_r4(/' -e '/^kernel gemm_pp(/,/^}/d' -e '/^kernel gemm_small(/,/^}/d' \
+    -e 's/raster grouped(8)/raster grouped(4)/' -e '/^select/,$d' -e 's,"\.\./components,"'"$PWD"'/components,' \
+    examples/gemm_auto.plk >"$tmp/same.plk"
+sed -n '/^kernel gemm_wide(/,/^}/p' examples/gemm_auto.plk >>"$tmp/same.plk"
+cat >>"$tmp/same.plk" <<'PLK'
+select same(A: tensor<bf16>[M, K], B: tensor<bf16>[N, K], C: tensor<bf16>[M, N]) {
+  when M >= 4096: gemm_r4
+  else: gemm_wide
+}
+PLK
+if "$PLKC" "$tmp/same.plk" -arch sm_90a -v --emit=ptx -o "$tmp/same.ptx" 2>"$tmp/err"; then
+	n=$(grep -c '^plkc: object of' "$tmp/err"); u=$(grep '^plkc: object of' "$tmp/err" | sort -u | wc -l)
+	[ "$n" -eq 6 ] && [ "$u" -eq 3 ] || { echo "same: $n objects named, $u distinct (want 6, 3)"; fail=1; }
+	[ "$(grep -c '^\.weak \.func plk_' "$tmp/same.ptx")" -eq 3 ] || { echo "same: not 3 plain entries"; fail=1; }
+	grep -qE '^\.visible \.entry gemm_r4\(' "$tmp/same.ptx" && grep -qE '^\.visible \.entry gemm_wide\(' "$tmp/same.ptx" ||
+		{ echo "same: a kernel entry is missing"; fail=1; }
+else
+	echo "same: link failed:"; head -n 12 "$tmp/err"; fail=1
+fi
+
+# a shipped object (use object, no declaration beside it) serves the
+# constants it was built for only (gemm_wide's): the two variants that need
+# others are refused at their instances (E0214), once each
+if "$PLKC" -c components/hopper/tma_load_ab.plk -arch sm_90a -o "$tmp/load.o" 2>"$tmp/err"; then
+	sed -e 's,^use "../components/hopper/tma_load_ab.plk",use object "'"$tmp"'/load.o",' \
+	    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_auto.plk >"$tmp/obj.plk"
+	"$PLKC" "$tmp/obj.plk" -arch sm_90a -o "$tmp/obj.cubin" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(grep -c '^error\[E0214\]' "$tmp/err")" -eq 2 ] ||
+		{ echo "shipped object: exit $rc, not two E0214:"; head -n 12 "$tmp/err"; fail=1; }
+else
+	echo "plkc -c tma_load_ab failed:"; head -n 5 "$tmp/err"; fail=1
+fi
+
+# no -o: the select's cubin alone; --kernel VARIANT: that kernel alone
+root=$PWD
+(mkdir "$tmp/d" && cd "$tmp/d" && "$PLKC" "$root/examples/gemm_auto.plk" -arch sm_90a 2>"$tmp/err" &&
+	[ "$(ls | tr '\n' ' ')" = "gemm_auto.cubin gemm_auto.manifest.json " ]) ||
+	{ echo "no -o: wrote $(ls "$tmp/d" | tr '\n' ' ')"; head -n 5 "$tmp/err"; fail=1; }
+"$PLKC" examples/gemm_auto.plk -arch sm_90a --kernel gemm_pp -o "$tmp/pp.cubin" 2>"$tmp/err" &&
+	[ "$(entries "$tmp/pp.cubin")" = gemm_pp ] && ! grep -q variants "$tmp/pp.manifest.json" ||
+	{ echo "--kernel gemm_pp: not gemm_pp alone"; head -n 5 "$tmp/err"; fail=1; }
+exit $fail

@@ -1,0 +1,87 @@
+#!/bin/bash
+# A select's manifest read by the runtime, against the mock libcuda
+# (tests/runtime/mock_cuda.c): examples/gemm_auto.plk's variants are
+# launched as its rule says for each shape and the mock's 132 SMs,
+# PLK_VARIANT forces one, and an unknown name is a load error that lists
+# the variants. The manifest comes from --emit=manifest (no nvcc); the
+# binary is any ELF image, whose functions the mock makes up by name.
+B=${1:-build}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -f "$CUDA_HOME/include/cuda.h" ] || { echo "skip: no cuda.h under $CUDA_HOME"; exit 77; }
+out="$PWD/$B/select-runtime"
+rm -rf "$out" && mkdir -p "$out/mock" "$out/w" || exit 1
+san=()
+if [ -n "$PLK_SANITIZED" ]; then
+	san=(OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	     LDFLAGS="-fsanitize=address,undefined")
+fi
+make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/plk-run" || exit 1
+cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
+	-o "$out/mock/libcuda.so.1" tests/runtime/mock_cuda.c || exit 1
+W="$out/w"
+"$PLKC" examples/gemm_auto.plk -arch sm_90a --emit=manifest -o "$W/ga.manifest.json" || exit 1
+printf '\177ELF' >"$W/ga.cubin"
+export LD_LIBRARY_PATH="$out/mock"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# run M N K [env...]: plk-run once; prints the variant line and the launch the mock logged
+run() {
+	local m=$1 n=$2 k=$3; shift 3
+	rm -f "$W/log"
+	env MOCK_CUDA_LOG="$W/log" "$@" "$out/rt/plk-run" "$W/ga.cubin" --dim M="$m" --dim N="$n" --dim K="$k" \
+		--iters 1 --warmup 0 2>&1 | grep -E '^variant|plk-run:'
+	grep -o 'launch [a-z_]* grid [0-9]* [0-9]* [0-9]* block [0-9]*' "$W/log" 2>/dev/null | head -n 1
+}
+expect() {   # expect WHAT GOT WANT...
+	local what=$1 got=$2; shift 2
+	for w in "$@"; do
+		printf '%s' "$got" | grep -qF -- "$w" || fail "$what: lacks '$w' in: $got"
+	done
+}
+# 1 x 32 tiles of 128 x 128: pingpong (the default)
+expect "M=16" "$(run 16 4096 4096)" "variant gemm_small of gemm_auto" "launch gemm_small grid 16 1 1"
+expect "M=128" "$(run 128 4096 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 32 1 1 block 384"
+# 1000 x 3000: 96 wide tiles fill one wave of 132 SMs, 192 narrow ones would not
+expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
+# 8192^2: many waves either way: pingpong, persistent on 132 SMs
+expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
+# forced
+expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
+expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_small, gemm_wide, gemm_pp'
+# the pipelink package (tests/runtime/fake_torch): variants, the pick, forcing
+make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/libplkrt.so" || exit 1
+if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
+	o=$(PLKRT_LIB="$out/rt/libplkrt.so" MOCK_CUDA_LOG="$W/pylog" python3 - "$W" 2>&1 <<'PY'
+import os, sys
+sys.path[:0] = ["tests/runtime/fake_torch", "python"]
+import pipelink, torch
+W = sys.argv[1]
+k = pipelink.load(os.path.join(W, "ga.cubin"))
+assert k.variants == ("gemm_small", "gemm_wide", "gemm_pp"), k.variants
+bf = torch.bfloat16
+def call(M, N, K, k=k):
+    k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
+      C=torch.empty((M, N), dtype=bf, device="cuda"))
+    return k.variant()
+assert call(1000, 3000, 1000) == "gemm_wide"
+assert call(128, 4096, 4096) == "gemm_pp"
+k.force_variant("gemm_wide")
+assert call(128, 4096, 4096) == "gemm_wide"
+k.force_variant(None)
+assert call(128, 4096, 4096) == "gemm_pp"
+try:
+    k.force_variant("gemm_nope")
+    raise SystemExit("an unknown variant was accepted")
+except pipelink.PlkError as e:
+    assert 'no variant "gemm_nope"' in str(e), str(e)
+os.environ["PLK_VARIANT"] = "gemm_wide"   # read at load
+k2 = pipelink.load(os.path.join(W, "ga.cubin"))
+assert call(128, 4096, 4096, k2) == "gemm_wide"
+print("python ok")
+PY
+) || fail "python: $o"
+	expect "python" "$o" "python ok"
+	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" || fail "python: launches: $(cat "$W/pylog")"
+fi
+[ "$fails" -eq 0 ]
