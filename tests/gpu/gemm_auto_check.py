@@ -8,7 +8,8 @@ each, several kernels, the runtime picking one per call.
   output poisoned with NaN first: relative Frobenius error < 1e-2;
 * the rule's own pick (no PLK_VARIANT) at M = 128, at a shape whose
   128 x 256 tiles fill one wave of 132 SMs (GEMM 1000 x 3000 x 1000,
-  SwiGLU 1000 x 1500 x 1000: 2N = 3000) and at a big shape: the variant
+  SwiGLU 1000 x 1504 x 1000: 2N = 3008; N a multiple of 8, as the
+  interleaved W needs) and at a big shape: the variant
   the manifest's conditions name for this GPU's SM count, and a right
   result;
 * force_variant() from Python, and an unknown name refused.
@@ -126,7 +127,7 @@ SHAPES = {"gemm_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000),
           "gemm_swiglu_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 768, 512), (4096, 4096, 4096)]}
 # the rule's picks on 132 SMs: small, pingpong, wide (one wave of 128 x 256 tiles), pingpong
 AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096)],
-        "gemm_swiglu_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 1500, 1000), (8192, 8192, 4096)]}
+        "gemm_swiglu_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096)]}
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
     names = [v["name"] for v in m["variants"]]
