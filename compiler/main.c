@@ -657,6 +657,17 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 	return rc;
 }
 
+/* E0606 for any output of the kernel or select `name` (when it is built:
+ * -k names it, or none is named) that is an input of this build. */
+static int refuse_outputs(Ctx *c, Options *o, const Program *p, const char *name, int narches)
+{
+	if (o->kernel && strcmp(o->kernel, name))
+		return 0;
+	const char *bin = binary_out(c, o, name, narches);
+	return refuse_input(c, o, p, o->out) || refuse_input(c, o, p, bin) || refuse_input(c, o, p, o->depfile) ||
+	       refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL);
+}
+
 /* One kernel, every requested arch: a cubin for one arch, a fatbin for
  * several, and the manifest beside it. */
 static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
@@ -900,24 +911,13 @@ static int run(Ctx *c, Options *o)
 		return 1;
 	}
 	int rc = 0, built = 0;
-	for (int i = 0; i < p->kernels.n; i++) {   /* no output is an input: before anything is built */
-		const Kernel *k = p->kernels.v[i];
-		if (o->kernel && strcmp(o->kernel, k->name))
-			continue;
-		const char *bin = binary_out(c, o, k->name, narches);
-		if (refuse_input(c, o, p, o->out) || refuse_input(c, o, p, bin) || refuse_input(c, o, p, o->depfile) ||
-		    refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL))
+	/* no output is an input: before anything is built */
+	for (int i = 0; i < p->kernels.n; i++)
+		if (refuse_outputs(c, o, p, ((const Kernel *)p->kernels.v[i])->name, narches))
 			return 1;
-	}
-	for (int i = 0; i < p->selects.n; i++) {
-		const Select *s = p->selects.v[i];
-		if (o->kernel && strcmp(o->kernel, s->name))
-			continue;
-		const char *bin = binary_out(c, o, s->name, narches);
-		if (refuse_input(c, o, p, bin) ||
-		    refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : with_ext(c, bin, ".manifest.json")) : NULL))
+	for (int i = 0; i < p->selects.n; i++)
+		if (refuse_outputs(c, o, p, ((const Select *)p->selects.v[i])->name, narches))
 			return 1;
-	}
 	for (int i = 0; i < p->selects.n; i++) {
 		const Select *s = p->selects.v[i];
 		if (o->kernel && strcmp(o->kernel, s->name))
