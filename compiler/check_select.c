@@ -154,20 +154,29 @@ static void names_in(Ctx *c, const Expr *e, Names *ns, int cap)
 		names_in(c, e->args.v[i], ns, cap);
 }
 
+/* The distinct names in s's tensor dims, at most *cap - reserve of them;
+ * *cap: room for them and `reserve` more. */
+static Names dim_names(Ctx *c, const Select *s, int reserve, int *cap)
+{
+	*cap = 1;
+	for (int i = 0; i < s->params.n; i++)
+		*cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
+	Names ns = { arena_alloc(c->arena, *cap * sizeof(char *)), 0 };
+	for (int i = 0; i < s->params.n; i++) {
+		const Type *t = ((const KParam *)s->params.v[i])->ty;
+		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
+			names_in(c, t->dims.v[j], &ns, *cap - reserve);
+	}
+	return ns;
+}
+
 /* The names a condition may use: SMS, then the shape symbols of s's
  * tensors (a `const` of a variant is no symbol: its value is in the dims).
  * SMS first: a misspelt `SM` is nearer it than `M` is, in a tie. */
 static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 {
-	int cap = 1;
-	for (int i = 0; i < s->params.n; i++)
-		cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
-	Names all = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
-	for (int i = 0; i < s->params.n; i++) {
-		const Type *t = ((const KParam *)s->params.v[i])->ty;
-		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
-			names_in(c, t->dims.v[j], &all, cap - 1);
-	}
+	int cap;
+	Names all = dim_names(c, s, 1, &cap);
 	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
 	ns.v[ns.n++] = "SMS";
 	for (int i = 0; i < all.n; i++) {
@@ -364,15 +373,8 @@ static int const_of(const Graph *g, const char *name, int64_t *v)
  * one for all of them (the manifest's). */
 static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
 {
-	int cap = 1;
-	for (int i = 0; i < s->params.n; i++)
-		cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
-	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
-	for (int i = 0; i < s->params.n; i++) {
-		const Type *t = ((const KParam *)s->params.v[i])->ty;
-		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
-			names_in(c, t->dims.v[j], &ns, cap);
-	}
+	int cap;
+	Names ns = dim_names(c, s, 0, &cap);
 	for (int i = 0; i < ns.n; i++) {
 		int64_t x0 = 0, x = 0;
 		int c0 = const_of(ps[0]->g, ns.v[i], &x0);
