@@ -221,3 +221,29 @@ SETS["attention"] = [
 # each timed against the baseline at every shape of the suite.
 SETS["shape_suite"] = [CONFIGS[0], CONFIGS[1], PINGPONG_CONFIGS[0], PINGPONG_64[1],
                        CONFIGS[2], PINGPONG_CONFIGS[1], PINGPONG_64[0]]
+
+# Split K (`grid split`, docs/language.md): examples/gemm_auto.plk's split
+# variants, each tile's K shared by up to 4 work items to fill one wave of
+# 132 SMs, at the small-M shapes whose tiles alone leave most SMs idle;
+# each against its monolith and cuBLAS. Their tiles hold 64 f32 of
+# accumulator per thread (the reduction holds them twice).
+SPLIT = [("raster grouped(8)", "raster grouped(8), split(min(4, 132 / (ceil_div(M, BM) * ceil_div(N, BN))))")]
+SETS["split"] = [
+    dict(name="gemm_pp64x128_split", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=[(16, 4096, 14336), (64, 4096, 14336), (1, 4096, 14336), (33, 4096, 4096)],
+         edit=[('const BM = 128, BN = 128, BK = 64', 'const BM = 64, BN = 128, BK = 64')] + SPLIT),
+    dict(name="gemm_128x128_split", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm",
+         shapes=[(128, 4096, 14336), (256, 4096, 14336), (128, 4096, 4096), (200, 3000, 5000)],
+         edit=BN128 + SPLIT),
+]
+
+# The shape suite's tuning table for examples/gemm_auto.plk: each of its
+# variants as a fixed configuration (the split ones as SETS["split"]).
+SETS["shape_suite_auto"] = [
+    dict(name="pp64x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm", shapes=[],
+         edit=[('const BM = 128, BN = 128, BK = 64', 'const BM = 64, BN = 128, BK = 64')]),
+    dict(SETS["split"][0], shapes=[]),
+    dict(SETS["split"][1], shapes=[]),
+    dict(PINGPONG_CONFIGS[0], shapes=[]),
+    dict(CONFIGS[0], shapes=[]),
+]

@@ -39,6 +39,14 @@ def rel_err(out, ref):
     return ((out - ref).norm() / ref.norm()).item()
 
 
+# GPU cycles of the spacer before each timed launch (torch.cuda._sleep):
+# about 40 us, so that the stream is still busy when the host has issued
+# the start event and the launch, and the events time the kernel, not the
+# host's launch path (Python and ctypes for ours, torch's for the
+# baseline's); without it kernels under ~40 us were timed with the gap.
+SPACER_CYCLES = 80000
+
+
 def bench(fns, iters, warm=20, seed=1, min_s=1.0, cap=5000):
     """Median ms of each function over at least `iters` timed launches, and
     more for short kernels: enough for `min_s` seconds of each (at most
@@ -47,7 +55,8 @@ def bench(fns, iters, warm=20, seed=1, min_s=1.0, cap=5000):
     Launches are interleaved one by one, in a fresh random order every
     round, so that every kernel follows every other equally often: a
     kernel's time depends by up to 1% on what ran before it (a rotating
-    order keeps the same neighbours: measured with the A/A control)."""
+    order keeps the same neighbours: measured with the A/A control). A
+    spacer kernel (SPACER_CYCLES) runs before each timed launch."""
     rng = random.Random(seed)
     w0, w1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     w0.record()
@@ -65,6 +74,7 @@ def bench(fns, iters, warm=20, seed=1, min_s=1.0, cap=5000):
         rng.shuffle(order)
         for j in order:
             s, e = ev[j][i]
+            torch.cuda._sleep(SPACER_CYCLES)
             s.record()
             fns[j]()
             e.record()

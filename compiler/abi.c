@@ -223,3 +223,108 @@ const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
 {
 	return n == 1 ? "plk_main" : arena_printf(c->arena, "plk_main_%s", ps[i]->g->k->name);
 }
+
+/* ------------------------------------------------------------ split K
+ * The reduction of a split tile's partial sums, into the last split's
+ * accumulator registers (ptxas then serializes that kernel's wgmmas,
+ * C7515: a copy in registers of its own would spill, since the
+ * accumulators' registers stay reserved; the split kernels run where
+ * memory, not the wgmmas, bounds them) (`grid split(S)`, check_split),
+ * as CUDA the kernel's own unit compiles: the glue's NVRTC entry
+ * (trampoline.c) and the monolith write the same text. One function per
+ * (elements per thread, threads of the role), so that its loops over the
+ * frag unroll to constant indices and the frag stays in registers.
+ *
+ * Split s < S - 1 stores its partials, thread-major (element i of thread
+ * lt at (i * threads + lt) floats: a warp's stores are one line), each
+ * thread fences, and each warp's first lane counts the warp on the tile's
+ * counter (release). The last split waits for (S - 1) x warps counts,
+ * adds the partials in split order (the same sum whichever split finishes
+ * first), then counts its own warps; the last of those resets the counter
+ * to zero for the next launch. The last split's items come after its
+ * tile's other splits in every block's order, and a persistent grid's
+ * blocks are all resident, so what it waits for is running or done. */
+void abi_splitk_source(FILE *o, const char *storage, int n, int threads)
+{
+	fprintf(o, "%s plk_glue_splitk_%d_%d(float *acc, float *sum, int lt, char *part, unsigned *cnt, int slot,\n"
+	           "\tint s, int S)\n"
+	           "{\n"
+	           "\tconstexpr int N = %d, THREADS = %d, WARPS = THREADS / 32;\n"
+	           "\tif (S > 1 && s < S - 1) {\n"
+	           "\t\tfloat *dst = (float *)(part + (long long)s * slot);\n"
+	           "#pragma unroll\n"
+	           "\t\tfor (int i = 0; i < N; i++)\n"
+	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
+	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n"
+	           "\t\tif ((lt & 31) == 0)\n"
+	           "\t\t\tasm volatile(\"red.release.gpu.global.add.u32 [%%0], 1;\" :: \"l\"(cnt) : \"memory\");\n"
+	           "\t\treturn;\n"
+	           "\t}\n"
+	           "#pragma unroll\n"
+	           "\tfor (int i = 0; i < N; i++)\n"
+	           "\t\tsum[i] = acc[i];\n"
+	           "\tif (S <= 1)\n\t\treturn;\n"
+	           "\tif ((lt & 31) == 0) {\n"
+	           "\t\tunsigned v;\n"
+	           "\t\tdo\n"
+	           "\t\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(cnt) : \"memory\");\n"
+	           "\t\twhile (v < (unsigned)((S - 1) * WARPS));\n"
+	           "\t}\n"
+	           "\tasm volatile(\"bar.warp.sync -1;\\n\\tfence.acq_rel.gpu;\" ::: \"memory\");\n"
+	           "\tfor (int j = 0; j < S - 1; j++) {\n"
+	           "\t\tconst float *src = (const float *)(part + (long long)j * slot);\n"
+	           "#pragma unroll\n"
+	           "\t\tfor (int i = 0; i < N; i++) {\n"
+	           "\t\t\tfloat x;\n"
+	           "\t\t\tasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(x) : \"l\"(src + i * THREADS + lt) : \"memory\");\n"
+	           "\t\t\tsum[i] += x;\n"
+	           "\t\t}\n"
+	           "\t}\n"
+	           "\tasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n"
+	           "\tif ((lt & 31) == 0) {\n"
+	           "\t\tunsigned old;\n"
+	           "\t\tasm volatile(\"atom.relaxed.gpu.global.add.u32 %%0, [%%1], 1;\" : \"=r\"(old) : \"l\"(cnt) : \"memory\");\n"
+	           "\t\tif (old == (unsigned)(S * WARPS - 1))\n"
+	           "\t\t\tasm volatile(\"st.relaxed.gpu.global.u32 [%%0], 0;\" :: \"l\"(cnt) : \"memory\");\n"
+	           "\t}\n"
+	           "}\n", storage, n, threads, n, threads);
+}
+
+/* Calls f(ctx, n, threads) once per distinct reduction of the kernels ps. */
+void abi_splitk_each(const Placement *const *ps, int nps, void (*f)(void *, int, int), void *ctx)
+{
+	int seen[64][2], nseen = 0;
+	for (int v = 0; v < nps; v++) {
+		const Graph *g = ps[v]->g;
+		for (int i = 0; g->split && i < g->edges.n; i++) {
+			const GEdge *e = g->edges.v[i];
+			if (!e->reduce)
+				continue;
+			int t = abi_role_threads(ps[v], e->from), n = abi_splitk_elems(e, t), dup = 0;
+			for (int j = 0; j < nseen; j++)
+				dup |= seen[j][0] == n && seen[j][1] == t;
+			if (dup || nseen == 64)
+				continue;
+			seen[nseen][0] = n, seen[nseen][1] = t, nseen++;
+			f(ctx, n, t);
+		}
+	}
+}
+
+/* f32 elements per thread of a reduced frag on t threads. */
+int abi_splitk_elems(const GEdge *e, int t)
+{
+	const GField *f = e->fp->fields.n ? e->fp->fields.v[0] : NULL;
+	return f && t ? (int)(f->rows * f->cols / t) : 0;
+}
+
+/* Threads of one lane of in's role. */
+int abi_role_threads(const Placement *p, const GInst *in)
+{
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		if (r->role && r->role->id == in->role)
+			return r->nwarps * 32;
+	}
+	return 0;
+}

@@ -217,6 +217,8 @@ static void component(FILE *o, const Component *c)
 		}
 		if (p->handoff)
 			fputs(" handoff", o);
+		if (p->split)
+			fputs(" split", o);
 		span(o, p->sp);
 		fputc('\n', o);
 	}

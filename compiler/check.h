@@ -25,6 +25,7 @@ typedef struct Chk {
 	int *kused;              /* per kernel param: bound or referenced */
 	Vec bounds;              /* Bound*: what bind_params resolved, for order_kparams */
 	const Policy *order;     /* `grid order(INST)`, resolved by check_order once instances exist */
+	const Policy *split;     /* `grid split(S)`, resolved by check_split */
 	NameMap inst_map;        /* GInst*, by instance name */
 } Chk;
 
@@ -81,6 +82,9 @@ void check_requires(Chk *k);
 void check_counts(Chk *k);
 void check_clusters(Chk *k);
 void check_lanes(Chk *k);
+Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad);
+/* check_split.c */
+void check_split(Chk *k);
 void check_warps(Chk *k);
 void check_resources(Chk *k);
 

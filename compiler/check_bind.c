@@ -236,10 +236,10 @@ static void check_names_in(Chk *k, const Expr *e)
 		check_names_in(k, e->args.v[i]);
 }
 
-/* The grid policies: persistent, tiles, raster, cluster (into g). */
+/* The grid policies: persistent, tiles, raster, cluster, order, split (into g). */
 void check_grid(Chk *k)
 {
-	static const char *const pols[] = { "persistent", "tiles", "raster", "cluster", "order" };
+	static const char *const pols[] = { "persistent", "tiles", "raster", "cluster", "order", "split" };
 	static const char *const rasters[] = { "grouped", "row", "column" };
 	Graph *g = k->g;
 	g->cluster[0] = g->cluster[1] = 1;
@@ -255,6 +255,8 @@ void check_grid(Chk *k)
 			want = 2, usage = "`cluster(X, Y)`";
 		else if (!strcmp(p->name, "order"))
 			want = 1, usage = "`order(INST)`, INST an instance providing a `tile_order` hook";
+		else if (!strcmp(p->name, "split"))
+			want = 1, usage = "`split(S)`: each tile's K divided among S work items";
 		else if (!strcmp(p->name, "raster")) {
 			usage = "`raster grouped(G)`, `raster row` or `raster column`";
 			int r = -1;
@@ -268,7 +270,7 @@ void check_grid(Chk *k)
 			if (want == -1) {
 				d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "unknown grid policy `%s`", p->name);
 				d->primary.msg = "not a grid policy";
-				help_similar(d, p->name, (const char **)pols, 5, "grid policies");
+				help_similar(d, p->name, (const char **)pols, 6, "grid policies");
 			} else {
 				d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "malformed grid policy `%s`", p->name);
 				d->primary.msg = "wrong form";
@@ -281,6 +283,10 @@ void check_grid(Chk *k)
 			g->persistent = 1;
 		else if (!strcmp(p->name, "order"))
 			k->order = p;        /* its instance: check_order */
+		else if (!strcmp(p->name, "split")) {
+			k->split = p;        /* its ring and reductions: check_split */
+			check_names_in(k, p->args.v[0]);
+		}
 		else if (!strcmp(p->name, "tiles")) {
 			g->tiles[0] = p->args.v[0];
 			g->tiles[1] = p->args.v[1];

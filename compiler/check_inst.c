@@ -372,6 +372,15 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_help(d, "remove `handoff`, or move it to the `in` port of the ring the lanes share");
 			diag_end(k->c, d);
 		}
+		if (first && p->split && (hook || p->ty->k == TY_FRAG || !p->per || comp_split_port(cp) != p)) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0365", p->split_sp, "`split` on %s",
+			                   hook ? "a hook port" : p->ty->k == TY_FRAG ? "a frag port"
+			                   : !p->per ? "a port without `per`" : "a second port");
+			d->primary.msg = "a split walks a share of one ring's `per` count";
+			diag_label(d, p->sp, "`%s`", p->name);
+			diag_help(d, "keep `split` on the one ring port that says `per COUNT` (the K loop)");
+			diag_end(k->c, d);
+		}
 		GPort *gp = type_port(k, p, gi);
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */

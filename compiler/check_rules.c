@@ -313,7 +313,7 @@ void check_clusters(Chk *k)
 /* e, in the terms of instance gi (its cparams and params), rewritten in
  * the kernel's: cparams become numbers, params their bindings. NULL (and
  * *bad set to the name) when a name is neither. */
-static Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad)
+Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad)
 {
 	if (!e)
 		return NULL;

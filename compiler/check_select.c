@@ -341,8 +341,7 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
 
 static const char *gkparam_text(Ctx *c, const GKParam *k)
 {
-	static const char *const kinds[] = { "ptr", "tensormap", "i32", "i64", "f32" };
-	const char *kind = k->kind <= KP_F32 ? kinds[k->kind] : "?";
+	const char *kind = kparam_kind_name(k->kind);
 	if (k->tensor)
 		return arena_printf(c->arena, "`%s`, the %s of tensor `%s`", k->name, kind, k->tensor);
 	if (k->dim)
@@ -397,10 +396,32 @@ static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement
 	return 0;
 }
 
+/* One argument list serves every variant: where one splits K (its last
+ * kernel param the workspace, check_split), the others take the
+ * workspace too, needing none of it. */
+static void share_workspace(Ctx *c, const Placement *const *ps, int nv)
+{
+	const GKParam *ws = NULL;
+	for (int v = 0; v < nv && !ws; v++)
+		if (ps[v]->g->ws_kparam >= 0)
+			ws = ps[v]->g->kparams.v[ps[v]->g->ws_kparam];
+	for (int v = 0; v < nv && ws; v++) {
+		Graph *g = (Graph *)ps[v]->g;   /* before its glue and manifest are written */
+		if (g->ws_kparam >= 0)
+			continue;
+		Expr *zero = arena_alloc(c->arena, sizeof *zero);
+		zero->k = EX_NUM;
+		g->ws_bytes = g->ws_zero = zero;
+		g->ws_kparam = g->kparams.n;
+		vec_push(c->arena, &g->kparams, (void *)ws);
+	}
+}
+
 int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
 {
 	if (same_dims(c, s, vs, ps, nv))
 		return -1;
+	share_workspace(c, ps, nv);
 	const Graph *g0 = ps[0]->g;
 	for (int v = 1; v < nv; v++) {
 		const Graph *g = ps[v]->g;

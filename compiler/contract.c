@@ -240,6 +240,8 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 		}
 		if (p->handoff)
 			fputs(" handoff", out);
+		if (p->split)
+			fputs(" split", out);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->smem.n; i++) {
@@ -430,5 +432,15 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		} else
 			fprintf(out, ", plk_pipe *%s", p->name);
 	}
-	fputs(", int tile_m, int tile_n);\n#endif\n", out);
+	fprintf(out, ", int tile_m, int tile_n%s);\n#endif\n", comp_split_port(comp) ? ", int k_first, int k_count" : "");
+}
+
+/* The port whose `per` count the component walks a share of (`split`);
+ * NULL: none (check_inst allows one). */
+const Port *comp_split_port(const Component *c)
+{
+	for (int i = 0; i < c->ports.n; i++)
+		if (((const Port *)c->ports.v[i])->split)
+			return c->ports.v[i];
+	return NULL;
 }

@@ -131,7 +131,7 @@ static void define_abi(G *g, const AbiFn *f)
 static LLVMTypeRef kparam_type(G *g, KParamKind k)
 {
 	switch (k) {
-	case KP_PTR: case KP_TENSORMAP: return g->i8p;
+	case KP_PTR: case KP_TENSORMAP: case KP_WORKSPACE: return g->i8p;
 	case KP_I64: return g->i64;
 	case KP_F32: return g->f32;
 	default: return g->i32;
@@ -224,7 +224,7 @@ static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane
 
 static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
 {
-	const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+	const void *key = frag_key(pt);
 	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane);
 	if (have)
 		return have;
@@ -483,12 +483,13 @@ static void order_tile(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef 
 	*tn = call_hook(g, gr->order, gr->order_port, &f[1], vs, ts, np, args);
 }
 
-/* entry(inst, params..., ports..., tile_m, tile_n) */
+/* entry(inst, params..., ports..., tile_m, tile_n [, k_first, k_count]):
+ * the k range for a component with a `split` port (check_split) */
 static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
-                       LLVMValueRef tm, LLVMValueRef tn)
+                       LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2])
 {
 	const Component *cp = in->comp;
-	int np = cp->params.n, max = 3 + np + in->ports.n;
+	int np = cp->params.n, max = 5 + np + in->ports.n;
 	LLVMTypeRef *ts = arena_alloc(g->c->arena, max * sizeof *ts);
 	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
 	int n = 0;
@@ -503,6 +504,10 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 	}
 	ts[n] = g->i32, as[n++] = tm;
 	ts[n] = g->i32, as[n++] = tn;
+	if (in->split_port) {
+		ts[n] = g->i32, as[n++] = kr ? kr[0] : ci32(g, 0);
+		ts[n] = g->i32, as[n++] = kr ? kr[1] : ci32(g, 0);
+	}
 	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
 	const char *sym = in->sym ? in->sym : cp->entry;   /* link_decide's */
 	LLVMValueRef f = LLVMGetNamedFunction(g->m, sym);
@@ -559,6 +564,78 @@ static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
 	LLVMBuildStore(b, ph, pp);
 }
 
+/* ------------------------------------------------------------ split K
+ * `grid split(S)` (check_split): work item t is split t % S of tile t / S
+ * (a tile's splits are neighbours, so they run at once and their partials
+ * stay in L2); split s walks slots [s * per / S, (s + 1) * per / S) of the
+ * split ring, at least one each since S <= per. */
+
+typedef struct Split { LLVMValueRef S, per; } Split;
+
+static LLVMValueRef split_bound(G *g, const Split *sp, LLVMValueRef s)
+{
+	LLVMBuilderRef b = g->b;
+	LLVMValueRef x = LLVMBuildMul(b, LLVMBuildSExt(b, s, g->i64, ""), LLVMBuildSExt(b, sp->per, g->i64, ""), "");
+	return LLVMBuildTrunc(b, LLVMBuildSDiv(b, x, LLVMBuildSExt(b, sp->S, g->i64, ""), ""), g->i32, "");
+}
+
+/* [k_first, k_count] of work item t's split */
+static void split_range(G *g, const Split *sp, LLVMValueRef t, LLVMValueRef kr[2])
+{
+	LLVMBuilderRef b = g->b;
+	LLVMValueRef s = LLVMBuildSRem(b, t, sp->S, "split");
+	kr[0] = split_bound(g, sp, s);
+	kr[1] = LLVMBuildSub(b, split_bound(g, sp, LLVMBuildAdd(b, s, ci32(g, 1), "")), kr[0], "k_count");
+}
+
+/* Slots of the split ring that work item t takes. */
+static LLVMValueRef split_count(G *g, const Split *sp, LLVMValueRef t)
+{
+	LLVMValueRef kr[2];
+	split_range(g, sp, t, kr);
+	return kr[1];
+}
+
+/* The reduction of frag e (check_split) after its producer's call, for
+ * work item t of tile `tile` (abi_splitk_source says how). */
+static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr, const Split *sp,
+                         LLVMValueRef tile, LLVMValueRef t)
+{
+	LLVMBuilderRef b = g->b;
+	const Graph *gr = g->p->g;
+	int threads = r->nwarps * 32, idx = 0;
+	for (int i = 0; i < gr->edges.n && gr->edges.v[i] != e; i++)
+		idx += ((const GEdge *)gr->edges.v[i])->reduce;
+	LLVMValueRef acc = frag_ptr(g, fr, nfr, e->fp, threads), sum = frag_ptr(g, fr, nfr, e->tp, threads);
+	LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
+	LLVMValueRef lt = LLVMBuildSub(b, tid, ci32(g, 32 * r->first_warp), "");
+	LLVMValueRef ws = g->kargs[gr->ws_kparam];
+	LLVMValueRef S1 = LLVMBuildSExt(b, LLVMBuildSub(b, sp->S, ci32(g, 1), ""), g->i64, "");
+	LLVMValueRef slot = LLVMConstInt(g->i64, gr->ws_slot, 0);
+	/* counters: [tile][reduction], ws_zero bytes; then partials: [tile][split < S - 1][slot] */
+	LLVMValueRef tile64 = LLVMBuildSExt(b, tile, g->i64, "");
+	LLVMValueRef zero = LLVMBuildSExt(b, expr_ir(g, gr->ws_zero), g->i64, "");
+	LLVMValueRef poff = LLVMBuildAdd(b, LLVMBuildAdd(b, zero, LLVMBuildMul(b, LLVMBuildMul(b, tile64, S1, ""), slot, ""), ""),
+	                                 LLVMConstInt(g->i64, e->ws_off, 0), "");
+	LLVMValueRef coff = LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, tile64, LLVMConstInt(g->i64, gr->nreduce, 0), ""),
+	                                                 LLVMConstInt(g->i64, idx, 0), ""),
+	                                 LLVMConstInt(g->i64, 4, 0), "");
+	LLVMValueRef part = LLVMBuildGEP2(b, g->i8, ws, &poff, 1, "");
+	LLVMValueRef cnt = LLVMBuildGEP2(b, g->i8, ws, &coff, 1, "");
+	LLVMValueRef args[8] = { acc, sum, lt, part, LLVMBuildBitCast(b, cnt, LLVMPointerType(g->i32, 0), ""),
+	                         ci32(g, (int64_t)gr->ws_slot), LLVMBuildSRem(b, t, sp->S, ""), sp->S };
+	LLVMTypeRef ts[8];
+	for (int i = 0; i < 8; i++)
+		ts[i] = LLVMTypeOf(args[i]);
+	char name[64];
+	snprintf(name, sizeof name, "plk_glue_splitk_%d_%d", abi_splitk_elems(e, threads), threads);
+	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, 8, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+	if (!f)
+		f = LLVMAddFunction(g->m, name, ft);
+	LLVMBuildCall2(b, ft, f, args, 8, "");
+}
+
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * Paired (2 x 1 clusters, which the runtime launches whole): work item t
  * is a pair of tile rows; t = cluster id, stepping by the number of
@@ -576,6 +653,9 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	if (pair)
 		tiles_m = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m");
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
+	const Graph *gr = g->p->g;
+	Split sp = { gr->split ? expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? expr_ir(g, gr->split_per) : NULL };
+	LLVMValueRef nitems = gr->split ? LLVMBuildMul(b, ntiles, sp.S, "nitems") : ntiles;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1;
 	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
@@ -595,7 +675,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		                           call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "")
 		            : call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32);
 	else
-		step = ntiles;   /* one work item per block */
+		step = nitems;   /* one work item per block */
+	LLVMValueRef t_first = t0, step1 = step;   /* before the lanes' share */
 	/* Pingpong: lane L of N takes the block's items L, L + N, ... and
 	 * steps its cursor of the shared ring over the other lanes' slots
 	 * (per_item each), here before its first item and after each one. */
@@ -605,7 +686,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	if (le) {
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, step, ci32(g, r->lane), ""), "");
 		step = LLVMBuildMul(b, step, ci32(g, lanes), "lanes.step");
-		per_item = expr_ir(g, le->per);
+		per_item = gr->split ? NULL : expr_ir(g, le->per);   /* split: each item's own count */
 	}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
 	g->preheader = pre;
@@ -625,10 +706,12 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMBuildBr(b, head);
 	LLVMPositionBuilderAtEnd(b, head);
 	LLVMValueRef t = LLVMBuildPhi(b, g->i32, "tile");
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, ntiles, ""), body, flush);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), body, flush);
 	LLVMPositionBuilderAtEnd(b, body);
-	LLVMValueRef tm, tn;
-	raster(g, t, tiles_m, tiles_n, &tm, &tn);
+	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
+	raster(g, tile, tiles_m, tiles_n, &tm, &tn);
+	if (sp.per)
+		split_range(g, &sp, t, kr);
 	if (pair)
 		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
 	if (le) {   /* my turn on the ring */
@@ -637,25 +720,53 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		helper_call(g, "plk_glue_mbar_wait", a, 2);
 		LLVMBuildStore(b, LLVMBuildXor(b, ph, ci32(g, 1), ""), turn);
 	}
+	/* split: a consumer of the tiles' sums runs on the last split only */
+	LLVMValueRef last = gr->split ? LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSRem(b, t, sp.S, ""),
+	                                              LLVMBuildSub(b, sp.S, ci32(g, 1), ""), "last.split") : NULL;
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
-		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, tm, tn);
-		if (le && r->role->insts.v[i] == le->to && !edge_handoff(le)) {   /* the ring is the next lane's */
+		const GInst *in = r->role->insts.v[i];
+		LLVMBasicBlockRef after = NULL;
+		if (last && in->after_reduce) {
+			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sum");
+			after = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+			LLVMBuildCondBr(b, last, yes, after);
+			LLVMPositionBuilderAtEnd(b, yes);
+		}
+		call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
+		if (after) {
+			LLVMBuildBr(b, after);
+			LLVMPositionBuilderAtEnd(b, after);
+		}
+		for (int j = 0; gr->split && j < gr->edges.n; j++) {
+			const GEdge *e = gr->edges.v[j];
+			if (e->reduce && e->from == in)
+				split_reduce(g, r, e, fr, nfr, &sp, tile, t);
+		}
+		if (le && in == le->to && !edge_handoff(le)) {   /* the ring is the next lane's */
 			LLVMValueRef a[1] = { smem_u32(g, r->turn_bar + 8 * ((r->lane + 1) % lanes)) };
 			helper_call(g, "plk_glue_mbar_arrive", a, 1);
 		}
 	}
 	if (le) {
+		/* the other lanes' items until this lane's next: lanes - 1 of them;
+		 * before the first item, the L before it (in the preheader) */
 		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
 		int stages = placement_ring(g->p, le)->stages;
-		pipe_skip(g, pipe, LLVMBuildMul(b, per_item, ci32(g, lanes - 1), ""), stages);
+		LLVMValueRef n = per_item ? LLVMBuildMul(b, per_item, ci32(g, lanes - 1), "") : ci32(g, 0);
+		for (int j = 1; !per_item && j < lanes; j++)
+			n = LLVMBuildAdd(b, n, split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
+		pipe_skip(g, pipe, n, stages);
 		if (r->lane) {   /* before the first item: in the preheader, after the zeroing */
 			LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
 			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
-			pipe_skip(g, pipe, LLVMBuildMul(b, per_item, ci32(g, r->lane), ""), stages);
+			LLVMValueRef n0 = per_item ? LLVMBuildMul(b, per_item, ci32(g, r->lane), "") : ci32(g, 0);
+			for (int j = 0; !per_item && j < r->lane; j++)
+				n0 = LLVMBuildAdd(b, n0, split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
+			pipe_skip(g, pipe, n0, stages);
 			LLVMPositionBuilderAtEnd(b, cur);
 		}
 	}
-	LLVMValueRef next = g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : ntiles;
+	LLVMValueRef next = g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMBuildBr(b, head);
 	LLVMValueRef inv[2] = { t0, next };
@@ -665,7 +776,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	 * with asynchronous work in flight (TMA stores) wait for it there. */
 	LLVMPositionBuilderAtEnd(b, flush);
 	for (int i = 0; r->role && i < r->role->insts.n; i++)
-		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, ci32(g, -1), ci32(g, -1));
+		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, ci32(g, -1), ci32(g, -1), NULL);
 	LLVMBuildBr(b, done);
 }
 

@@ -3,10 +3,10 @@
 #include <string.h>
 #include "plk.h"
 
-static const char *kp_kind(KParamKind k)
+const char *kparam_kind_name(KParamKind k)
 {
-	static const char *const s[] = { "ptr", "tensormap", "i32", "i64", "f32" };
-	return s[k];
+	static const char *const s[] = { "ptr", "tensormap", "i32", "i64", "f32", "workspace" };
+	return k <= KP_WORKSPACE ? s[k] : "?";
 }
 
 static void print_field(FILE *out, const GField *f, int frag)
@@ -54,10 +54,19 @@ void graph_print(FILE *out, const Graph *g)
 		fprintf(out, ", cluster(%d, %d)", g->cluster[0], g->cluster[1]);
 	if (g->order)
 		fprintf(out, ", order(%s.%s)", g->order->name, g->order_port->name);
+	if (g->split) {
+		fprintf(out, ", split ");
+		expr_print(out, g->split);
+		fprintf(out, " (of ");
+		expr_print(out, g->split_per);
+		fprintf(out, " slots; workspace ");
+		expr_print(out, g->ws_bytes);
+		fprintf(out, " bytes)");
+	}
 	fprintf(out, "\n  params\n");
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *q = g->kparams.v[i];
-		fprintf(out, "    %d %s: %s", i, q->name, kp_kind(q->kind));
+		fprintf(out, "    %d %s: %s", i, q->name, kparam_kind_name(q->kind));
 		if (q->kind == KP_TENSORMAP) {
 			fprintf(out, "<%s, %d> box [", q->dtype, q->rank);
 			for (int j = 0; j < q->rank && j < 4; j++)
@@ -161,10 +170,13 @@ void graph_print(FILE *out, const Graph *g)
 		const GEdge *e = g->edges.v[i];
 		fprintf(out, "    e%d %s.%s -> %s.%s: ", e->id, e->from->name, e->fp->name, e->to->name, e->tp->name);
 		if (e->kind == EDGE_REGS)
-			fprintf(out, "registers, %u bytes per thread\n", e->slot_bytes);
+			fprintf(out, "registers, %u bytes per thread%s\n", e->slot_bytes,
+			        e->reduce ? "; partial sums, added by the glue for the last split" : "");
 		else {
 			fprintf(out, e->stages ? "smem ring, %u-byte slots, %d stages" : "smem ring, %u-byte slots, stages auto",
 			        e->slot_bytes, e->stages);
+			if (e->fp->decl && e->fp->decl->split)
+				fprintf(out, ", split");
 			if (e->lanes > 1) {
 				fprintf(out, ", pingpong %d (", e->lanes);
 				expr_print(out, e->per);
@@ -297,4 +309,16 @@ const char *raster_name(Raster r)
 	static const char *const names[] = { [RASTER_ROW] = "row", [RASTER_COLUMN] = "column",
 	                                     [RASTER_GROUPED] = "grouped" };
 	return r == RASTER_NONE ? NULL : names[r];
+}
+
+/* The registers a frag port reads or writes, as a key: its edge's, which
+ * producer and consumer share; but the consumer of a reduced frag
+ * (GEdge.reduce) reads the sums from registers of its own: written by
+ * the reduction, they would be accumulator registers that other
+ * instructions define, and ptxas would serialize the wgmmas (C7515). */
+const void *frag_key(const GPort *pt)
+{
+	if (!pt->edge)
+		return pt;
+	return pt->edge->reduce && pt == pt->edge->tp ? (const void *)pt : (const void *)pt->edge;
 }

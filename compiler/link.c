@@ -233,21 +233,39 @@ static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
 	return link_check_log(c, p, r->info_log);
 }
 
+/* The line of ptxas's log with `code` about kernel `name` (it quotes the
+ * function: "... in the function 'gemm_pp'"); a line naming no function
+ * counts for every kernel. NULL: none. *n: its length. */
+static const char *log_line(const char *log, const char *code, const char *name, int *n)
+{
+	char quoted[256];
+	snprintf(quoted, sizeof quoted, "'%s'", name);
+	for (const char *l = log ? strstr(log, code) : NULL; l; l = strstr(l + 1, code)) {
+		const char *e = strchr(l, '\n');
+		int len = e ? (int)(e - l) : (int)strlen(l);
+		const char *q = memmem(l, (size_t)len, quoted, strlen(quoted));
+		if (q || !memmem(l, (size_t)len, "function '", 10)) {
+			*n = len;
+			return l;
+		}
+	}
+	return NULL;
+}
+
 int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 {
 	/* C7508: no register cap at entry, so ptxas ignored every setmaxnreg:
 	 * an error. C7507: some code needs more registers than its budget, so
 	 * ptxas kept a higher count there: a warning (the monolith gets it too). */
 	const char *codes[2] = { "C7508", "C7507" };
-	int rc = 0;
+	int rc = 0, n = 0;
 	for (int k = 0; k < 2 && info_log; k++) {
-		const char *l = strstr(info_log, codes[k]);
+		const char *l = log_line(info_log, codes[k], p->g->k->name, &n);
 		if (!l)
 			continue;
-		const char *e = strchr(l, '\n');
 		Diag *d = diag_new(c, k ? DIAG_WARNING : DIAG_ERROR, k ? NULL : "E0507", kernel_span(p->g),
 		                   "ptxas ignored setmaxnreg in `%s` for %s", p->g->k->name, p->arch->name);
-		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
+		diag_note(d, "ptxas: %.*s", n, l);
 		diag_help(d, k ? "a warpgroup's code needs more registers than its `regs`; raise it"
 		               : "the kernel needs a register cap at entry (.maxntid and .minnctapersm 1)");
 		diag_end(c, d);
@@ -255,12 +273,11 @@ int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 	}
 	/* C7515: ptxas serialized wgmmas because other instructions write
 	 * their accumulator registers (an epilogue updating `acc` in place). */
-	const char *l = info_log ? strstr(info_log, "(C7515)") : NULL;
+	const char *l = log_line(info_log, "(C7515)", p->g->k->name, &n);
 	if (l) {
-		const char *e = strchr(l, '\n');
 		Diag *d = diag_new(c, DIAG_WARNING, NULL, kernel_span(p->g), "ptxas serialized the wgmmas of `%s` for %s",
 		                   p->g->k->name, p->arch->name);
-		diag_note(d, "ptxas: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
+		diag_note(d, "ptxas: %.*s", n, l);
 		diag_help(d, "an instance writes accumulator registers between wgmmas (an epilogue that "
 		             "updates its `acc` in place): write its results to registers of its own");
 		diag_end(c, d);

@@ -53,12 +53,6 @@ static void jexpr(FILE *o, const Graph *g, const Expr *e)
 	fputc('"', o);
 }
 
-static const char *kind_name(KParamKind k)
-{
-	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32" };
-	return k <= KP_F32 ? n[k] : "i32";
-}
-
 /* "hooks": each hook provider instance, its component, the kernel
  * parameters its params take and where each of its hooks goes (consumer
  * ports, or the grid's order). Written only when the kernel has one. */
@@ -132,6 +126,10 @@ static void launch_json(FILE *o, const Placement *p, const char *ind)
 	fputs(", 1], [", o);
 	jexpr(o, g, g->tiles[1]);
 	fputs(", 1]]", o);
+	if (g->split) {
+		fputs(", \"split\": ", o);
+		jexpr(o, g, g->split);
+	}
 	if (g->raster) {
 		fputs(", \"raster\": ", o);
 		json_str(o, raster_name(g->raster));
@@ -148,7 +146,7 @@ static void params_json(FILE *o, const Graph *g, const char *ind)
 		const GKParam *kp = g->kparams.v[i];
 		fprintf(o, "%s\n%s  { \"name\": ", i ? "," : "", ind);
 		json_str(o, kp->name);
-		fprintf(o, ", \"kind\": \"%s\"", kind_name(kp->kind));
+		fprintf(o, ", \"kind\": \"%s\"", kparam_kind_name(kp->kind));
 		if (kp->tensor) {
 			fputs(", \"tensor\": ", o);
 			json_str(o, kp->tensor);
@@ -167,6 +165,12 @@ static void params_json(FILE *o, const Graph *g, const char *ind)
 		if (kp->dim) {
 			fputs(", \"dim\": ", o);
 			json_str(o, kp->dim);
+		}
+		if (kp->kind == KP_WORKSPACE) {   /* its first "zero" bytes zeroed for each new shape */
+			fputs(", \"bytes\": ", o);
+			jexpr(o, g, g->ws_bytes);
+			fputs(", \"zero\": ", o);
+			jexpr(o, g, g->ws_zero);
 		}
 		fputs(" }", o);
 	}

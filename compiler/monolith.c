@@ -235,20 +235,30 @@ static void entry_call(FILE *o, const Graph *g, const GInst *in, int lane, const
 			fprintf(o, ", &pipe_%d_%d", in->id, pt->id);
 			continue;
 		}
-		const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+		const void *key = frag_key(pt);
 		for (int f = 0; f < nfrags; f++)
 			if (frags[f] == key)
 				fprintf(o, ", frag%d", f);
 	}
-	fprintf(o, ", tm, tn);\n");
+	fprintf(o, ", tm, tn%s);\n", in->split_port ? ", kf, kc" : "");
 }
 
-/* The cursor of pingpong ring le moves over `items` work items' slots. */
-static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int items, const char *indent)
+/* The cursor of pingpong ring le moves over `items` work items' slots:
+ * items from + j0 * step, ... (split: each item's own count). */
+static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int j0, int items, const char *from,
+                           const char *step, const char *indent)
 {
-	fprintf(o, "%splk_pipe_skip(&pipe_%d_%d, %d * (", indent, le->to->id, le->tp->id, items);
-	cexpr(o, p->g, le->per);
-	fprintf(o, "), %d);\n", placement_ring(p, le)->stages);
+	fprintf(o, "%splk_pipe_skip(&pipe_%d_%d, ", indent, le->to->id, le->tp->id);
+	if (p->g->split) {
+		fputs("0", o);
+		for (int j = j0; j < j0 + items; j++)
+			fprintf(o, " + plk_split_count(%s + %d * (%s), plk_S, plk_per)", from, j, step);
+	} else {
+		fprintf(o, "%d * (", items);
+		cexpr(o, p->g, le->per);
+		fputs(")", o);
+	}
+	fprintf(o, ", %d);\n", placement_ring(p, le)->stages);
 }
 
 /* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
@@ -274,7 +284,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 				fprintf(o, "\t\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
 				continue;
 			}
-			const void *key = pt->edge ? (const void *)pt->edge : (const void *)pt;
+			const void *key = frag_key(pt);
 			int have = -1, here = 0;
 			for (int f = 0; f < *nfrags; f++)
 				if (frags[f] == key)
@@ -296,22 +306,27 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	}
 	int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
+	const char *first = pair ? "blockIdx.x >> 1" : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
+	const char *count = pair ? "npairs" : "nitems", *rows = pair ? "pairs_m" : "tiles_m";
+	const char *step = !g->persistent ? count : pair ? "gridDim.x >> 1" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
 	if (le && r->lane)
-		pipe_skip_text(o, p, le, r->lane, "\t\t\t");
+		pipe_skip_text(o, p, le, 0, r->lane, first, step, "\t\t\t");
 	if (le)   /* the lanes' turns (glue.c) */
 		fprintf(o, "\t\t\tunsigned turn = %d;\n", r->lane == 0);
 	/* The glue's tile loop (glue.c, role_body): over tile pairs, their
 	 * rows `pairs_m`, with a cluster of 2 x 1; lane L of N starting at
 	 * item L and stepping by N. */
-	const char *count = pair ? "npairs" : "ntiles", *rows = pair ? "pairs_m" : "tiles_m";
-	const char *first = pair ? "blockIdx.x >> 1" : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
-	const char *step = !g->persistent ? count : pair ? "gridDim.x >> 1" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
-	fprintf(o, "\t\t\tint tm, tn;\n");
+	fprintf(o, "\t\t\tint tm, tn, kf = 0, kc = 0;\n");
 	if (le)
 		fprintf(o, "\t\t\tfor (int t = %s%s%s + %d * (%s); t < %s; t += %d * (%s)) {\n", pair ? "(" : "", first,
 		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
 	else
 		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
+	/* split K (glue.c): split t % S of tile t / S, its share of the K tiles */
+	fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
+	if (g->split_per)
+		fprintf(o, "\t\t\t\tkf = plk_split_first(split, plk_S, plk_per), "
+		           "kc = plk_split_first(split + 1, plk_S, plk_per) - kf;\n");
 	if (g->order) {   /* the tile_order hook (glue.c, order_tile) */
 		int nf;
 		const HookFnInfo *f = hook_fns(HK_TILE_ORDER, &nf);
@@ -319,32 +334,55 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			fprintf(o, "\t\t\t\t%s = %s%s(%d", k ? "tn" : "tm", g->order_port->decl->ty->base, f[k].suffix,
 			        abi_inst(g, g->order, 0));
 			param_args(o, g, g->order, ", ");
-			fprintf(o, ", t, %s, tiles_n);\n", rows);
+			fprintf(o, ", tile, %s, tiles_n);\n", rows);
 		}
 	} else if (g->raster == RASTER_GROUPED && g->raster_group > 0)
-		fprintf(o, "\t\t\t\tplk_raster_grouped(t, %s, tiles_n, %lld, &tm, &tn);\n", rows,
+		fprintf(o, "\t\t\t\tplk_raster_grouped(tile, %s, tiles_n, %lld, &tm, &tn);\n", rows,
 		        (long long)g->raster_group);
 	else if (g->raster == RASTER_COLUMN)
-		fprintf(o, "\t\t\t\ttm = t %% %s, tn = t / %s;\n", rows, rows);
+		fprintf(o, "\t\t\t\ttm = tile %% %s, tn = tile / %s;\n", rows, rows);
 	else
-		fprintf(o, "\t\t\t\ttm = t / tiles_n, tn = t %% tiles_n;\n");
+		fprintf(o, "\t\t\t\ttm = tile / tiles_n, tn = tile %% tiles_n;\n");
 	if (pair)
 		fprintf(o, "\t\t\t\ttm = 2 * tm + (blockIdx.x & 1);\n");
 	if (le)
 		fprintf(o, "\t\t\t\tplk_mbar_wait(pipelink_smem + %u, turn);\n\t\t\t\tturn ^= 1u;\n",
 		        r->turn_bar + 8 * r->lane);
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
-		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t\t");
-		if (le && r->role->insts.v[j] == le->to && !edge_handoff(le))
+		const GInst *in = r->role->insts.v[j];
+		int sum = g->split && in->after_reduce;   /* the tile's sums: its last split */
+		entry_call(o, g, in, r->lane, frags, *nfrags, sum ? "\t\t\t\tif (split == plk_S - 1)\n\t\t\t\t\t"
+		                                                   : "\t\t\t\t");
+		for (int e = 0, idx = 0; g->split && e < g->edges.n; idx += ((const GEdge *)g->edges.v[e])->reduce, e++) {
+			const GEdge *ge = g->edges.v[e];
+			if (!ge->reduce || ge->from != in)
+				continue;
+			int f = 0, f2 = 0, threads = r->nwarps * 32;
+			while (f < *nfrags && frags[f] != frag_key(ge->fp))
+				f++;
+			while (f2 < *nfrags && frags[f2] != frag_key(ge->tp))
+				f2++;
+			fprintf(o, "\t\t\t\tplk_glue_splitk_%d_%d(frag%d, frag%d, threadIdx.x - %d, "
+			           "(char *)p%d + plk_ws_zero + (long long)tile * (plk_S - 1) * %u + %u, "
+			           "(unsigned *)p%d + tile * %d + %d, %u, split, plk_S);\n",
+			        abi_splitk_elems(ge, threads), threads, f, f2, 32 * r->first_warp, g->ws_kparam, g->ws_slot,
+			        ge->ws_off, g->ws_kparam, g->nreduce, idx, g->ws_slot);
+		}
+		if (le && in == le->to && !edge_handoff(le))
 			fprintf(o, "\t\t\t\tplk_mbar_arrive(pipelink_smem + %u);\n",
 			        r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes));
 	}
 	if (le)
-		pipe_skip_text(o, p, le, r->role->lanes - 1, "\t\t\t\t");
+		pipe_skip_text(o, p, le, 1, r->role->lanes - 1, "t", step, "\t\t\t\t");
 	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1;   /* the flush call */\n");
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
 	fprintf(o, "\t\t}\n");
+}
+
+static void splitk_helper(void *o, int n, int threads)
+{
+	abi_splitk_source(o, "static __device__ __forceinline__ void", n, threads);
 }
 
 int monolith_write(Ctx *c, const Placement *p, FILE *o)
@@ -369,6 +407,12 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 		return -1;
 	if (abi_has_hooks(g))
 		hook_defs(c, o, p);
+	if (g->split_per)   /* a split ring: the glue's k ranges (glue.c) */
+		fprintf(o, "\nstatic __device__ __forceinline__ int plk_split_first(int s, int S, int per)\n"
+		           "{ return (int)((long long)s * per / S); }\n"
+		           "static __device__ __forceinline__ int plk_split_count(int t, int S, int per)\n"
+		           "{ return plk_split_first(t %% S + 1, S, per) - plk_split_first(t %% S, S, per); }\n");
+	abi_splitk_each(&p, 1, splitk_helper, o);   /* split K's reductions (abi.c) */
 
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);
@@ -403,6 +447,20 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	fprintf(o, ", tiles_n = ");
 	cexpr(o, g, g->tiles[1]);
 	fprintf(o, ";\n\tconst int ntiles = tiles_m * tiles_n;\n");
+	/* split K (check_split): S work items per tile; per: the split ring's count */
+	fprintf(o, "\tconst int plk_S = ");
+	cexpr(o, g, g->split);
+	fprintf(o, ", plk_per = ");
+	if (g->split_per)
+		cexpr(o, g, g->split_per);
+	else
+		fputs("0", o);
+	fprintf(o, ", nitems = ntiles * plk_S;\n\t(void)plk_per;\n");
+	if (g->split) {
+		fprintf(o, "\tconst long long plk_ws_zero = ");
+		cexpr(o, g, g->ws_zero);
+		fprintf(o, ";\n");
+	}
 	if (abi_paired(p))
 		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, npairs = pairs_m * tiles_n;\n");
 	fprintf(o, "\tconst int warp = threadIdx.x >> 5;\n");

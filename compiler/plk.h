@@ -274,6 +274,9 @@ typedef struct Port {       /* in/out NAME: TYPE [per COUNT] [handoff]; in/out h
 	Expr *per;              /* tiles (slots) per work item; NULL: unsaid */
 	int handoff;            /* the consumer passes its pingpong turn itself (plk_ring_handoff) */
 	Span handoff_sp;
+	int split;              /* walks a share of its `per` count: the entry takes
+	                           (k_first, k_count) after tile_n (docs/abi.md, "Split") */
+	Span split_sp;
 } Port;
 
 typedef struct Param {      /* param NAME: TYPE  (a kernel parameter) */
@@ -579,6 +582,11 @@ typedef struct GInst {
 	/* link.c (link_decide): the object that defines its entry and the
 	 * symbol the glue calls; NULL until decided (then comp->entry) */
 	const char *obj, *sym;
+	/* check_split: its port of kind `split` (the entry takes k_first,
+	 * k_count); after_reduce: it reads the sum of a split tile's partial
+	 * accumulators, so runs on the tile's last split only */
+	const struct GPort *split_port;
+	int after_reduce;
 } GInst;
 
 typedef struct GEdge {
@@ -597,6 +605,13 @@ typedef struct GEdge {
 	int lanes;               /* 1: no pingpong */
 	Expr *per;
 	Span lanes_sp;
+	/* check_split, `grid split(S)`: a frag from a split producer to a
+	 * consumer that is not, i.e. one split's partial sums. The glue adds
+	 * the splits' partials up before the consumer (the reduction): this
+	 * frag's partials sit at ws_off in a split's workspace slot, and its
+	 * counters after every slot (reduce: its index among them). */
+	int reduce;
+	uint32_t ws_off;
 } GEdge;
 
 /* A hook connection `from.fp -> to.tp` (one per consumer port: an `out
@@ -611,7 +626,9 @@ typedef struct GHook {
 } GHook;
 
 /* A kernel parameter as the launched kernel sees it. */
-typedef enum { KP_PTR, KP_TENSORMAP, KP_I32, KP_I64, KP_F32 } KParamKind;
+typedef enum { KP_PTR, KP_TENSORMAP, KP_I32, KP_I64, KP_F32,
+	KP_WORKSPACE             /* global memory the runtime allocates (Graph.ws_bytes) */
+} KParamKind;
 typedef struct GKParam {
 	const char *name;
 	KParamKind kind;
@@ -649,6 +666,20 @@ typedef struct Graph {
 	Raster raster; int64_t raster_group;
 	int cluster[2];
 	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
+	/* `grid split(S)` (check_split): each tile's K is divided among S work
+	 * items. split: S as the kernel computes it, max(1, min(S, per)), so
+	 * that every split has a slot; NULL: no split. split_per: the split
+	 * ring's `per` in kernel terms (also without a split grid: the one
+	 * share is all of it); NULL: no split ring. */
+	Expr *split, *split_per;
+	int nreduce;             /* frag edges reduced (GEdge.reduce) */
+	uint32_t ws_slot;        /* bytes of one split's partials of one tile */
+	/* the workspace: ws_zero bytes of counters (4 per tile and reduction,
+	 * to 256 bytes), which the runtime zeroes when the shape changes and
+	 * the kernel leaves zero; then tiles x (split - 1) x ws_slot bytes of
+	 * partials: ws_bytes in all */
+	Expr *ws_bytes, *ws_zero;
+	int ws_kparam;           /* its kernel param (KP_WORKSPACE); -1: none */
 	int inst_base;           /* its first `inst` id: the variants of one cubin take
 	                          * ids of their own, since they share the ABI tables */
 } Graph;
@@ -658,6 +689,8 @@ Span kernel_span(const Graph *g);   /* the kernel's name; span_none without one 
 int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes, else 1 */
 const GBind *bind_of(const GInst *in, const char *param);   /* param's binding; NULL */
 const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
+const char *kparam_kind_name(KParamKind k);         /* the manifest's "kind": "ptr", ... */
+const void *frag_key(const GPort *pt);              /* its registers: the edge's, or its own */
 const char *role_name(Arena *a, const GRole *r);   /* its instances "a+b"; else "role N" */
 
 /* ------------------------------------------------------------ placement */
@@ -811,6 +844,7 @@ void contract_print_require(FILE *out, const Require *r);
 /* <component>.plk.h: cparam macros (defaults, or cvals when given), ids
  * and the entry's prototype; the source includes it */
 void contract_header(FILE *out, const Component *comp, const int64_t *cvals);
+const Port *comp_split_port(const Component *c);   /* its `split` port; NULL */
 
 /* eval.c: integer expressions over named constants */
 typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;
@@ -936,6 +970,13 @@ int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups 
  * a 2 x 1 cluster whose CTAs take tile rows 2m and 2m + 1 of one column. */
 int abi_clustered(const Placement *p);
 int abi_paired(const Placement *p);
+/* Split K (check_split): the partial-sum reduction's CUDA, named
+ * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;
+ * each distinct (n, threads) of the kernels ps; one lane's threads. */
+void abi_splitk_source(FILE *o, const char *storage, int n, int threads);
+void abi_splitk_each(const Placement *const *ps, int nps, void (*f)(void *, int, int), void *ctx);
+int abi_role_threads(const Placement *p, const GInst *in);
+int abi_splitk_elems(const GEdge *e, int threads);   /* f32 per thread of a reduced frag */
 /* Hooks (docs/abi.md, "Hooks"): whether any instance has a hook port (the
  * glue and the monolith define plk_hook_bound and the dispatch functions
  * only then, so a kernel without hooks keeps the glue it had), whether

@@ -20,6 +20,7 @@ typedef struct Lexer {
 	Component *comp;            /* the component whose items are parsed */
 	Kernel *kernel;             /* the kernel whose items are parsed */
 	Smem *last_smem;            /* for `, align A` / `, live P` */
+	Port *last_port;            /* for `handoff` / `split` */
 	Vec pending_cparams, pending_kparams, pending_features;
 } Lexer;
 

@@ -298,6 +298,7 @@ loop:
 	"ptr"        { SPAN(); return KW_PTR; }
 	"per"        { SPAN(); return KW_PER; }
 	"handoff"    { SPAN(); return KW_HANDOFF; }
+	"split"      { SPAN(); return KW_SPLIT; }
 	"require"    { SPAN(); return KW_REQUIRE; }
 	"hook"       { SPAN(); return KW_HOOK; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }

@@ -117,7 +117,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
 %token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
-%token KW_WHEN "when" KW_ELSE "else" KW_PTR "ptr"
+%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">=" LE "<=" EQ "==" NE "!="
@@ -216,7 +216,7 @@ citems
 
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
- *       | port [ "handoff" ]    (port: a tile, frag or bundle port, or a hook)
+ *       | port { "handoff" | "split" }    (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
  *       | "cluster" expr | "require" cond { "," cond } | ";" . */
 citem
@@ -238,7 +238,7 @@ citem
 		vec_push(A, &lx->comp->params, p);
 	}
 	| port
-	| port "handoff"     { $1->handoff = 1; $1->handoff_sp = @2; }
+	| port portattrs
 	| "smem" IDENT ':' expr "bytes" {
 		Smem *s = NEW(Smem);
 		s->name = $2; s->sp = span_join(@1, @5); s->size = $4;
@@ -259,6 +259,17 @@ citem
 	| error
 	;
 
+/* { "handoff" | "split" }: attributes of the port just parsed (lx->last_port) */
+portattrs
+	: portattr
+	| portattrs portattr
+	;
+
+portattr
+	: "handoff" { lx->last_port->handoff = 1; lx->last_port->handoff_sp = @1; }
+	| "split"   { lx->last_port->split = 1; lx->last_port->split_sp = @1; }
+	;
+
 /* port = ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]
  *      | "in" "hook" IDENT ":" hooktype | "out" "hook" IDENT ":" hooktype "=" IDENT . */
 port
@@ -266,26 +277,26 @@ port
 		Port *p = NEW(Port);
 		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4;
 		vec_push(A, &lx->comp->ports, p);
-		$$ = p;
+		$$ = lx->last_port = p;
 	}
 	| dir IDENT ':' porttype "per" expr {
 		Port *p = NEW(Port);
 		p->dir = (PortDir)$1; p->name = $2; p->sp = @$; p->ty = $4; p->per = $6;
 		vec_push(A, &lx->comp->ports, p);
-		$$ = p;
+		$$ = lx->last_port = p;
 	}
 	| "in" "hook" IDENT ':' hooktype {
 		Port *p = NEW(Port);
 		p->dir = PORT_IN; p->name = $3; p->sp = @$; p->ty = $5;
 		vec_push(A, &lx->comp->ports, p);
-		$$ = p;
+		$$ = lx->last_port = p;
 	}
 	| "out" "hook" IDENT ':' hooktype '=' IDENT {
 		Port *p = NEW(Port);
 		p->dir = PORT_OUT; p->name = $3; p->sp = @$; p->ty = $5;
 		p->ty->base = $7; p->ty->base_sp = @7;
 		vec_push(A, &lx->comp->ports, p);
-		$$ = p;
+		$$ = lx->last_port = p;
 	}
 	;
 
@@ -487,11 +498,12 @@ policies
 	;
 
 /* policy = IDENT [ "(" [ expr { "," expr } ] ")" ] | "raster" IDENT [ "(" ... ")" ]
- *        | "cluster" "(" expr "," expr ")" . */
+ *        | "cluster" "(" expr "," expr ")" | "split" "(" expr ")" . */
 policy
 	: IDENT { $$ = NEW(Policy); $$->name = $1; $$->sp = @$; }
 	| IDENT '(' exprs_opt ')' { $$ = NEW(Policy); $$->name = $1; $$->sp = @$; $$->args = $3; }
 	| "cluster" '(' exprs_opt ')' { $$ = NEW(Policy); $$->name = "cluster"; $$->sp = @$; $$->args = $3; }
+	| "split" '(' exprs_opt ')' { $$ = NEW(Policy); $$->name = "split"; $$->sp = @$; $$->args = $3; }
 	| "raster" IDENT { $$ = NEW(Policy); $$->name = "raster"; $$->sub = $2; $$->sp = @$; }
 	| "raster" IDENT '(' exprs_opt ')' {
 		$$ = NEW(Policy); $$->name = "raster"; $$->sub = $2; $$->sp = @$; $$->args = $4;

@@ -218,15 +218,34 @@ static int parse_param(plk_manifest *m, const pj_val *v, int i, char *err)
 	if (get_str(v, "kind", 1, &kind, where, err) || get_str(v, "tensor", 0, &tensor, where, err)
 	    || get_str(v, "dtype", 0, &dtype, where, err) || get_str(v, "swizzle", 0, &swz, where, err))
 		goto out;
-	static const char *const kinds[] = { "ptr", "tensormap", "i32", "i64", "f32" };
+	static const char *const kinds[] = { "ptr", "tensormap", "i32", "i64", "f32", "workspace" };
 	int k;
-	for (k = 0; k < 5 && strcmp(kind, kinds[k]); k++)
+	for (k = 0; k < 6 && strcmp(kind, kinds[k]); k++)
 		;
-	if (k == 5) {
-		mfail(err, "%s: unknown kind \"%s\" (ptr, tensormap, i32, i64, f32)", where, kind);
+	if (k == 6) {
+		mfail(err, "%s: unknown kind \"%s\" (ptr, tensormap, i32, i64, f32, workspace)", where, kind);
 		goto out;
 	}
 	p->kind = (plk_pkind)k;
+	if (p->kind == PK_WORKSPACE) {
+		const pj_val *by = pj_get(v, "bytes");
+		char what[96];
+		snprintf(what, sizeof what, "%s: \"bytes\"", where);
+		if (!by) {
+			mfail(err, "%s: a workspace needs \"bytes\"", where);
+			goto out;
+		}
+		if (tensor || pj_get(v, "dim")) {
+			mfail(err, "%s: a workspace carries no tensor or dim", where);
+			goto out;
+		}
+		if (get_shape_expr(by, &p->dim, what, err) || collect(m, p->dim, err))
+			goto out;
+		const pj_val *z = pj_get(v, "zero");
+		snprintf(what, sizeof what, "%s: \"zero\"", where);
+		if (z && (get_shape_expr(z, &p->zero, what, err) || collect(m, p->zero, err)))
+			goto out;
+	}
 	if (tensor) {
 		if (p->kind != PK_PTR && p->kind != PK_TENSORMAP) {
 			mfail(err, "%s: a %s parameter cannot carry tensor \"%s\"", where, kind, tensor);
@@ -311,6 +330,9 @@ static int parse_grid(plk_manifest *m, const pj_val *g, char *err)
 	}
 	free(pol);
 	if (get_str(g, "raster", 0, &m->raster, "grid", err))
+		return -1;
+	const pj_val *sp = pj_get(g, "split");
+	if (sp && (get_shape_expr(sp, &m->split, "grid: \"split\"", err) || collect(m, m->split, err)))
 		return -1;
 	const pj_val *grp = pj_get(g, "group");
 	if (grp && int_of(grp, 1, INT32_MAX, &m->group, "grid: \"group\"", err))
@@ -592,6 +614,7 @@ void plk_manifest_free(plk_manifest *m)
 		free(m->tiles[i].expr);
 	free(m->tiles);
 	free(m->raster);
+	free(m->split);
 	for (int i = 0; i < m->ntensors; i++) {
 		free(m->tensors[i].name);
 		free(m->tensors[i].dtype);
@@ -602,6 +625,7 @@ void plk_manifest_free(plk_manifest *m)
 	for (int i = 0; i < m->nparams; i++) {
 		free(m->params[i].name);
 		free(m->params[i].dim);
+		free(m->params[i].zero);
 	}
 	free(m->params);
 	for (int i = 0; i < m->nsyms; i++)
@@ -653,7 +677,7 @@ int plk_manifest_sym(const plk_manifest *m, const char *name)
 int plk_param_bytes(plk_pkind k)
 {
 	switch (k) {
-	case PK_PTR: case PK_I64: return 8;
+	case PK_PTR: case PK_I64: case PK_WORKSPACE: return 8;
 	case PK_TENSORMAP: return 128;
 	case PK_I32: case PK_F32: return 4;
 	}
@@ -662,8 +686,8 @@ int plk_param_bytes(plk_pkind k)
 
 const char *plk_pkind_name(plk_pkind k)
 {
-	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32" };
-	return (unsigned)k < 5 ? n[k] : "?";
+	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32", "workspace" };
+	return (unsigned)k < 6 ? n[k] : "?";
 }
 
 int plk_manifest_variant(const plk_manifest *m, const char *name)

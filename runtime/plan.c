@@ -176,9 +176,29 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 	if (plk_resolve_shapes(m, b, p, err))
 		return -1;
 	Look l = { m, p->sym };
+	p->ws_bytes = -1;
+	p->ws_param = -1;
 	for (int i = 0; i < m->nparams; i++) {
 		const plk_mparam *mp = &m->params[i];
 		p->pval[i] = 0;
+		if (mp->kind == PK_WORKSPACE) {   /* its pointer: the caller's (plkrt.c) */
+			if (plk_expr_eval(mp->dim, look, &l, &p->ws_bytes, e)) {
+				pfail(err, "parameter %s: %s", mp->name, e);
+				return -1;
+			}
+			p->ws_zero = p->ws_bytes;
+			if (mp->zero && plk_expr_eval(mp->zero, look, &l, &p->ws_zero, e)) {
+				pfail(err, "parameter %s: %s", mp->name, e);
+				return -1;
+			}
+			if (p->ws_bytes < 0 || p->ws_zero < 0 || p->ws_zero > p->ws_bytes) {
+				pfail(err, "parameter %s: %s = %lld bytes, of which %lld zeroed", mp->name, mp->dim,
+				      (long long)p->ws_bytes, (long long)p->ws_zero);
+				return -1;
+			}
+			p->ws_param = i;
+			continue;
+		}
 		if (mp->tensor >= 0) {
 			const plk_mtensor *mt = &m->tensors[mp->tensor];
 			if (!b->tptr[mp->tensor]) {
@@ -245,6 +265,15 @@ int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, cha
 			return pfail(err, "grid tiles[%d]: %s = %lld; must be positive", i, m->tiles[i].expr, (long long)v);
 		int64_t n = v / m->tiles[i].tile + (v % m->tiles[i].tile != 0);
 		if (__builtin_mul_overflow(w, n, &w))
+			return pfail(err, "grid: work items overflow");
+	}
+	if (m->split) {   /* split K: each tile is that many work items */
+		int64_t v;
+		if (plk_expr_eval(m->split, look, &l, &v, e))
+			return pfail(err, "grid split: %s", e);
+		if (v < 1)
+			return pfail(err, "grid split: %s = %lld; must be positive", m->split, (long long)v);
+		if (__builtin_mul_overflow(w, v, &w))
 			return pfail(err, "grid: work items overflow");
 	}
 	*work = w;

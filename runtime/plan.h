@@ -14,7 +14,9 @@
 #define PLK_MAX_RANK 8        /* tensors; tensor maps are limited to 5 */
 #define PLK_TMAP_MAX_RANK 5
 
-typedef enum { PK_PTR, PK_TENSORMAP, PK_I32, PK_I64, PK_F32 } plk_pkind;
+/* PK_WORKSPACE: global memory the runtime allocates and zeroes once
+ * ("bytes"); a split-K kernel keeps it zero between launches. */
+typedef enum { PK_PTR, PK_TENSORMAP, PK_I32, PK_I64, PK_F32, PK_WORKSPACE } plk_pkind;
 typedef enum { GRID_PERSISTENT, GRID_TILES } plk_gpolicy;
 
 typedef struct plk_mtensor {
@@ -29,7 +31,9 @@ typedef struct plk_mparam {
 	char *name;
 	plk_pkind kind;
 	int tensor;                 /* index into tensors; -1: none */
-	char *dim;                  /* scalars: the symbol or expression carried; NULL: none */
+	char *dim;                  /* scalars: the symbol or expression carried; NULL: none;
+	                               PK_WORKSPACE: its size in bytes */
+	char *zero;                 /* PK_WORKSPACE: its first bytes, zeroed for each new shape */
 	int box_rank;
 	uint32_t box[PLK_TMAP_MAX_RANK];  /* innermost first */
 	int swizzle;                /* bytes: 0, 32, 64, 128 */
@@ -74,6 +78,7 @@ typedef struct plk_manifest {
 	plk_mtile *tiles;
 	int ntiles;
 	char *raster;               /* NULL: none */
+	char *split;                /* work items per tile (split K); NULL: one */
 	int64_t group;
 	plk_mtensor *tensors;
 	int ntensors;
@@ -156,7 +161,10 @@ typedef struct plk_plan {
 	int64_t (*tdims)[PLK_MAX_RANK];/* per tensor, outermost first */
 	uint64_t *pval;              /* per param: ptr or scalar bits (tensormaps: 0) */
 	plk_tmap_args *tmap;         /* per param; valid for tensormaps */
-	int64_t work;                /* work items (tiles) */
+	int64_t work;                /* work items (tiles x splits) */
+	int64_t ws_bytes;            /* the workspace param's size; -1: no such param */
+	int64_t ws_zero;             /* its bytes to zero when the shape changes */
+	int ws_param;
 	unsigned grid[3];
 } plk_plan;
 
@@ -169,7 +177,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 /* Only the first part: symbols and tensor dims (pointers not needed). */
 int plk_resolve_shapes(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err);
 
-/* Work items: product over grid.tiles of ceil(value / tile). */
+/* Work items: product over grid.tiles of ceil(value / tile), times grid.split. */
 int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, char *err);
 /* Blocks to launch. capacity: blocks resident at once for a persistent
  * launch (SM count, or active clusters x cluster size); whole clusters

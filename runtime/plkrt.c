@@ -24,6 +24,17 @@ struct plk_args {
 	int prepared;
 	int var;                     /* the kernel prepared: index into plk_kernel.fns */
 	int forced;                  /* the plk_kernel.forced it was prepared under */
+	/* the workspace of a split-K kernel (PK_WORKSPACE): this argument
+	 * set's own, so that argument sets launch at once on their streams;
+	 * zeroed on the stream before its first launch, after which the
+	 * kernel leaves it zero */
+	CUdeviceptr ws;
+	size_t ws_size;
+	int ws_fresh;                /* zero all of it before the next launch */
+	int ws_var;                  /* the kernel and shape it was last launched for: */
+	int64_t *ws_sym;             /* another one needs its counters zeroed first */
+	CUdeviceptr *ws_old;         /* outgrown workspaces, freed with the args: a */
+	int nws_old;                 /* captured CUDA graph may still point at one */
 	char err[PLK_ERRLEN];
 };
 
@@ -505,12 +516,25 @@ void plk_args_free(plk_args *a)
 {
 	if (!a)
 		return;
+	if (a->ws || a->nws_old) {   /* in the kernel's context; a launch using one may still run: cuMemFree waits */
+		CUcontext cur = NULL;
+		int pushed = cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur != a->k->ctx &&
+		             cuCtxPushCurrent(a->k->ctx) == CUDA_SUCCESS;
+		if (a->ws)
+			cuMemFree(a->ws);
+		for (int i = 0; i < a->nws_old; i++)
+			cuMemFree(a->ws_old[i]);
+		if (pushed)
+			cuCtxPopCurrent(&cur);
+	}
+	free(a->ws_old);
 	plk_binding_free(a->b);
 	plk_plan_free(a->p);
 	free(a->tmaps);
 	free(a->tmap_done);
 	free(a->tmap_valid);
 	free(a->kparams);
+	free(a->ws_sym);
 	free(a);
 }
 
@@ -582,6 +606,59 @@ int plk_args_prepare(plk_args *a)
 	return 0;
 }
 
+/* The plan's workspace (split K), grown to its size and zeroed on the
+ * launch's stream when new (a CUDA graph captures the zeroing too).
+ * Called with the kernel's context current. */
+static CUresult workspace(plk_args *a, CUstream stream)
+{
+	plk_plan *p = a->p;
+	if (p->ws_param < 0)
+		return CUDA_SUCCESS;
+	if (p->ws_bytes == 0) {   /* a select's variant that does not split: never read */
+		p->pval[p->ws_param] = 0;
+		return CUDA_SUCCESS;
+	}
+	size_t need = (size_t)p->ws_bytes;
+	CUresult r = CUDA_SUCCESS;
+	if (need > a->ws_size) {
+		/* cuMemAlloc is not a stream operation: it cannot be captured */
+		CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
+		if ((r = cuStreamIsCapturing(stream, &cs)) != CUDA_SUCCESS)
+			return r;
+		if (cs != CU_STREAM_CAPTURE_STATUS_NONE)
+			return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+		if (a->ws) {
+			CUdeviceptr *o = realloc(a->ws_old, (size_t)(a->nws_old + 1) * sizeof *o);
+			if (!o)
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			a->ws_old = o;
+			a->ws_old[a->nws_old++] = a->ws;
+		}
+		a->ws = 0, a->ws_size = 0;
+		if ((r = cuMemAlloc(&a->ws, need)) != CUDA_SUCCESS) {
+			a->ws = 0;
+			return r;
+		}
+		a->ws_size = need;
+		a->ws_fresh = 1;
+	}
+	/* The counters' place moves with the tile count: zero them where the
+	 * kernel or the shape is not the last launch's. */
+	const plk_manifest *m = a->k->m;
+	size_t symb = (size_t)m->nsyms * sizeof *a->ws_sym;
+	if (!a->ws_sym && !(a->ws_sym = calloc((size_t)m->nsyms + 1, sizeof *a->ws_sym)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	int moved = a->ws_var != a->var || memcmp(a->ws_sym, p->sym, symb);
+	size_t zero = a->ws_fresh ? a->ws_size : moved ? (size_t)p->ws_zero : 0;
+	if (zero && (r = cuMemsetD8Async(a->ws, 0, zero, stream)) != CUDA_SUCCESS)
+		return r;
+	a->ws_fresh = 0;
+	a->ws_var = a->var;
+	memcpy(a->ws_sym, p->sym, symb);
+	p->pval[p->ws_param] = (uint64_t)a->ws;
+	return CUDA_SUCCESS;
+}
+
 int plk_args_launch(plk_args *a, CUstream stream)
 {
 	if (plk_args_prepare(a))
@@ -604,13 +681,23 @@ int plk_args_launch(plk_args *a, CUstream stream)
 	CU(a->err, cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
 	if (cur != k->ctx)
 		CU(a->err, cuCtxPushCurrent(k->ctx), "cuCtxPushCurrent(the kernel's context)");
-	CUresult r = cuLaunchKernelEx(&cfg, f->fn, a->kparams, NULL);
+	CUresult r = workspace(a, stream);
+	int ws_failed = r != CUDA_SUCCESS;
+	if (!ws_failed)
+		r = cuLaunchKernelEx(&cfg, f->fn, a->kparams, NULL);
 	if (cur != k->ctx) {
 		CUcontext popped;
 		CUresult r2 = cuCtxPopCurrent(&popped);
 		if (r == CUDA_SUCCESS && r2 != CUDA_SUCCESS)
 			return cufail(a->err, r2, "cuCtxPopCurrent");
 	}
+	if (ws_failed && r == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)
+		return cufail(a->err, r, "the split-K workspace of %s (%lld bytes) is allocated at the first launch of "
+		              "a shape that needs it, which cannot be captured: launch once at this shape before the "
+		              "capture (a warm-up)", m->entry, (long long)a->p->ws_bytes);
+	if (ws_failed)
+		return cufail(a->err, r, "the split-K workspace of %s (%lld bytes, allocated and zeroed once)", m->entry,
+		              (long long)a->p->ws_bytes);
 	if (r != CUDA_SUCCESS)
 		return cufail(a->err, r, "cuLaunchKernelEx(%s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, smem %u)",
 		              m->entry, cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ, cfg.blockDimX, cfg.blockDimY,

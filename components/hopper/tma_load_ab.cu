@@ -2,7 +2,9 @@
  * tma_load_ab: one producer warp streams the A (BM x BK) and B (BN x BK)
  * tiles of one output tile through the ring behind port `ab`, K-major,
  * 128B-swizzled, each stage completing on its full barrier by TMA
- * transaction count. Contract: tma_load_ab.plk.
+ * transaction count. Contract: tma_load_ab.plk. The K tiles of a work
+ * item are [k_first, k_first + k_count): all of them, or under a split
+ * grid one split's share (`split`, docs/abi.md).
  *
  * MCAST = 2 (a 2 x 1 cluster, the glue pairing tile rows 2m and 2m + 1 on
  * the same tile column): each CTA loads its own A tile and half of the
@@ -23,7 +25,7 @@
 #endif
 
 PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab,
-                               int tile_m, int tile_n)
+                               int tile_m, int tile_n, int k_first, int k_count)
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
@@ -35,8 +37,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	static_assert(BN % (64 * MCAST) == 0, "each CTA's share of B is whole 64-row blocks");
 
 #if __CUDA_ARCH__ >= 900
-	const int kt = (K + BK - 1) / BK;
-	for (int k = 0; k < kt; k++) {
+	/* the work item's K tiles: all ceil(K / BK), or its split's share */
+	(void)K;
+	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
 		 * before both boxes land, zero-filled parts outside the tensor

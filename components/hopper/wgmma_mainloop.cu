@@ -16,7 +16,7 @@
 #endif
 
 PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int tile_m,
-                                  int tile_n)
+                                  int tile_n, int k_first, int k_count)
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
@@ -39,7 +39,10 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 #define PLK_RELEASE(stage) plk_consume_release_stage_cluster(inst, WGMMA_MAINLOOP_PORT_AB, stage, MCAST)
 #endif
 	const int wg = plk_warp_rank(inst) >> 2;
-	const int kt = (K + BK - 1) / BK;
+	/* the work item's K tiles (all, or a split's share: `split`); under a
+	 * split grid acc holds this split's partial sums, which the glue adds up */
+	const int kt = k_count;
+	(void)K; (void)k_first;
 	int prev = -1, prev2 = -1;	/* stages of the last two groups, prev the newer */
 
 	plk_fence_regs<ACC>(acc);

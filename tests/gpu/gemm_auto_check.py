@@ -12,7 +12,10 @@ each, several kernels, the runtime picking one per call.
   interleaved W needs) and at a big shape: the variant
   the manifest's conditions name for this GPU's SM count, and a right
   result;
-* force_variant() from Python, and an unknown name refused.
+* force_variant() from Python, and an unknown name refused;
+* the split-K variants (`grid split`) once more: three launches on the
+  same inputs give the same bits (the splits are added in a fixed order,
+  and the kernel leaves its workspace counters zero for the next launch).
 
     python3 tests/gpu/gemm_auto_check.py DIR
 
@@ -122,11 +125,14 @@ def swiglu(k, M, N, K):
     return rel(y, F.silu(a.float() @ wg.float().t()) * (a.float() @ wu.float().t()), f"{M}x{N}x{K}")
 
 
-# shapes of both kinds (one wave or several; edges, odd K)
-SHAPES = {"gemm_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 776, 520), (4096, 4096, 4096)],
+# shapes of both kinds (one wave or several; edges, odd K; K split unevenly:
+# 520 is 9 K tiles, split 9 ways at 16 x 776 and 6 ways at 300 x 776)
+SHAPES = {"gemm_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 776, 520), (4096, 4096, 4096),
+                        (16, 776, 520), (16, 4096, 14336), (1, 6144, 4096)],
           "gemm_swiglu_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 768, 512), (4096, 4096, 4096)]}
 # the rule's picks on 132 SMs: small, pingpong, wide (one wave of 128 x 256 tiles), pingpong
-AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096)],
+AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096),
+                      (16, 4096, 14336), (256, 4096, 14336), (33, 128256, 2048)],
         "gemm_swiglu_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096)]}
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
@@ -139,6 +145,23 @@ for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
                 assert k.variant() == v, f"PLK_VARIANT={v} launched {k.variant()}"
                 return msg
             case(f"{name} PLK_VARIANT={v} {M}x{N}x{K}", forced)
+        k.close()
+    for v in [x["name"] for x in m["variants"] if "split" in x["grid"]]:
+        k = load(name, v)
+        for M, N, K in ((16, 4096, 14336), (300, 776, 520)):
+            def repeat(k=k, M=M, N=N, K=K):
+                a = torch.randn(M, K, generator=gen, **BF)
+                b = (torch.randn(N, K, generator=gen, **BF) * K ** -0.5).to(torch.bfloat16)
+                outs = []
+                for _ in range(3):
+                    c = torch.full((M, N), float("nan"), **BF)
+                    k(A=a, B=b, C=c)
+                    outs.append(c)
+                torch.cuda.synchronize()
+                msg = rel(outs[-1], a.float() @ b.float().t(), f"{M}x{N}x{K}")
+                assert all(torch.equal(outs[0], o) for o in outs[1:]), "three launches gave different bits"
+                return msg + ", 3 launches bit-identical"
+            case(f"{name} split {v} {M}x{N}x{K} x3", repeat)
         k.close()
     k = load(name)
     sms = k.sm_count

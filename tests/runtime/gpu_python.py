@@ -7,7 +7,10 @@
   result is right; dynamic shapes through the op's fake implementation;
 * CUDA graph capture of the op, then replay on new inputs copied into the
   captured buffers: right results after every replay;
-* the in-place form (mutates=["Y"]) under torch.compile too.
+* the in-place form (mutates=["Y"]) under torch.compile too;
+* the select examples/gemm_auto.plk (.carry/python/gemm_auto.cubin) as an
+  op: eager at shapes of its split-K variant and others, CUDA graph
+  replay of the split variant, torch.compile reduce-overhead.
 
     python3 tests/runtime/gpu_python.py [KERNEL.cubin]
 
@@ -143,27 +146,34 @@ def compile_in_place():
     check(y, ref, "compiled in place (mutated)")
 
 
-@case
-def cuda_graph_replay():
-    M, N, K = 384, 768, 512
-    a, w, _ = problem(M, N, K)
+def graph_replays(op, inputs, fresh, what):
+    """op(*inputs) captured in a CUDA graph after a warm-up outside it,
+    then replayed 3 times on fresh() inputs copied into the captured ones,
+    the output poisoned before each replay."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):          # warm up outside the capture
-        swiglu(a, w)
+        op(*inputs)
     torch.cuda.current_stream().wait_stream(s)
     torch.cuda.synchronize()
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        y = swiglu(a, w)
+        y = op(*inputs)
     for i in range(3):
-        a2, w2, ref = problem(M, N, K)
-        a.copy_(a2)
-        w.copy_(w2)
+        *new, ref = fresh()
+        for x, n in zip(inputs, new):
+            x.copy_(n)
         y.fill_(float("nan"))
         g.replay()
         torch.cuda.synchronize()
-        check(y, ref, f"graph replay {i}")
+        check(y, ref, f"{what} {i}")
+
+
+@case
+def cuda_graph_replay():
+    M, N, K = 384, 768, 512
+    a, w, _ = problem(M, N, K)
+    graph_replays(swiglu, (a, w), lambda: problem(M, N, K), "graph replay")
 
 
 @case
@@ -176,6 +186,44 @@ def compile_reduce_overhead():
         out = f(a, w).clone()
         torch.cuda.synchronize()
         check(out, ref, "reduce-overhead")
+
+
+K_AUTO = os.path.join(ROOT, ".carry", "python", "gemm_auto.cubin")   # tests/runtime/gpu_prepare.sh
+
+
+@case
+def select_split_op():
+    """The select examples/gemm_auto.plk as a custom op, at shapes of its
+    split-K variant and of the others: eager, CUDA graph replay of the
+    split variant (its workspace allocated by the warm-up), torch.compile
+    with CUDA graphs."""
+    assert os.path.exists(K_AUTO), f"no {K_AUTO}: run tests/runtime/gpu_prepare.sh on the build host"
+    k = pipelink.load(K_AUTO)
+    op = k.op("plktest::gemm_auto", outputs=["C"])
+    bf = dict(device="cuda", dtype=torch.bfloat16)
+
+    def gemm_problem(M, N, K):
+        a = torch.randn(M, K, generator=gen, **bf)
+        b = (torch.randn(N, K, generator=gen, **bf) * K ** -0.5).to(torch.bfloat16)
+        return a, b, a.float() @ b.float().t()
+    seen = set()
+    # on 132 SMs: split, split (K over 9 tiles), 64 x 128, 128 x 256, pingpong 128 x 128
+    for M, N, K in ((16, 4096, 14336), (300, 776, 520), (128, 6144, 4096), (1000, 3000, 1000), (4096, 4096, 4096)):
+        a, b, ref = gemm_problem(M, N, K)
+        check(op(a, b), ref, f"gemm_auto op {M}x{N}x{K}")
+        seen.add(k.variant())
+    assert "gemm_small_sk" in seen and len(seen) >= 3, seen
+    M, N, K = 16, 4096, 14336   # split 4 ways
+    a, b, _ = gemm_problem(M, N, K)
+    graph_replays(op, (a, b), lambda: gemm_problem(M, N, K), "gemm_auto split graph replay")
+    assert k.variant() == "gemm_small_sk", k.variant()
+    torch._dynamo.reset()
+    f = torch.compile(lambda x, w: op(x, w) * 1.0, fullgraph=True, mode="reduce-overhead")
+    for _ in range(3):
+        a, b, ref = gemm_problem(33, 4096, 4096)
+        out = f(a, b).clone()
+        torch.cuda.synchronize()
+        check(out, ref, "gemm_auto split reduce-overhead")
 
 
 @case

@@ -222,6 +222,13 @@ CUresult cuMemFree(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCC
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
 CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
 CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
+CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st) { *st = CU_STREAM_CAPTURE_STATUS_NONE; return CUDA_SUCCESS; }
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+	memset((void *)(uintptr_t)d, v, n);
+	logf_("memset %zu bytes", n);   /* a split kernel's workspace (plkrt.c) */
+	return CUDA_SUCCESS;
+}
 
 CUresult cuEventCreate(CUevent *e, unsigned flags) { *e = (CUevent)malloc(1); return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
 CUresult cuEventRecord(CUevent e, CUstream s) { return CUDA_SUCCESS; }

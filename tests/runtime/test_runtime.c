@@ -906,6 +906,65 @@ out:
 	return rc;
 }
 
+/* A split kernel's manifest (docs/manifest.md): grid.split multiplies the
+ * work items; the workspace's bytes and zeroed part evaluate per shape. */
+static void test_split(void)
+{
+	char err[PLK_ERRLEN];
+	static const char *const J =
+	    "{ \"plk_manifest\": 1, \"entry\": \"k\", \"block\": [384, 1, 1],"
+	    "  \"grid\": { \"policy\": \"persistent\", \"tiles\": [[\"ceil_div(M, 64)\", 1], [\"ceil_div(N, 128)\", 1]],"
+	    "            \"split\": \"max(1, min(min(4, (132 / (ceil_div(M, 64) * ceil_div(N, 128)))), ceil_div(K, 64)))\" },"
+	    "  \"tensors\": [{ \"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"] },"
+	    "              { \"name\": \"B\", \"dtype\": \"bf16\", \"dims\": [\"N\", \"K\"] }],"
+	    "  \"params\": [{ \"name\": \"a\", \"kind\": \"ptr\", \"tensor\": \"A\" }, { \"name\": \"b\", \"kind\": \"ptr\", \"tensor\": \"B\" },"
+	    "    { \"name\": \"ws\", \"kind\": \"workspace\", \"bytes\": \"((ceil_div((ceil_div(M, 64) * ceil_div(N, 128)) * 4, 256) * 256)"
+	    " + ((ceil_div(M, 64) * ceil_div(N, 128)) * ((max(1, min(min(4, (132 / (ceil_div(M, 64) * ceil_div(N, 128)))),"
+	    " ceil_div(K, 64))) - 1) * 32768)))\", \"zero\": \"(ceil_div((ceil_div(M, 64) * ceil_div(N, 128)) * 4, 256) * 256)\" }] }";
+	plk_manifest *m = plk_manifest_parse(J, strlen(J), err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_EQ(m->params[2].kind, PK_WORKSPACE);
+	CHECK_EQ(plk_param_bytes(PK_WORKSPACE), 8);
+	plk_binding *b = plk_binding_new(m);
+	plk_plan *p = plk_plan_new(m);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, (int64_t[]){ 16, 4096 }, 2, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, (int64_t[]){ 4096, 4096 }, 2, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	int64_t work = 0;
+	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+	CHECK_EQ(work, 32 * 4);                        /* 32 tiles, split 4 ways */
+	CHECK_EQ(p->ws_param, 2);
+	CHECK_EQ(p->ws_zero, 256);
+	CHECK_EQ(p->ws_bytes, 256 + 32 * 3 * 32768);
+	/* K = 128: two K tiles, so two splits */
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, (int64_t[]){ 16, 128 }, 2, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, (int64_t[]){ 4096, 128 }, 2, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+	CHECK_EQ(work, 32 * 2);
+	CHECK_EQ(p->ws_bytes, 256 + 32 * 1 * 32768);
+	plk_binding_free(b);
+	plk_plan_free(p);
+	plk_manifest_free(m);
+	/* a workspace needs its size, and carries no tensor */
+	static const char *const bad[] = {
+	    "{ \"plk_manifest\": 1, \"entry\": \"k\", \"block\": [32, 1, 1], \"params\": [{ \"name\": \"ws\", \"kind\": \"workspace\" }] }",
+	    "{ \"plk_manifest\": 1, \"entry\": \"k\", \"block\": [32, 1, 1], \"tensors\": [{ \"name\": \"A\", \"dtype\": \"f32\", \"dims\": [4] }],"
+	    "  \"params\": [{ \"name\": \"ws\", \"kind\": \"workspace\", \"bytes\": 16, \"tensor\": \"A\" }] }",
+	};
+	static const char *const want[] = { "a workspace needs \"bytes\"", "a workspace carries no tensor or dim" };
+	for (int i = 0; i < 2; i++) {
+		plk_manifest *x = plk_manifest_parse(bad[i], strlen(bad[i]), err);
+		CHECK(x == NULL);
+		CHECK_HAS(err, want[i]);
+		plk_manifest_free(x);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--manifest"))
@@ -923,6 +982,7 @@ int main(int argc, char **argv)
 	test_tmap();
 	test_robust();
 	test_cubin();
+	test_split();
 	if (failures)
 		fprintf(stderr, "%d of %d checks failed\n", failures, checks);
 	else

@@ -38,9 +38,19 @@ expect() {   # expect WHAT GOT WANT...
 		printf '%s' "$got" | grep -qF -- "$w" || fail "$what: lacks '$w' in: $got"
 	done
 }
-# 1 x 32 tiles of 128 x 128: pingpong (the default)
-expect "M=16" "$(run 16 4096 4096)" "variant gemm_small of gemm_auto" "launch gemm_small grid 16 1 1"
-expect "M=128" "$(run 128 4096 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 32 1 1 block 384"
+# 32 tiles of 64 x 128 fill a third of 132 SMs: K split 4 ways, 128 work items
+expect "M=16" "$(run 16 4096 4096)" "variant gemm_small_sk of gemm_auto" "launch gemm_small_sk grid 128 1 1"
+# 64 of them: one wave, no split
+expect "M=128" "$(run 128 4096 4096)" "variant gemm_small of gemm_auto" "launch gemm_small grid 64 1 1 block 384"
+# the split kernel's workspace: allocated and zeroed once (counters 256
+# bytes + 32 tiles x 3 partials x 32 KiB), kept across launches of one
+# shape, its counters zeroed again for another shape (plk-run: one
+# argument set, a warm-up and a timed launch)
+rm -f "$W/log"
+MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=16 --dim N=4096 --dim K=4096 --iters 2 --warmup 1 \
+	>/dev/null 2>&1 || fail "workspace: plk-run failed"
+[ "$(grep -c '^memset' "$W/log")" = 1 ] && grep -q '^memset 3145984 bytes' "$W/log" ||
+	fail "workspace: not one memset of 256 + 32 x 3 x 32768 bytes: $(grep '^memset' "$W/log" | tr '\n' ' ')"
 # 1000 x 3000: 96 wide tiles fill one wave of 132 SMs, 192 narrow ones would not
 expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
@@ -48,7 +58,7 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_small, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_small_sk, gemm_small, gemm_wide, gemm_pp'
 # the pipelink package (tests/runtime/fake_torch): variants, the pick, forcing
 make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/libplkrt.so" || exit 1
 if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
@@ -58,18 +68,23 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_small", "gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_small_sk", "gemm_small", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
       C=torch.empty((M, N), dtype=bf, device="cuda"))
     return k.variant()
 assert call(1000, 3000, 1000) == "gemm_wide"
-assert call(128, 4096, 4096) == "gemm_pp"
+assert call(128, 4096, 4096) == "gemm_small"
+# the split kernel: its workspace zeroed when new, then only its
+# counters for another shape (the pylog's memsets, checked below)
+for shape in ((16, 4096, 14336), (16, 4096, 14336), (16, 4096, 4096), (16, 4096, 4096)):
+    assert call(*shape) == "gemm_small_sk"
+assert call(4096, 4096, 4096) == "gemm_pp"
 k.force_variant("gemm_wide")
 assert call(128, 4096, 4096) == "gemm_wide"
 k.force_variant(None)
-assert call(128, 4096, 4096) == "gemm_pp"
+assert call(128, 4096, 4096) == "gemm_small"
 try:
     k.force_variant("gemm_nope")
     raise SystemExit("an unknown variant was accepted")
@@ -82,6 +97,8 @@ print("python ok")
 PY
 ) || fail "python: $o"
 	expect "python" "$o" "python ok"
-	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" || fail "python: launches: $(cat "$W/pylog")"
+	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
+		[ "$(grep '^memset' "$W/pylog" | tr '\n' ' ')" = "memset 3145984 bytes memset 256 bytes " ] ||
+		fail "python: launches and memsets: $(cat "$W/pylog")"
 fi
 [ "$fails" -eq 0 ]

@@ -283,7 +283,7 @@ static void test_lanes(int handoff)
 	f = open_memstream(&txt, &n);
 	CHECK_EQ_INT(monolith_write(&c, pl, f), 0);
 	fclose(f);
-	CHECK(strstr(txt, "for (int t = blockIdx.x + 1 * (gridDim.x); t < ntiles; t += 2 * (gridDim.x))") != NULL);
+	CHECK(strstr(txt, "for (int t = blockIdx.x + 1 * (gridDim.x); t < nitems; t += 2 * (gridDim.x))") != NULL);
 	CHECK(strstr(txt, "plk_pipe_skip(&pipe_1_0, 1 * (((p3) + (32) - 1) / (32)), 4);") != NULL);
 	/* lane 0 of m (inst 1, port 0) hands to lane 1's turn, lane 1 (inst 4) to lane 0's */
 	const PRole *l0 = pl->roles.v[1], *l1 = pl->roles.v[2];
@@ -400,7 +400,7 @@ static void test_hooks(void)
 	CHECK(strstr(txt, "\tcase 1025: {\n") && strstr(txt, "\tcase 6145: {\n"));
 	CHECK(strstr(txt, "return plk_cv_mask(3, c->p0, b, h, q, kv);") != NULL);
 	CHECK(strstr(txt, "\treturn score;\n}") != NULL);
-	CHECK(strstr(txt, "tm = plk_lpt_m(4, t, tiles_m, tiles_n);") != NULL);
+	CHECK(strstr(txt, "tm = plk_lpt_m(4, tile, tiles_m, tiles_n);") != NULL);
 	CHECK(strstr(txt, ", &hctx_1_1, 0, frag") != NULL);   /* mask connected, score NULL */
 	if (getenv("PLK_TEST_VERBOSE")) fputs(txt, stderr);
 	free(txt);

@@ -208,7 +208,7 @@ static void test_monolith(void)
 	CHECK(has(s, "setmaxnreg.dec.sync.aligned.u32 40;"));
 	CHECK(has(s, "link_sum_acc(1, p3, &pipe_1_0, frag0, tm, tn);"));
 	CHECK(has(s, "link_store(2, (float *)p0, p2, frag0, tm, tn);"));
-	CHECK(has(s, "plk_raster_grouped(t, tiles_m, tiles_n, 8, &tm, &tn);"));
+	CHECK(has(s, "plk_raster_grouped(tile, tiles_m, tiles_n, 8, &tm, &tn);"));
 	CHECK(has(s, "float frag0[4];"));
 	out_close(&o);
 	ctx_fini(&c);

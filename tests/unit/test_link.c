@@ -72,12 +72,22 @@ static void test_checks(void)
 	CHECK(link_check_log(&c, &f.p, "ptxas info    : (C7508) Potential Performance Loss: "
 	                                 "'setmaxnreg' ignored; unable to determine register count at entry\n") != 0);
 	CHECK_EQ_INT(link_check_log(&c, &f.p, "ptxas info    : Used 168 registers\n"), 0);
+	/* one log for the kernels of a select: a C7515 about another kernel
+	 * is not this one's; about this one it is a warning */
+	CHECK_EQ_INT(link_check_log(&c, &f.p, "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async "
+	                                       "instructions are serialized ... in the function 'other_kernel'\n"), 0);
+	CHECK_EQ_INT(c.nwarnings, 0);
+	CHECK_EQ_INT(link_check_log(&c, &f.p, "ptxas info    : (C7515) x in the function 'other_kernel'\n"
+	                                       "ptxas info    : (C7515) y in the function 'link_two'\n"), 0);
+	CHECK_EQ_INT(c.nwarnings, 1);
 	fflush(c.err);
 	CHECK(has(log, "E0505"));
 	CHECK(has(log, "E0506"));
 	CHECK(has(log, "`plk_ring_slot`"));
 	CHECK(has(log, "E0509"));
 	CHECK(has(log, "E0507"));
+	CHECK(has(log, "ptxas: (C7515) y in the function 'link_two'"));
+	CHECK(!has(log, "(C7515) x"));
 	CHECK_EQ_INT(c.nerrors, 4);
 	ctx_release(&c, &log);
 }
