@@ -531,9 +531,9 @@ static const GInst *other_specialization(const Placement *const *ps, int n, cons
 	return NULL;
 }
 
-int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs)
+int link_check_ids(Ctx *c, const Placement *const *ps, int n)
 {
-	int before = c->nerrors, ids = 0;
+	int ids = 0;
 	for (int v = 0; v < n; v++) {
 		const Graph *g = ps[v]->g;
 		int lanes = 1;
@@ -548,6 +548,14 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch,
 		diag_end(c, d);
 		return -1;
 	}
+	return 0;
+}
+
+int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs)
+{
+	int before = c->nerrors;
+	if (link_check_ids(c, ps, n))
+		return -1;
 	/* what cannot be renamed, before any object is built. (A shipped
 	 * object serves only the constants it was built for, E0214 at check;
 	 * the other specializations are built from its declaration, renamed.) */

@@ -762,7 +762,9 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		return 1;
 	if (o->check_only)
 		return 0;
-	if (o->emit == EMIT_MANIFEST) {
+	if (o->emit == EMIT_MANIFEST) {   /* a manifest of a cubin that could be linked */
+		if (link_check_ids(c, (const Placement *const *)ps, nv))
+			return 1;
 		FILE *f = open_out(c, o, o->out);
 		rc = !f || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, NULL, NULL, f) || c->nerrors;
 		return close_out(c, o, f, o->out) || rc;

@@ -1017,6 +1017,9 @@ int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkRe
  * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
  * defines it; a hook provider cannot be: E0364, before any object is built. objs: one LinkObj per instance,
  * the graphs' instances one after another. */
+/* E0515 unless the kernels ps's instance ids (lanes counted) fit the ABI
+ * tables' 10-bit keys; link_decide checks it first. */
+int link_check_ids(Ctx *c, const Placement *const *ps, int n);
 int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
