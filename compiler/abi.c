@@ -225,11 +225,9 @@ const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
 }
 
 /* ------------------------------------------------------------ split K
- * The reduction of a split tile's partial sums, into the last split's
- * accumulator registers (ptxas then serializes that kernel's wgmmas,
- * C7515: a copy in registers of its own would spill, since the
- * accumulators' registers stay reserved; the split kernels run where
- * memory, not the wgmmas, bounds them) (`grid split(S)`, check_split),
+ * The reduction of a split tile's partial sums (`grid split(S)`,
+ * check_split) from `acc` into `sum`, the consumer's registers of its own
+ * (graph.c, frag_key: summed in place, ptxas would serialize the wgmmas),
  * as CUDA the kernel's own unit compiles: the glue's NVRTC entry
  * (trampoline.c) and the monolith write the same text. One function per
  * (elements per thread, threads of the role), so that its loops over the
@@ -290,8 +288,18 @@ void abi_splitk_source(FILE *o, const char *storage, int n, int threads)
 	           "}\n", storage, n, threads, n, threads);
 }
 
-/* Calls f(ctx, n, threads) once per distinct reduction of the kernels ps. */
-void abi_splitk_each(const Placement *const *ps, int nps, void (*f)(void *, int, int), void *ctx)
+/* Threads of one lane of in's role. */
+static int role_threads(const Placement *p, const GInst *in)
+{
+	for (int i = 0; i < p->roles.n; i++) {
+		const PRole *r = p->roles.v[i];
+		if (r->role && r->role->id == in->role)
+			return r->nwarps * 32;
+	}
+	return 0;
+}
+
+void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps)
 {
 	int seen[64][2], nseen = 0;
 	for (int v = 0; v < nps; v++) {
@@ -300,13 +308,13 @@ void abi_splitk_each(const Placement *const *ps, int nps, void (*f)(void *, int,
 			const GEdge *e = g->edges.v[i];
 			if (!e->reduce)
 				continue;
-			int t = abi_role_threads(ps[v], e->from), n = abi_splitk_elems(e, t), dup = 0;
+			int t = role_threads(ps[v], e->from), n = abi_splitk_elems(e, t), dup = 0;
 			for (int j = 0; j < nseen; j++)
 				dup |= seen[j][0] == n && seen[j][1] == t;
 			if (dup || nseen == 64)
 				continue;
 			seen[nseen][0] = n, seen[nseen][1] = t, nseen++;
-			f(ctx, n, t);
+			abi_splitk_source(o, storage, n, t);
 		}
 	}
 }
@@ -316,15 +324,4 @@ int abi_splitk_elems(const GEdge *e, int t)
 {
 	const GField *f = e->fp->fields.n ? e->fp->fields.v[0] : NULL;
 	return f && t ? (int)(f->rows * f->cols / t) : 0;
-}
-
-/* Threads of one lane of in's role. */
-int abi_role_threads(const Placement *p, const GInst *in)
-{
-	for (int i = 0; i < p->roles.n; i++) {
-		const PRole *r = p->roles.v[i];
-		if (r->role && r->role->id == in->role)
-			return r->nwarps * 32;
-	}
-	return 0;
 }

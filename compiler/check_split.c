@@ -126,9 +126,9 @@ static int reductions(Chk *k)
 			diag_end(k->c, d);
 		}
 		e->reduce = 1;
+		e->reduce_id = g->nreduce++;
 		e->ws_off = slot;
 		slot += (uint32_t)(f->rows * f->cols * 4 + 15) / 16 * 16;
-		g->nreduce++;
 		e->to->after_reduce = 1;
 	}
 	if (!g->nreduce) {

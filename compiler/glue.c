@@ -570,7 +570,9 @@ static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
  * stay in L2); split s walks slots [s * per / S, (s + 1) * per / S) of the
  * split ring, at least one each since S <= per. */
 
-typedef struct Split { LLVMValueRef S, per; } Split;
+/* S, per and the partials' offset in the workspace (ws_zero): once,
+ * before the tile loop */
+typedef struct Split { LLVMValueRef S, per, zero; } Split;
 
 static LLVMValueRef split_bound(G *g, const Split *sp, LLVMValueRef s)
 {
@@ -579,11 +581,10 @@ static LLVMValueRef split_bound(G *g, const Split *sp, LLVMValueRef s)
 	return LLVMBuildTrunc(b, LLVMBuildSDiv(b, x, LLVMBuildSExt(b, sp->S, g->i64, ""), ""), g->i32, "");
 }
 
-/* [k_first, k_count] of work item t's split */
-static void split_range(G *g, const Split *sp, LLVMValueRef t, LLVMValueRef kr[2])
+/* [k_first, k_count] of split s */
+static void split_range(G *g, const Split *sp, LLVMValueRef s, LLVMValueRef kr[2])
 {
 	LLVMBuilderRef b = g->b;
-	LLVMValueRef s = LLVMBuildSRem(b, t, sp->S, "split");
 	kr[0] = split_bound(g, sp, s);
 	kr[1] = LLVMBuildSub(b, split_bound(g, sp, LLVMBuildAdd(b, s, ci32(g, 1), "")), kr[0], "k_count");
 }
@@ -592,20 +593,18 @@ static void split_range(G *g, const Split *sp, LLVMValueRef t, LLVMValueRef kr[2
 static LLVMValueRef split_count(G *g, const Split *sp, LLVMValueRef t)
 {
 	LLVMValueRef kr[2];
-	split_range(g, sp, t, kr);
+	split_range(g, sp, LLVMBuildSRem(g->b, t, sp->S, ""), kr);
 	return kr[1];
 }
 
 /* The reduction of frag e (check_split) after its producer's call, for
- * work item t of tile `tile` (abi_splitk_source says how). */
+ * split s of tile `tile` (abi_splitk_source says how). */
 static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr, const Split *sp,
-                         LLVMValueRef tile, LLVMValueRef t)
+                         LLVMValueRef tile, LLVMValueRef s)
 {
 	LLVMBuilderRef b = g->b;
 	const Graph *gr = g->p->g;
-	int threads = r->nwarps * 32, idx = 0;
-	for (int i = 0; i < gr->edges.n && gr->edges.v[i] != e; i++)
-		idx += ((const GEdge *)gr->edges.v[i])->reduce;
+	int threads = r->nwarps * 32;
 	LLVMValueRef acc = frag_ptr(g, fr, nfr, e->fp, threads), sum = frag_ptr(g, fr, nfr, e->tp, threads);
 	LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
 	LLVMValueRef lt = LLVMBuildSub(b, tid, ci32(g, 32 * r->first_warp), "");
@@ -614,16 +613,15 @@ static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nf
 	LLVMValueRef slot = LLVMConstInt(g->i64, gr->ws_slot, 0);
 	/* counters: [tile][reduction], ws_zero bytes; then partials: [tile][split < S - 1][slot] */
 	LLVMValueRef tile64 = LLVMBuildSExt(b, tile, g->i64, "");
-	LLVMValueRef zero = LLVMBuildSExt(b, expr_ir(g, gr->ws_zero), g->i64, "");
-	LLVMValueRef poff = LLVMBuildAdd(b, LLVMBuildAdd(b, zero, LLVMBuildMul(b, LLVMBuildMul(b, tile64, S1, ""), slot, ""), ""),
+	LLVMValueRef poff = LLVMBuildAdd(b, LLVMBuildAdd(b, sp->zero, LLVMBuildMul(b, LLVMBuildMul(b, tile64, S1, ""), slot, ""), ""),
 	                                 LLVMConstInt(g->i64, e->ws_off, 0), "");
 	LLVMValueRef coff = LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, tile64, LLVMConstInt(g->i64, gr->nreduce, 0), ""),
-	                                                 LLVMConstInt(g->i64, idx, 0), ""),
+	                                                 LLVMConstInt(g->i64, e->reduce_id, 0), ""),
 	                                 LLVMConstInt(g->i64, 4, 0), "");
 	LLVMValueRef part = LLVMBuildGEP2(b, g->i8, ws, &poff, 1, "");
 	LLVMValueRef cnt = LLVMBuildGEP2(b, g->i8, ws, &coff, 1, "");
 	LLVMValueRef args[8] = { acc, sum, lt, part, LLVMBuildBitCast(b, cnt, LLVMPointerType(g->i32, 0), ""),
-	                         ci32(g, (int64_t)gr->ws_slot), LLVMBuildSRem(b, t, sp->S, ""), sp->S };
+	                         ci32(g, (int64_t)gr->ws_slot), s, sp->S };
 	LLVMTypeRef ts[8];
 	for (int i = 0; i < 8; i++)
 		ts[i] = LLVMTypeOf(args[i]);
@@ -654,7 +652,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		tiles_m = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m");
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
 	const Graph *gr = g->p->g;
-	Split sp = { gr->split ? expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? expr_ir(g, gr->split_per) : NULL };
+	Split sp = { gr->split ? expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? expr_ir(g, gr->split_per) : NULL,
+	             gr->split ? LLVMBuildSExt(b, expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL };
 	LLVMValueRef nitems = gr->split ? LLVMBuildMul(b, ntiles, sp.S, "nitems") : ntiles;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1;
@@ -709,9 +708,10 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), body, flush);
 	LLVMPositionBuilderAtEnd(b, body);
 	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
+	LLVMValueRef split = gr->split ? LLVMBuildSRem(b, t, sp.S, "split") : ci32(g, 0);
 	raster(g, tile, tiles_m, tiles_n, &tm, &tn);
 	if (sp.per)
-		split_range(g, &sp, t, kr);
+		split_range(g, &sp, split, kr);
 	if (pair)
 		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
 	if (le) {   /* my turn on the ring */
@@ -721,8 +721,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		LLVMBuildStore(b, LLVMBuildXor(b, ph, ci32(g, 1), ""), turn);
 	}
 	/* split: a consumer of the tiles' sums runs on the last split only */
-	LLVMValueRef last = gr->split ? LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSRem(b, t, sp.S, ""),
-	                                              LLVMBuildSub(b, sp.S, ci32(g, 1), ""), "last.split") : NULL;
+	LLVMValueRef last = gr->split ? LLVMBuildICmp(b, LLVMIntEQ, split, LLVMBuildSub(b, sp.S, ci32(g, 1), ""),
+	                                              "last.split") : NULL;
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		const GInst *in = r->role->insts.v[i];
 		LLVMBasicBlockRef after = NULL;
@@ -740,7 +740,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		for (int j = 0; gr->split && j < gr->edges.n; j++) {
 			const GEdge *e = gr->edges.v[j];
 			if (e->reduce && e->from == in)
-				split_reduce(g, r, e, fr, nfr, &sp, tile, t);
+				split_reduce(g, r, e, fr, nfr, &sp, tile, split);
 		}
 		if (le && in == le->to && !edge_handoff(le)) {   /* the ring is the next lane's */
 			LLVMValueRef a[1] = { smem_u32(g, r->turn_bar + 8 * ((r->lane + 1) % lanes)) };

@@ -353,7 +353,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		int sum = g->split && in->after_reduce;   /* the tile's sums: its last split */
 		entry_call(o, g, in, r->lane, frags, *nfrags, sum ? "\t\t\t\tif (split == plk_S - 1)\n\t\t\t\t\t"
 		                                                   : "\t\t\t\t");
-		for (int e = 0, idx = 0; g->split && e < g->edges.n; idx += ((const GEdge *)g->edges.v[e])->reduce, e++) {
+		for (int e = 0; g->split && e < g->edges.n; e++) {
 			const GEdge *ge = g->edges.v[e];
 			if (!ge->reduce || ge->from != in)
 				continue;
@@ -366,7 +366,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			           "(char *)p%d + plk_ws_zero + (long long)tile * (plk_S - 1) * %u + %u, "
 			           "(unsigned *)p%d + tile * %d + %d, %u, split, plk_S);\n",
 			        abi_splitk_elems(ge, threads), threads, f, f2, 32 * r->first_warp, g->ws_kparam, g->ws_slot,
-			        ge->ws_off, g->ws_kparam, g->nreduce, idx, g->ws_slot);
+			        ge->ws_off, g->ws_kparam, g->nreduce, ge->reduce_id, g->ws_slot);
 		}
 		if (le && in == le->to && !edge_handoff(le))
 			fprintf(o, "\t\t\t\tplk_mbar_arrive(pipelink_smem + %u);\n",
@@ -378,11 +378,6 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
 	fprintf(o, "\t\t}\n");
-}
-
-static void splitk_helper(void *o, int n, int threads)
-{
-	abi_splitk_source(o, "static __device__ __forceinline__ void", n, threads);
 }
 
 int monolith_write(Ctx *c, const Placement *p, FILE *o)
@@ -412,7 +407,7 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 		           "{ return (int)((long long)s * per / S); }\n"
 		           "static __device__ __forceinline__ int plk_split_count(int t, int S, int per)\n"
 		           "{ return plk_split_first(t %% S + 1, S, per) - plk_split_first(t %% S, S, per); }\n");
-	abi_splitk_each(&p, 1, splitk_helper, o);   /* split K's reductions (abi.c) */
+	abi_splitk_sources(o, "static __device__ __forceinline__ void", &p, 1);   /* split K's reductions (abi.c) */
 
 	int nwg = (p->threads + 127) / 128, cap = 0;
 	int *regs = arena_alloc(c->arena, (nwg + 1) * sizeof *regs);

@@ -609,8 +609,8 @@ typedef struct GEdge {
 	 * consumer that is not, i.e. one split's partial sums. The glue adds
 	 * the splits' partials up before the consumer (the reduction): this
 	 * frag's partials sit at ws_off in a split's workspace slot, and its
-	 * counters after every slot (reduce: its index among them). */
-	int reduce;
+	 * counter is reduce_id of each tile's Graph.nreduce. */
+	int reduce, reduce_id;
 	uint32_t ws_off;
 } GEdge;
 
@@ -972,10 +972,9 @@ int abi_clustered(const Placement *p);
 int abi_paired(const Placement *p);
 /* Split K (check_split): the partial-sum reduction's CUDA, named
  * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;
- * each distinct (n, threads) of the kernels ps; one lane's threads. */
+ * _sources: one for each distinct (n, threads) of the kernels ps. */
 void abi_splitk_source(FILE *o, const char *storage, int n, int threads);
-void abi_splitk_each(const Placement *const *ps, int nps, void (*f)(void *, int, int), void *ctx);
-int abi_role_threads(const Placement *p, const GInst *in);
+void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps);
 int abi_splitk_elems(const GEdge *e, int threads);   /* f32 per thread of a reduced frag */
 /* Hooks (docs/abi.md, "Hooks"): whether any instance has a hook port (the
  * glue and the monolith define plk_hook_bound and the dispatch functions

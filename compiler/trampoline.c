@@ -24,11 +24,6 @@ const char *trampoline_param_ctype(KParamKind k)
 	}
 }
 
-static void splitk_helper(void *o, int n, int threads)
-{
-	abi_splitk_source(o, "PLK_GLUE", n, threads);
-}
-
 /* The helpers the glue calls, each once for the kernels of the unit. */
 static int helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 {
@@ -62,7 +57,7 @@ static int helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
 		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n");
-	abi_splitk_each(ps, n, splitk_helper, o);   /* split K's reductions (glue.c, split_reduce) */
+	abi_splitk_sources(o, "PLK_GLUE", ps, n);   /* split K's reductions (glue.c, split_reduce) */
 	/* setmaxnreg: one helper per (direction, count) of any kernel */
 	int nseen = 0, cap_all = 0;
 	for (int v = 0; v < n; v++)

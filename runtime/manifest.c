@@ -218,11 +218,10 @@ static int parse_param(plk_manifest *m, const pj_val *v, int i, char *err)
 	if (get_str(v, "kind", 1, &kind, where, err) || get_str(v, "tensor", 0, &tensor, where, err)
 	    || get_str(v, "dtype", 0, &dtype, where, err) || get_str(v, "swizzle", 0, &swz, where, err))
 		goto out;
-	static const char *const kinds[] = { "ptr", "tensormap", "i32", "i64", "f32", "workspace" };
 	int k;
-	for (k = 0; k < 6 && strcmp(kind, kinds[k]); k++)
+	for (k = 0; k <= PK_WORKSPACE && strcmp(kind, plk_pkind_name((plk_pkind)k)); k++)
 		;
-	if (k == 6) {
+	if (k > PK_WORKSPACE) {
 		mfail(err, "%s: unknown kind \"%s\" (ptr, tensormap, i32, i64, f32, workspace)", where, kind);
 		goto out;
 	}
@@ -687,7 +686,7 @@ int plk_param_bytes(plk_pkind k)
 const char *plk_pkind_name(plk_pkind k)
 {
 	static const char *const n[] = { "ptr", "tensormap", "i32", "i64", "f32", "workspace" };
-	return (unsigned)k < 6 ? n[k] : "?";
+	return (unsigned)k <= PK_WORKSPACE ? n[k] : "?";
 }
 
 int plk_manifest_variant(const plk_manifest *m, const char *name)
