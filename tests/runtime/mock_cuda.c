@@ -17,7 +17,8 @@
  * With MOCK_CUDA_LOG set, calls worth asserting on are appended there,
  * and every call that fails is logged as "api-error NAME CODE" (what
  * compute-sanitizer's API check reports). MOCK_CUDA_LAUNCH_ERROR=N makes
- * cuLaunchKernelEx return CUresult N. The current context is per thread,
+ * cuLaunchKernelEx return CUresult N; MOCK_CUDA_CAPTURING=1 makes every
+ * stream one being captured. The current context is per thread,
  * as the driver's is. Test code: it keeps process-wide state otherwise. */
 #include <cuda.h>
 
@@ -222,7 +223,13 @@ CUresult cuMemFree(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCC
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
 CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
 CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
-CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st) { *st = CU_STREAM_CAPTURE_STATUS_NONE; return CUDA_SUCCESS; }
+/* MOCK_CUDA_CAPTURING=1: every stream is being captured into a graph */
+CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
+{
+	const char *c = getenv("MOCK_CUDA_CAPTURING");
+	*st = c && *c == '1' ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+	return CUDA_SUCCESS;
+}
 CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
 {
 	memset((void *)(uintptr_t)d, v, n);

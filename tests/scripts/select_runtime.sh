@@ -59,6 +59,12 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
 	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_small_sk, gemm_small, gemm_wide, gemm_pp'
+# growing the workspace inside a stream capture is refused by name (cuMemAlloc
+# cannot be captured), and nothing is launched
+cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=16 --dim N=4096 \
+	--dim K=4096 --iters 1 --warmup 0 2>&1)
+expect "capture" "$cap" "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED" "launch once at this shape before the capture"
+! grep -q '^launch' "$W/caplog" 2>/dev/null || fail "capture: a kernel was launched: $(cat "$W/caplog")"
 # the pipelink package (tests/runtime/fake_torch): variants, the pick, forcing
 make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/libplkrt.so" || exit 1
 if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
