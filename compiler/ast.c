@@ -96,7 +96,7 @@ void type_print(FILE *o, const Type *t)
 	switch (t->k) {
 	case TY_SCALAR: fputs(t->dtype, o); break;
 	case TY_PTR: fprintf(o, "ptr<%s%s>", t->readonly ? "const " : "", t->dtype); break;
-	case TY_TENSOR: fprintf(o, "tensor<%s>", t->dtype); exprs(o, &t->dims, "[", "]"); break;
+	case TY_TENSOR: fprintf(o, "tensor<%s%s>", t->readonly ? "const " : "", t->dtype); exprs(o, &t->dims, "[", "]"); break;
 	case TY_TENSORMAP:
 		fprintf(o, "tensormap<%s, ", t->dtype);
 		expr_print(o, t->rank);
@@ -329,6 +329,66 @@ static void select_dump(FILE *o, const Select *s)
 	}
 }
 
+static void mitems_dump(FILE *o, const Vec *items, int depth)
+{
+	for (int i = 0; i < items->n; i++) {
+		const MItem *m = items->v[i];
+		fprintf(o, "%*s", 4 + 2 * depth, "");
+		switch (m->k) {
+		case MI_CONST:
+			fprintf(o, "const %s = ", m->name);
+			expr_print(o, m->val);
+			break;
+		case MI_BUFFER:
+			fprintf(o, "buffer %s: ", m->name);
+			type_print(o, m->ty);
+			break;
+		case MI_GRID:
+			fprintf(o, "grid %s(", m->name);
+			expr_print(o, m->val);
+			fputc(')', o);
+			break;
+		case MI_OP:
+			fprintf(o, "op %s = %s(", m->name, m->kernel);
+			for (int j = 0; j < m->args.n; j++) {
+				const OpArg *a = m->args.v[j];
+				fprintf(o, "%s%s = ", j ? ", " : "", a->name);
+				expr_print(o, a->val);
+				if (a->index) {
+					fputc('[', o);
+					expr_print(o, a->index);
+					fputc(']', o);
+				}
+			}
+			fputc(')', o);
+			break;
+		case MI_FOR:
+			fprintf(o, "for %s < ", m->name);
+			expr_print(o, m->val);
+			break;
+		}
+		span(o, m->sp);
+		fputc('\n', o);
+		if (m->k == MI_FOR)
+			mitems_dump(o, &m->body, depth + 1);
+	}
+}
+
+static void mega_dump(FILE *o, const Mega *mk)
+{
+	fprintf(o, "  megakernel %s", mk->name);
+	span(o, mk->sp);
+	fputc('\n', o);
+	for (int i = 0; i < mk->params.n; i++) {
+		const KParam *p = mk->params.v[i];
+		fprintf(o, "    param %s: ", p->name);
+		type_print(o, p->ty);
+		span(o, p->sp);
+		fputc('\n', o);
+	}
+	mitems_dump(o, &mk->items, 0);
+}
+
 void ast_dump(FILE *o, const Module *m)
 {
 	fprintf(o, "module %s\n", m->path);
@@ -345,6 +405,8 @@ void ast_dump(FILE *o, const Module *m)
 		kernel(o, m->kernels.v[i]);
 	for (int i = 0; i < m->selects.n; i++)
 		select_dump(o, m->selects.v[i]);
+	for (int i = 0; i < m->megas.n; i++)
+		mega_dump(o, m->megas.v[i]);
 }
 
 /* A number as a C operand: parenthesised when negative. */

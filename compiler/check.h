@@ -33,7 +33,6 @@ static inline Arena *A(Chk *k) { return k->c->arena; }
 static inline int span_same(Span a, Span b) { return a.src == b.src && a.off == b.off && a.end == b.end; }
 
 /* check.c */
-void help_similar(Diag *d, const char *name, const char **cands, int n, const char *what);
 const char **names_of_vec(Chk *k, const Vec *v, size_t name_off, int *n);
 /* e over gi's cparams (gi NULL: the kernel's consts), positive; else reported. */
 int eval_pos(Chk *k, const Expr *e, const GInst *gi, const char *what, int64_t *out);

@@ -561,6 +561,19 @@ int bind_params(Chk *k)
 					continue;
 				}
 				if (!same_dtype(k, at, p, gi, kname, kp)) { bad = 1; continue; }
+				if (kp->ty->readonly && !t->readonly) {   /* a megakernel orders its ops by this */
+					Diag *d = diag_new(k->c, DIAG_ERROR, "E0378", at,
+					                   "`%s` is read-only in kernel `%s`, but `%s` of `%s` may write it",
+					                   kname, kn->name, p->name, cp->name);
+					d->primary.msg = arena_printf(A(k), "`%s` bound here", kname);
+					diag_label(d, kp->sp, "declared `const` here");
+					diag_label(d, t->sp, "`%s` declared here, without `const`", p->name);
+					diag_help(d, "drop `const` from `%s`, or bind it to a component that only reads it",
+					          kname);
+					diag_end(k->c, d);
+					bad = 1;
+					continue;
+				}
 				b->want.kind = KP_PTR;
 				b->want.tensor = kp->ty->k == TY_TENSOR ? kp->name : NULL;
 			} else if (t->k == TY_SCALAR) {

@@ -19,12 +19,13 @@
 
 typedef enum {
 	EMIT_DEFAULT, EMIT_AST, EMIT_GRAPH, EMIT_DOT, EMIT_PLACEMENT, EMIT_GLUE_LL,
-	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST, EMIT_HEADER, EMIT_MAP
+	EMIT_PTX, EMIT_CUBIN, EMIT_MONOLITH, EMIT_CONTRACT, EMIT_MANIFEST, EMIT_HEADER, EMIT_MAP,
+	EMIT_SCHEDULE
 } Emit;
 
 static const char *const emit_names[] = {
 	"", "ast", "graph", "dot", "placement", "glue-ll", "ptx", "cubin", "monolith", "contract",
-	"manifest", "header", "map",
+	"manifest", "header", "map", "schedule",
 };
 
 typedef struct Options {
@@ -63,7 +64,8 @@ static const char usage[] =
 	"                         map (the link map: each instance's component, object, constants, place) |\n"
 	"                         cubin (the binary: on stdout it needs --manifest FILE) |\n"
 	"                         contract (an object's) | header (a component's COMPONENT.plk.h:\n"
-	"                         its constants, ids and entry prototype)\n"
+	"                         its constants, ids and entry prototype) |\n"
+	"                         schedule (a megakernel's: its ops in order, their pieces and waits)\n"
 	"  --check              check contracts and placement, write nothing\n"
 	"  -MD                  also write a make/ninja dependency file: every file the build read\n"
 	"                       (recipes, contracts, sources, headers, objects); OUT with .d\n"
@@ -830,6 +832,35 @@ static const Component *pick_component(Ctx *c, const Options *o, const Program *
 	return first;
 }
 
+/* A megakernel: checked and scheduled for each arch; --emit=schedule
+ * prints the schedule. Its glue is not written yet (E0377). */
+static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const ArchInfo **arches, int narches)
+{
+	for (int a = 0; a < narches; a++) {
+		double t0 = plk_clock();
+		MegaPlan *mp = mega_check(c, p, m, arches[a]);
+		ctx_time(c, "megakernel", t0);
+		if (!mp || c->nerrors)
+			return 1;
+		if (o->emit == EMIT_SCHEDULE) {
+			FILE *f = open_out(c, o, o->out);
+			if (f)
+				mega_schedule_print(f, mp);
+			if (close_out(c, o, f, o->out))
+				return 1;
+		}
+	}
+	if (o->check_only || o->emit == EMIT_SCHEDULE)
+		return 0;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0377", m->name_sp, "megakernel `%s` is checked and scheduled, not linked",
+	                   m->name);
+	d->primary.msg = "this plkc writes no binary for a megakernel yet";
+	diag_note(d, "its ops, their order, waits and blocks are decided: see them with --emit=schedule");
+	diag_help(d, "link one of its ops alone with `--kernel NAME`");
+	diag_end(c, d);
+	return 1;
+}
+
 static int run(Ctx *c, Options *o)
 {
 	if ((o->emit == EMIT_CONTRACT || o->emit == EMIT_AST) && refuse_input(c, o, NULL, o->out))
@@ -904,7 +935,11 @@ static int run(Ctx *c, Options *o)
 		vec_push(c->arena, &o->targets, (void *)hpath);
 		return c->nerrors || (o->md && write_depfile(c, o, p));
 	}
-	if (p->kernels.n == 0) {
+	if (o->emit == EMIT_SCHEDULE && !p->megas.n) {
+		error_at(c, "E0605", span_none, "`%s` declares no megakernel: --emit=schedule shows a megakernel's", o->input);
+		return 1;
+	}
+	if (p->kernels.n == 0 && p->megas.n == 0) {
 		if (o->check_only)
 			return 0;    /* a file of components: checked by resolve */
 		Diag *d = diag_new(c, DIAG_ERROR, "E0604", span_none, "`%s` declares no kernel", o->input);
@@ -920,7 +955,14 @@ static int run(Ctx *c, Options *o)
 	for (int i = 0; i < p->selects.n; i++)
 		if (refuse_outputs(c, o, p, ((const Select *)p->selects.v[i])->name, narches))
 			return 1;
-	for (int i = 0; i < p->selects.n; i++) {
+	for (int i = 0; i < p->megas.n; i++) {
+		const Mega *m = p->megas.v[i];
+		if (o->kernel && strcmp(o->kernel, m->name))
+			continue;
+		built++;
+		rc |= build_mega(c, o, p, m, arches, narches);
+	}
+	for (int i = 0; i < p->selects.n && o->emit != EMIT_SCHEDULE; i++) {
 		const Select *s = p->selects.v[i];
 		if (o->kernel && strcmp(o->kernel, s->name))
 			continue;
@@ -929,15 +971,15 @@ static int run(Ctx *c, Options *o)
 	}
 	/* a select's variants are built in its cubin, alone only when named;
 	 * nothing more after a select's errors (its kernels would repeat them) */
-	for (int i = 0, sel = rc; i < p->kernels.n && !sel; i++) {
+	for (int i = 0, sel = rc; i < p->kernels.n && !sel && o->emit != EMIT_SCHEDULE; i++) {
 		const Kernel *k = p->kernels.v[i];
-		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k))
+		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k) || kernel_is_op(p, k))
 			continue;
 		built++;
 		rc |= build_kernel(c, o, p, k, arches, narches);
 	}
 	if (o->kernel && !built) {
-		error_at(c, "E0605", span_none, "no kernel or select named `%s` in `%s`", o->kernel, o->input);
+		error_at(c, "E0605", span_none, "no kernel, select or megakernel named `%s` in `%s`", o->kernel, o->input);
 		return 1;
 	}
 	if (!rc && !c->nerrors && o->md && !o->check_only)

@@ -416,6 +416,37 @@ typedef struct Select {
 	Vec branches;           /* Branch* */
 } Select;
 
+/* `megakernel NAME(PARAMS) { MITEM ... }` (docs/megakernel.md): ops, each
+ * a kernel of the file bound to the megakernel's tensors, run in one
+ * persistent kernel in an order their dataflow decides. */
+typedef enum { MI_CONST, MI_BUFFER, MI_OP, MI_FOR, MI_GRID } MItemKind;
+
+typedef struct OpArg {      /* NAME = EXPR | NAME = TENSOR[INDEX] */
+	const char *name;
+	Span sp;
+	Expr *val;              /* a bare EX_NAME may name a tensor */
+	Expr *index;            /* T[i]: one slice of T's first dimension; NULL: all */
+} OpArg;
+
+typedef struct MItem {
+	MItemKind k;
+	Span sp, name_sp;
+	const char *name;       /* const, buffer, op: its name; for: the index */
+	Expr *val;              /* const: the value; for: the count; grid blocks(N): N */
+	Type *ty;               /* buffer */
+	const char *kernel;     /* op: the kernel it runs */
+	Span kernel_sp;
+	Vec args;               /* op: OpArg* */
+	Vec body;               /* for: MItem* */
+} MItem;
+
+typedef struct Mega {
+	const char *name;
+	Span sp, name_sp;
+	Vec params;             /* KParam* */
+	Vec items;              /* MItem*, in file order */
+} Mega;
+
 typedef struct Use {        /* use "file.plk" | use object "file.o" */
 	const char *path;
 	Span sp, path_sp;
@@ -427,6 +458,7 @@ typedef struct Module {
 	int src;
 	Vec uses, comps, kernels;
 	Vec selects;            /* Select* */
+	Vec megas;              /* Mega* */
 } Module;
 
 /* parser.y: parse one loaded source; NULL only on an unusable file.
@@ -744,6 +776,7 @@ typedef struct Program {     /* resolve.c: a root file with its imports */
 	Vec comps;               /* Component*, from .plk files and objects */
 	Vec kernels;             /* Kernel*, of the root file only */
 	Vec selects;             /* Select*, of the root file only */
+	Vec megas;               /* Mega*, of the root file only */
 	Vec objuses;             /* Use*, parallel to comps: the `use object` that
 	                          * brought it; NULL for a .plk declaration */
 	NameMap by_name;         /* Component*, by name */
@@ -851,6 +884,9 @@ typedef struct Scope { const char **names; const int64_t *vals; int n; const str
 int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
 /* The candidate closest to name by edit distance, if close enough; else NULL. */
 const char *did_you_mean(const char *name, const char *const *cands, int n);
+/* check.c: a help for an unknown name, the candidate closest to it, else
+ * the first eight (`what` names them). */
+void help_similar(Diag *d, const char *name, const char **cands, int n, const char *what);
 int edit_distance(const char *a, const char *b);
 
 /* check.c (and check_*.c) */
@@ -874,6 +910,55 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
 int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n);
 const Select *program_select(const Program *p, const char *name);   /* NULL: none */
 int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */
+
+/* mega.c: a megakernel checked, its ops ordered by their dataflow and
+ * their pieces given to blocks (docs/megakernel.md). mega_sched.c prints
+ * the result (--emit=schedule). */
+enum { ACC_READ = 1, ACC_WRITE = 2 };   /* a write may read too */
+typedef struct MTensor {
+	const char *name;
+	const Type *ty;
+	int buffer;              /* declared `buffer`: the megakernel's own scratch */
+	int rank;
+	int64_t dims[8];
+	Span sp;
+} MTensor;
+typedef struct MUse {        /* one tensor an op reads or writes */
+	const char *param;       /* the op kernel's parameter */
+	const MTensor *t;
+	int64_t index;           /* a slice of t's first dimension; -1: all of t */
+	int access;              /* ACC_*: from the kernel's bindings (mega.c, kernel_access) */
+	Span sp;                 /* the op's argument, else the op */
+} MUse;
+typedef struct MOp MOp;
+typedef struct MDep {        /* to waits for from: it reads what from writes */
+	const MOp *from;
+	const MUse *write, *read;
+	int direct;              /* not implied by the op's other waits */
+} MDep;
+struct MOp {
+	const char *name;        /* "qkv[3]" inside `for l < L` */
+	int id;                  /* declaration order; its counter's index */
+	const MItem *decl;
+	const Kernel *k;
+	const Placement *pl;     /* the kernel placed on its own */
+	int64_t pieces;          /* the kernel's work items at the op's shapes */
+	int64_t first;           /* piece i runs on block (first + i) % blocks */
+	Vec uses, deps;          /* MUse*, MDep* */
+};
+typedef struct MegaPlan {
+	const Mega *m;
+	const ArchInfo *arch;
+	Vec tensors;             /* MTensor*: parameters, then buffers */
+	Vec ops;                 /* MOp*, in schedule order */
+	int64_t blocks;          /* `grid blocks(N)` */
+	int threads;             /* the block: the most any op needs */
+	uint32_t page_bytes;     /* the shared memory of one page: the most any op needs */
+} MegaPlan;
+MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *m, const ArchInfo *arch);
+void mega_schedule_print(FILE *out, const MegaPlan *mp);
+const Mega *program_mega(const Program *p, const char *name);   /* NULL: none */
+int kernel_is_op(const Program *p, const Kernel *k);            /* some megakernel runs it */
 
 /* graph.c */
 void graph_print(FILE *out, const Graph *g);

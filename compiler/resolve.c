@@ -356,6 +356,8 @@ Program *resolve(Ctx *c, const char *root)
 			vec_push(c->arena, &r.p->kernels, f->mod->kernels.v[i]);
 		for (int i = 0; i < f->mod->selects.n; i++)
 			vec_push(c->arena, &r.p->selects, f->mod->selects.v[i]);
+		for (int i = 0; i < f->mod->megas.n; i++)
+			vec_push(c->arena, &r.p->megas, f->mod->megas.v[i]);
 	}
 	for (int i = 0; i < r.p->comps.n; i++) {
 		Component *comp = r.p->comps.v[i];

@@ -305,6 +305,10 @@ loop:
 	"select"     { SPAN(); return KW_SELECT; }
 	"when"       { SPAN(); return KW_WHEN; }
 	"else"       { SPAN(); return KW_ELSE; }
+	"megakernel" { SPAN(); return KW_MEGAKERNEL; }
+	"op"         { SPAN(); return KW_OP; }
+	"buffer"     { SPAN(); return KW_BUFFER; }
+	"for"        { SPAN(); return KW_FOR; }
 
 	"sm_" [0-9]+ "a"? {
 		SPAN();

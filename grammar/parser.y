@@ -106,6 +106,8 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 	Require *req;
 	Select *sel;
 	Branch *branch;
+	Mega *mega;
+	OpArg *oarg;
 }
 
 %token END 0 "end of file"
@@ -117,7 +119,8 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
 %token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
-%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split" KW_PTR "ptr"
+%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split"
+%token KW_MEGAKERNEL "megakernel" KW_OP "op" KW_BUFFER "buffer" KW_FOR "for" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
 %token ARROW "->" GE ">=" LE "<=" EQ "==" NE "!="
@@ -136,6 +139,9 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %type <port> port
 %type <sel> select branches
 %type <branch> branch
+%type <mega> megakernel
+%type <vec> mitems mitem mconsts oargs oargs_opt
+%type <oarg> oarg
 
 %%
 
@@ -145,12 +151,13 @@ file
 	| file item
 	;
 
-/* item = use | component | kernel | select | ";" . */
+/* item = use | component | kernel | select | megakernel | ";" . */
 item
 	: use
-	| component { vec_push(A, &lx->mod->comps, $1); }
-	| kernel    { vec_push(A, &lx->mod->kernels, $1); }
-	| select    { vec_push(A, &lx->mod->selects, $1); }
+	| component  { vec_push(A, &lx->mod->comps, $1); }
+	| kernel     { vec_push(A, &lx->mod->kernels, $1); }
+	| select     { vec_push(A, &lx->mod->selects, $1); }
+	| megakernel { vec_push(A, &lx->mod->megas, $1); }
 	| ';'
 	| error
 	;
@@ -448,6 +455,87 @@ select
 	}
 	;
 
+/* megakernel = "megakernel" IDENT "(" [ kparam { "," kparam } ] ")" "{" { mitem } "}" .
+ * Its parameters wait in lx->pending_kparams until the end: no mitem adds any. */
+megakernel
+	: "megakernel" IDENT '(' kparams_opt ')' '{' mitems '}' {
+		$$ = NEW(Mega);
+		$$->name = $2; $$->name_sp = @2; $$->sp = @$; $$->items = $7;
+		$$->params = lx->pending_kparams;
+		memset(&lx->pending_kparams, 0, sizeof lx->pending_kparams);
+	}
+	;
+
+mitems
+	: %empty { memset(&$$, 0, sizeof $$); }
+	| mitems mitem { $$ = $1; for (int i = 0; i < $2.n; i++) vec_push(A, &$$, $2.v[i]); }
+	;
+
+/* mitem = "const" IDENT "=" expr { "," IDENT "=" expr }
+ *       | "buffer" IDENT ":" ptype
+ *       | "op" IDENT "=" IDENT "(" [ oarg { "," oarg } ] ")"
+ *       | "for" IDENT "<" expr "{" { mitem } "}"
+ *       | "grid" IDENT "(" expr ")"                  (* grid blocks(132) *)
+ *       | ";" . */
+mitem
+	: "const" mconsts { $$ = $2; }
+	| "buffer" IDENT ':' ptype {
+		MItem *m = NEW(MItem);
+		m->k = MI_BUFFER; m->name = $2; m->name_sp = @2; m->ty = $4; m->sp = @$;
+		memset(&$$, 0, sizeof $$); vec_push(A, &$$, m);
+	}
+	| "op" IDENT '=' IDENT '(' oargs_opt ')' {
+		MItem *m = NEW(MItem);
+		m->k = MI_OP; m->name = $2; m->name_sp = @2; m->kernel = $4; m->kernel_sp = @4;
+		m->args = $6; m->sp = @$;
+		memset(&$$, 0, sizeof $$); vec_push(A, &$$, m);
+	}
+	| "for" IDENT '<' expr '{' mitems '}' {
+		MItem *m = NEW(MItem);
+		m->k = MI_FOR; m->name = $2; m->name_sp = @2; m->val = $4; m->body = $6; m->sp = @$;
+		memset(&$$, 0, sizeof $$); vec_push(A, &$$, m);
+	}
+	| "grid" IDENT '(' expr ')' {
+		MItem *m = NEW(MItem);
+		m->k = MI_GRID; m->name = $2; m->name_sp = @2; m->val = $4; m->sp = @$;
+		memset(&$$, 0, sizeof $$); vec_push(A, &$$, m);
+	}
+	| ';'   { memset(&$$, 0, sizeof $$); }
+	| error { memset(&$$, 0, sizeof $$); }
+	;
+
+mconsts
+	: IDENT '=' expr {
+		MItem *m = NEW(MItem);
+		m->k = MI_CONST; m->name = $1; m->name_sp = @1; m->val = $3; m->sp = @$;
+		memset(&$$, 0, sizeof $$); vec_push(A, &$$, m);
+	}
+	| mconsts ',' IDENT '=' expr {
+		MItem *m = NEW(MItem);
+		m->k = MI_CONST; m->name = $3; m->name_sp = @3; m->val = $5; m->sp = span_join(@3, @5);
+		$$ = $1; vec_push(A, &$$, m);
+	}
+	;
+
+oargs_opt
+	: %empty { memset(&$$, 0, sizeof $$); }
+	| oargs
+	;
+
+oargs
+	: oarg { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
+	| oargs ',' oarg { $$ = $1; vec_push(A, &$$, $3); }
+	;
+
+/* oarg = IDENT "=" expr | IDENT "=" IDENT "[" expr "]" . */
+oarg
+	: IDENT '=' expr { $$ = NEW(OpArg); $$->name = $1; $$->sp = @$; $$->val = $3; }
+	| IDENT '=' IDENT '[' expr ']' {
+		$$ = NEW(OpArg); $$->name = $1; $$->sp = @$;
+		$$->val = mk_expr(lx, EX_NAME, @3); $$->val->name = $3; $$->index = $5;
+	}
+	;
+
 /* { branch }: the Select is created first, with the parameters that
  * wait in lx->pending_kparams */
 branches
@@ -532,7 +620,7 @@ arg
 	: IDENT '=' expr { $$ = NEW(Arg); $$->name = $1; $$->sp = @$; $$->val = $3; }
 	;
 
-/* ptype = IDENT | "ptr" "<" [ "const" ] IDENT ">" | "tensor" "<" IDENT ">" "[" expr { "," expr } "]"
+/* ptype = IDENT | "ptr" "<" [ "const" ] IDENT ">" | "tensor" "<" [ "const" ] IDENT ">" "[" expr { "," expr } "]"
  *       | "tensormap" "<" IDENT "," expr [ "," IDENT ] ">" [ "[" expr { "," expr } "]" ] . */
 ptype
 	: IDENT {
@@ -546,6 +634,9 @@ ptype
 	}
 	| "tensor" '<' IDENT '>' '[' exprs ']' {
 		$$ = mk_type(lx, TY_TENSOR, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->dims = $6;
+	}
+	| "tensor" '<' "const" IDENT '>' '[' exprs ']' {
+		$$ = mk_type(lx, TY_TENSOR, @$); $$->dtype = $4; $$->dtype_sp = @4; $$->dims = $7; $$->readonly = 1;
 	}
 	| "tensormap" '<' IDENT ',' expr '>' {
 		$$ = mk_type(lx, TY_TENSORMAP, @$); $$->dtype = $3; $$->dtype_sp = @3; $$->rank = $5;
@@ -713,12 +804,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 	/* expected: `a`, `b` or `c` */
 	char list[512] = "";
 	size_t len = 0;
-	int shown = n < 0 ? 0 : n > 6 ? 6 : n;
+	int shown = n < 0 ? 0 : n > 7 ? 7 : n;
 	for (int i = 0; i < shown; i++)
 		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-			i == 0 ? "" : i == shown - 1 && n <= 6 ? " or " : ", ", tok_name(lx, exp[i]));
-	if (n > 6)
-		snprintf(list + len, sizeof list - len, ", or one of %d more", n - 6);
+			i == 0 ? "" : i == shown - 1 && n <= 7 ? " or " : ", ", tok_name(lx, exp[i]));
+	if (n > 7)
+		snprintf(list + len, sizeof list - len, ", or one of %d more", n - 7);
 
 	Diag *d;
 	if (got == YYSYMBOL_YYEOF) {
@@ -755,6 +846,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 			static const char *const starts[] = {
 				"const", "grid", "source", "entry", "arch", "warps", "warpgroups", "regs",
 				"param", "smem", "barrier", "component", "kernel", "use", "require", "select", "when",
+				"megakernel", "buffer",
 			};
 			const char *word = token_text(lx, lx->prev);
 			const char *best = strlen(word) > 2 ? did_you_mean(word, starts, (int)(sizeof starts / sizeof starts[0]))
@@ -762,6 +854,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Lexer *lx)
 			if (best)
 				diag_label(d, lx->prev, "did you mean `%s`?", best);
 		}
+		/* a range where a megakernel's `for` counts: `for l in 0 .. L` */
+		if (got == YYSYMBOL_KW_IN)
+			for (int i = 0; i < n; i++)
+				if (exp[i] == YYTRANSLATE('<')) {
+					diag_help(d, "a `for` counts from 0 to N - 1: `for %s < N`", token_text(lx, lx->prev));
+					break;
+				}
 		/* `=` where a comparison goes: `require A = 1` */
 		if (got == YYTRANSLATE('='))
 			for (int i = 0; i < n; i++)

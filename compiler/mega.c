@@ -1,0 +1,845 @@
+/* mega.c: a megakernel checked and scheduled (docs/megakernel.md).
+ *
+ * A megakernel is a program of ops; each op runs a kernel of the file over
+ * the megakernel's tensors (its parameters and its buffers). The order of
+ * the ops is their dataflow: an op that reads a tensor (or a slice of one)
+ * waits for the op that writes it, whatever their order in the file. Every
+ * op's pieces (its kernel's work items) are given to the blocks of one
+ * persistent grid, round robin in that order, and each piece waits on the
+ * counters of the ops it reads from.
+ *
+ *   expand    `for` bodies unrolled, consts evaluated, tensors sized
+ *   bind      each op's arguments against its kernel's parameters
+ *   order     writers before readers (E0373 a cycle, E0374 read unwritten,
+ *             E0376 two writers), waits reduced to the direct ones
+ *   fit       the block's threads and each block's consecutive pages
+ *
+ * Errors: E0370 unknown kernel, E0371 arguments, E0372 shapes, E0373 to
+ * E0376 as above, E0375 resources. */
+#include <stdlib.h>
+#include <string.h>
+#include "plk.h"
+
+typedef struct M {
+	Ctx *c;
+	const Program *p;
+	const Mega *mk;
+	MegaPlan *mp;
+	NameMap tensors;         /* MTensor*, by name */
+	NameMap ops;             /* MOp*, by name */
+	const MItem *grid;
+	Vec placed;              /* PlacedKernel*: each kernel checked and placed once */
+} M;
+
+typedef struct PlacedKernel { const Kernel *k; Graph *g; Placement *pl; } PlacedKernel;
+
+static Arena *AR(M *m) { return m->c->arena; }
+
+/* Names in scope while expanding: the consts so far and the enclosing
+ * `for` indices (Scope.up). */
+typedef struct Names { const char *names[256]; int64_t vals[256]; Scope s; } Names;
+
+static void names_add(Names *n, const char *name, int64_t v)
+{
+	if (n->s.n < 256) {
+		n->names[n->s.n] = name;
+		n->vals[n->s.n] = v;
+		n->s.n++;
+	}
+	n->s.names = n->names;
+	n->s.vals = n->vals;
+}
+
+/* A kernel of the root file, else of a file it uses: ops may come from
+ * recipes of their own. */
+static const Kernel *kernel_named(const Program *p, const char *name)
+{
+	for (int i = 0; i < p->kernels.n; i++)
+		if (!strcmp(((const Kernel *)p->kernels.v[i])->name, name))
+			return p->kernels.v[i];
+	for (int i = 0; i < p->modules.n; i++) {
+		const Module *md = p->modules.v[i];
+		for (int j = 0; j < md->kernels.n; j++)
+			if (!strcmp(((const Kernel *)md->kernels.v[j])->name, name))
+				return md->kernels.v[j];
+	}
+	return NULL;
+}
+
+const Mega *program_mega(const Program *p, const char *name)
+{
+	for (int i = 0; i < p->megas.n; i++)
+		if (!strcmp(((const Mega *)p->megas.v[i])->name, name))
+			return p->megas.v[i];
+	return NULL;
+}
+
+static int runs_kernel(const Vec *items, const char *kernel)
+{
+	for (int i = 0; i < items->n; i++) {
+		const MItem *it = items->v[i];
+		if ((it->k == MI_OP && !strcmp(it->kernel, kernel)) || (it->k == MI_FOR && runs_kernel(&it->body, kernel)))
+			return 1;
+	}
+	return 0;
+}
+
+int kernel_is_op(const Program *p, const Kernel *k)
+{
+	for (int i = 0; i < p->megas.n; i++)
+		if (runs_kernel(&((const Mega *)p->megas.v[i])->items, k->name))
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ expand */
+
+/* A tensor of the megakernel: every dimension a const (the schedule is
+ * made at link time); E0372 otherwise. */
+static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buffer, const Scope *s)
+{
+	if (namemap_get(&m->tensors, name) || namemap_get(&m->ops, name)) {
+		error_at(m->c, "E0371", sp, "`%s` is declared twice in megakernel `%s`", name, m->mk->name);
+		return;
+	}
+	MTensor *t = arena_alloc(AR(m), sizeof *t);
+	t->name = name;
+	t->ty = ty;
+	t->sp = sp;
+	t->buffer = buffer;
+	t->rank = ty->dims.n;
+	if (t->rank > 8) {
+		error_at(m->c, "E0372", sp, "`%s` has %d dimensions: a megakernel's tensors have at most 8", name, t->rank);
+		return;
+	}
+	for (int i = 0; i < ty->dims.n; i++) {
+		const Expr *e = ty->dims.v[i];
+		int known = e->k != EX_NAME;
+		for (int j = 0; !known && j < s->n; j++)
+			known = !strcmp(s->names[j], e->name);
+		if (!known) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", e->sp,
+			                   "dimension `%s` of `%s` is not a constant", e->name, name);
+			d->primary.msg = "not a `const` of the megakernel";
+			diag_note(d, "a megakernel's schedule is made when it is linked, from its tensors' sizes");
+			diag_help(d, "give it a value before the tensors' uses: `const %s = ...`", e->name);
+			diag_end(m->c, d);
+			return;
+		}
+		if (eval_expr(m->c, e, s, &t->dims[i]))
+			return;
+		if (t->dims[i] < 1) {
+			error_at(m->c, "E0372", e->sp, "dimension %d of `%s` is %lld: sizes are positive", i, name,
+			         (long long)t->dims[i]);
+			return;
+		}
+	}
+	if (ty->k != TY_TENSOR && ty->k != TY_SCALAR && ty->k != TY_PTR) {
+		error_at(m->c, "E0372", sp, "`%s` of a megakernel is a tensor, a pointer or a scalar", name);
+		return;
+	}
+	namemap_put(AR(m), &m->tensors, name, t);
+	vec_push(AR(m), &m->mp->tensors, t);
+}
+
+static void bind_op(M *m, const MItem *it, const char *name, const Scope *s);
+
+static void expand(M *m, const Vec *items, Names *n, const char *suffix)
+{
+	for (int i = 0; i < items->n; i++) {
+		const MItem *it = items->v[i];
+		int64_t v;
+		switch (it->k) {
+		case MI_CONST:    /* the top level's are evaluated first (mega_check) */
+			if (suffix && !eval_expr(m->c, it->val, &n->s, &v))
+				names_add(n, it->name, v);
+			break;
+		case MI_BUFFER:
+			if (suffix) {
+				error_at(m->c, "E0371", it->sp, "a `buffer` is declared outside any `for`");
+				break;
+			}
+			if (it->ty->k != TY_TENSOR) {
+				error_at(m->c, "E0372", it->ty->sp, "buffer `%s` must be a `tensor<...>[...]`", it->name);
+				break;
+			}
+			add_tensor(m, it->name, it->ty, it->name_sp, 1, &n->s);
+			break;
+		case MI_GRID:
+			if (strcmp(it->name, "blocks")) {
+				Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->name_sp,
+				                   "a megakernel's grid is `blocks(N)`, not `%s`", it->name);
+				diag_help(d, "write `grid blocks(132)`: one block per SM of the GPU it runs on");
+				diag_end(m->c, d);
+			} else if (m->grid || suffix)
+				error_at(m->c, "E0371", it->sp, "`grid blocks` is given once, outside any `for`");
+			else if (!eval_expr(m->c, it->val, &n->s, &v)) {
+				if (v < 1 || v > 4096)
+					error_at(m->c, "E0371", it->val->sp, "%lld blocks: give 1 to 4096", (long long)v);
+				m->grid = it;
+				m->mp->blocks = v;
+			}
+			break;
+		case MI_OP:
+			bind_op(m, it, suffix ? arena_printf(AR(m), "%s%s", it->name, suffix) : it->name, &n->s);
+			break;
+		case MI_FOR: {
+			if (eval_expr(m->c, it->val, &n->s, &v))
+				break;
+			if (v < 0 || v > 1024) {
+				error_at(m->c, "E0371", it->val->sp, "a `for` over %lld indices: give 0 to 1024", (long long)v);
+				break;
+			}
+			for (int64_t j = 0; j < v && m->c->nerrors < 20; j++) {
+				Names inner = *n;
+				names_add(&inner, it->name, j);
+				expand(m, &it->body, &inner,
+				       arena_printf(AR(m), "%s[%lld]", suffix ? suffix : "", (long long)j));
+			}
+			break;
+		}
+		}
+	}
+}
+
+/* -------------------------------------------------------------- bind */
+
+static PlacedKernel *placed(M *m, const Kernel *k)
+{
+	for (int i = 0; i < m->placed.n; i++) {
+		PlacedKernel *pk = m->placed.v[i];
+		if (pk->k == k)
+			return pk->pl ? pk : NULL;
+	}
+	PlacedKernel *pk = arena_alloc(AR(m), sizeof *pk);
+	pk->k = k;
+	vec_push(AR(m), &m->placed, pk);
+	int before = m->c->nerrors;
+	pk->g = check_kernel(m->c, m->p, k, m->mp->arch);
+	if (pk->g && m->c->nerrors == before)
+		pk->pl = place(m->c, pk->g);
+	if (m->c->nerrors != before)
+		pk->pl = NULL;
+	return pk->pl ? pk : NULL;
+}
+
+/* How kernel g touches its tensor parameter `name`: read only when it is
+ * declared `const` (check_bind holds its components to that, E0378) or
+ * every component param bound to it is a `ptr<const T>`; 0: only its
+ * sizes are read. */
+static int kernel_access(const Graph *g, const KParam *kp)
+{
+	if (kp->ty->readonly)
+		return ACC_READ;
+	int acc = 0;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		for (int j = 0; j < gi->binds.n; j++) {
+			const GBind *b = gi->binds.v[j];
+			const GKParam *gk = b->kparam >= 0 ? g->kparams.v[b->kparam] : NULL;
+			if (!gk || !gk->tensor || strcmp(gk->tensor, kp->name) || gk->dim)
+				continue;
+			int ro = b->decl && b->decl->ty->k == TY_PTR && b->decl->ty->readonly;
+			acc |= ro ? ACC_READ : ACC_READ | ACC_WRITE;
+		}
+	}
+	return acc;
+}
+
+static const OpArg *op_arg(const MItem *it, const char *name)
+{
+	for (int i = 0; i < it->args.n; i++)
+		if (!strcmp(((const OpArg *)it->args.v[i])->name, name))
+			return it->args.v[i];
+	return NULL;
+}
+
+/* The names a scalar argument may use: consts, `for` indices, the
+ * megakernel's scalar parameters. E0371 for another. */
+static int check_scalar_names(M *m, const Expr *e, const Scope *s)
+{
+	if (!e)
+		return 0;
+	if (e->k == EX_NAME) {
+		for (const Scope *q = s; q; q = q->up)
+			for (int i = 0; i < q->n; i++)
+				if (!strcmp(q->names[i], e->name))
+					return 0;
+		const MTensor *t = namemap_get(&m->tensors, e->name);
+		if (t && t->ty->k == TY_SCALAR)
+			return 0;
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", e->sp, "`%s` is not a scalar of megakernel `%s`", e->name,
+		                   m->mk->name);
+		d->primary.msg = t ? "a tensor, where a number is needed" : "unknown name";
+		diag_help(d, "a scalar argument is an expression over consts, `for` indices and scalar parameters");
+		diag_end(m->c, d);
+		return 1;
+	}
+	int bad = check_scalar_names(m, e->a, s) | check_scalar_names(m, e->b, s);
+	for (int i = 0; i < e->args.n; i++)
+		bad |= check_scalar_names(m, e->args.v[i], s);
+	return bad;
+}
+
+/* Kernel dims bound so far: symbol -> size, and where it was bound. */
+typedef struct Dims { const char *names[64]; int64_t vals[64]; Span at[64]; int n; } Dims;
+
+/* Tensor argument `a` (or the megakernel tensor of kp's name) for kernel
+ * param kp: dtype, rank and sizes (E0372); appends the use. */
+static void bind_tensor(M *m, MOp *op, const KParam *kp, const OpArg *a, const Scope *s, Dims *dims, int acc)
+{
+	const char *tname = a ? a->val->name : kp->name;
+	Span at = a ? a->sp : op->decl->sp;
+	if (a && a->val->k != EX_NAME) {
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", a->val->sp, "`%s` of kernel `%s` takes a tensor", kp->name,
+		                   op->k->name);
+		d->primary.msg = "an expression, where a tensor is needed";
+		diag_label(d, kp->sp, "`%s` declared here", kp->name);
+		diag_end(m->c, d);
+		return;
+	}
+	const MTensor *t = namemap_get(&m->tensors, tname);
+	if (!t || t->ty->k == TY_SCALAR) {
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", a ? a->val->sp : op->decl->sp,
+		                   a ? "megakernel `%s` has no tensor `%s`" : "`%s` of kernel `%s` is not bound",
+		                   a ? m->mk->name : kp->name, a ? tname : op->k->name);
+		d->primary.msg = a ? "unknown tensor" : arena_printf(AR(m), "no `%s = ...` here", kp->name);
+		diag_label(d, kp->sp, "`%s` declared here", kp->name);
+		const char **cands = arena_alloc(AR(m), (m->mp->tensors.n + 1) * sizeof *cands);
+		int nc = 0;
+		for (int i = 0; i < m->mp->tensors.n; i++)
+			if (((const MTensor *)m->mp->tensors.v[i])->ty->k != TY_SCALAR)
+				cands[nc++] = ((const MTensor *)m->mp->tensors.v[i])->name;
+		if (a)
+			help_similar(d, tname, cands, nc, "tensors");
+		else
+			diag_help(d, "bind it: `op %s = %s(%s = TENSOR)`", op->decl->name, op->k->name, kp->name);
+		diag_end(m->c, d);
+		return;
+	}
+	int64_t index = -1;
+	int rank = t->rank, first = 0;
+	if (a && a->index) {
+		if (eval_expr(m->c, a->index, s, &index))
+			return;
+		if (t->rank < 2 || index < 0 || index >= t->dims[0]) {
+			Diag *d = t->rank < 2
+			        ? diag_new(m->c, DIAG_ERROR, "E0372", a->index->sp,
+			                   "`%s` has one dimension: a slice of it would have none", t->name)
+			        : diag_new(m->c, DIAG_ERROR, "E0372", a->index->sp, "slice %lld of `%s`, whose first dimension is %lld",
+			                   (long long)index, t->name, (long long)t->dims[0]);
+			d->primary.msg = t->rank < 2 ? "a slice of a vector" : "out of range";
+			diag_label(d, t->sp, "`%s` declared here", t->name);
+			diag_end(m->c, d);
+			return;
+		}
+		rank--, first = 1;
+	}
+	const Type *kt = kp->ty;
+	if (strcmp(kt->dtype, t->ty->dtype) || (kt->k == TY_TENSOR && rank != kt->dims.n)) {
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", at, "`%s` does not match `%s` of kernel `%s`",
+		                   a && a->index ? arena_printf(AR(m), "%s[...]", t->name) : t->name, kp->name, op->k->name);
+		d->primary.msg = arena_printf(AR(m), "%s with %d dimension%s", t->ty->dtype, rank, rank == 1 ? "" : "s");
+		diag_label(d, kp->sp, kt->k == TY_TENSOR ? "%s with %d dimension%s" : "a pointer to %s", kt->dtype,
+		           kt->dims.n, kt->dims.n == 1 ? "" : "s");
+		diag_label(d, t->sp, "`%s` declared here", t->name);
+		diag_end(m->c, d);
+		return;
+	}
+	for (int i = 0; kt->k == TY_TENSOR && i < kt->dims.n; i++) {
+		const Expr *e = kt->dims.v[i];
+		int64_t v = t->dims[first + i];
+		if (e->k != EX_NAME) {
+			int64_t want;
+			if (eval_expr(m->c, e, NULL, &want))
+				return;
+			if (want != v) {
+				error_at(m->c, "E0372", at, "dimension %d of `%s` is %lld, kernel `%s` wants %lld", i, t->name,
+				         (long long)v, op->k->name, (long long)want);
+				return;
+			}
+			continue;
+		}
+		int j = 0;
+		while (j < dims->n && strcmp(dims->names[j], e->name))
+			j++;
+		if (j < dims->n && dims->vals[j] != v) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", at, "`%s` is %lld here but %lld in another argument of op `%s`",
+			                   e->name, (long long)v, (long long)dims->vals[j], op->name);
+			d->primary.msg = arena_printf(AR(m), "`%s` is %lld here", e->name, (long long)v);
+			diag_label(d, dims->at[j], "`%s` is %lld here", e->name, (long long)dims->vals[j]);
+			diag_label(d, kp->sp, "kernel `%s` names the sizes alike", op->k->name);
+			diag_end(m->c, d);
+			return;
+		}
+		if (j == dims->n && j < 64) {
+			dims->names[j] = e->name;
+			dims->vals[j] = v;
+			dims->at[j] = at;
+			dims->n++;
+		}
+	}
+	MUse *u = arena_alloc(AR(m), sizeof *u);
+	u->param = kp->name;
+	u->t = t;
+	u->index = index;
+	u->access = acc;
+	u->sp = at;
+	vec_push(AR(m), &op->uses, u);
+}
+
+/* The op's pieces: its kernel's work items (`grid tiles(R, C)`, else one)
+ * at the sizes its arguments give. */
+static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
+{
+	const char *names[128];
+	int64_t vals[128];
+	int n = 0;
+	for (int i = 0; i < g->consts.n && n < 64; i++, n++) {
+		names[n] = ((const Const *)g->consts.v[i])->name;
+		vals[n] = g->constvals[i];
+	}
+	for (int i = 0; i < dims->n; i++, n++) {
+		names[n] = dims->names[i];
+		vals[n] = dims->vals[i];
+	}
+	Scope s = { names, vals, n, NULL };
+	op->pieces = 1;
+	for (int i = 0; i < 2 && g->tiles[i]; i++) {
+		int64_t v;
+		if (eval_expr(m->c, g->tiles[i], &s, &v))
+			return 1;
+		op->pieces *= v;
+	}
+	return 0;
+}
+
+static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
+{
+	if (namemap_get(&m->ops, name) || namemap_get(&m->tensors, name)) {
+		error_at(m->c, "E0371", it->name_sp, "`%s` is declared twice in megakernel `%s`", name, m->mk->name);
+		return;
+	}
+	const Kernel *k = kernel_named(m->p, it->kernel);
+	if (!k) {
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0370", it->kernel_sp, "op `%s` runs `%s`, which is not a kernel",
+		                   name, it->kernel);
+		d->primary.msg = program_component(m->p, it->kernel) ? "a component, not a kernel"
+		               : program_select(m->p, it->kernel) ? "a select, not a kernel" : "unknown kernel";
+		int nc = 0;
+		for (int i = 0; i < m->p->modules.n; i++)
+			nc += ((const Module *)m->p->modules.v[i])->kernels.n;
+		const char **cands = arena_alloc(AR(m), (nc + 1) * sizeof *cands);
+		nc = 0;
+		for (int i = 0; i < m->p->modules.n; i++) {
+			const Module *md = m->p->modules.v[i];
+			for (int j = 0; j < md->kernels.n; j++)
+				cands[nc++] = ((const Kernel *)md->kernels.v[j])->name;
+		}
+		help_similar(d, it->kernel, cands, nc, "kernels");
+		diag_end(m->c, d);
+		return;
+	}
+	MOp *op = arena_alloc(AR(m), sizeof *op);
+	op->name = name;
+	op->decl = it;
+	op->k = k;
+	op->id = m->mp->ops.n;
+	namemap_put(AR(m), &m->ops, name, op);
+	for (int i = 0; i < it->args.n; i++) {
+		const OpArg *a = it->args.v[i];
+		int found = 0;
+		for (int j = 0; j < k->params.n && !found; j++)
+			found = !strcmp(((const KParam *)k->params.v[j])->name, a->name);
+		if (!found) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", a->sp, "kernel `%s` has no parameter `%s`", k->name, a->name);
+			d->primary.msg = "unknown parameter";
+			const char **cands = arena_alloc(AR(m), (k->params.n + 1) * sizeof *cands);
+			for (int j = 0; j < k->params.n; j++)
+				cands[j] = ((const KParam *)k->params.v[j])->name;
+			help_similar(d, a->name, cands, k->params.n, "parameters");
+			diag_end(m->c, d);
+		}
+	}
+	PlacedKernel *pk = placed(m, k);
+	if (!pk)
+		return;
+	op->pl = pk->pl;
+	int before = m->c->nerrors;
+	Dims dims = { 0 };
+	for (int j = 0; j < k->params.n; j++) {
+		const KParam *kp = k->params.v[j];
+		const OpArg *a = op_arg(it, kp->name);
+		if (kp->ty->k == TY_TENSOR || kp->ty->k == TY_PTR) {
+			bind_tensor(m, op, kp, a, s, &dims, kernel_access(pk->g, kp));
+			continue;
+		}
+		if (a && a->index) {
+			error_at(m->c, "E0371", a->sp, "`%s` of kernel `%s` is a scalar: it takes no slice", kp->name, k->name);
+			continue;
+		}
+		if (a) {
+			check_scalar_names(m, a->val, s);
+			continue;
+		}
+		const MTensor *t = namemap_get(&m->tensors, kp->name);
+		if (!t || t->ty->k != TY_SCALAR) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->sp, "`%s` of kernel `%s` is not bound", kp->name, k->name);
+			d->primary.msg = arena_printf(AR(m), "no `%s = ...` here", kp->name);
+			diag_label(d, kp->sp, "`%s` declared here", kp->name);
+			diag_help(d, "bind it, `%s = EXPR`, or give megakernel `%s` a scalar `%s`", kp->name, m->mk->name, kp->name);
+			diag_end(m->c, d);
+		}
+	}
+	if (m->c->nerrors == before && !op_pieces(m, op, pk->g, &dims))
+		vec_push(AR(m), &m->mp->ops, op);
+}
+
+/* ------------------------------------------------------------- order */
+
+static int overlap(const MUse *a, const MUse *b)
+{
+	return a->t == b->t && (a->index < 0 || b->index < 0 || a->index == b->index);
+}
+
+static const char *use_str(M *m, const MUse *u)
+{
+	return u->index < 0 ? u->t->name : arena_printf(AR(m), "%s[%lld]", u->t->name, (long long)u->index);
+}
+
+/* E0376: a tensor (or slice) two ops write. */
+static int check_writers(M *m)
+{
+	const Vec *ops = &m->mp->ops;
+	for (int i = 0; i < ops->n; i++) {
+		const MOp *b = ops->v[i];
+		for (int u = 0; u < b->uses.n; u++) {
+			const MUse *w = b->uses.v[u];
+			if (!(w->access & ACC_WRITE))
+				continue;
+			for (int j = 0; j < i; j++) {
+				const MOp *a = ops->v[j];
+				for (int v = 0; v < a->uses.n; v++) {
+					const MUse *x = a->uses.v[v];
+					if (!(x->access & ACC_WRITE) || !overlap(w, x))
+						continue;
+					Diag *d = diag_new(m->c, DIAG_ERROR, "E0376", w->sp, "ops `%s` and `%s` both write `%s`", a->name,
+					                   b->name, use_str(m, w));
+					d->primary.msg = arena_printf(AR(m), "op `%s` writes `%s` here", b->name, use_str(m, w));
+					diag_label(d, x->sp, "op `%s` writes `%s` here", a->name, use_str(m, x));
+					diag_note(d, "a tensor has one writer, so that each reader knows which op to wait for");
+					diag_help(d, "write a slice each (`T[i]` of a tensor with one more dimension), or a buffer each");
+					diag_end(m->c, d);
+					return 1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* E0374: an op reads a buffer (or a slice of one) no op writes. */
+static int check_written(M *m)
+{
+	const Vec *ops = &m->mp->ops;
+	for (int i = 0; i < ops->n; i++) {
+		const MOp *b = ops->v[i];
+		for (int u = 0; u < b->uses.n; u++) {
+			const MUse *r = b->uses.v[u];
+			if (!r->t->buffer || (r->access & ACC_WRITE) || !r->access)
+				continue;
+			/* every slice it reads has a writer */
+			int whole = r->index < 0 && r->t->rank >= 2;   /* every slice of it */
+			int64_t n = whole ? r->t->dims[0] : 1, missing = -1;
+			int unwritten = 0;
+			for (int64_t s = 0; s < n && !unwritten; s++) {
+				int64_t want = whole ? s : r->index, found = 0;
+				for (int j = 0; j < ops->n && !found; j++) {
+					const MOp *a = ops->v[j];
+					for (int v = 0; v < a->uses.n && !found; v++) {
+						const MUse *w = a->uses.v[v];
+						found = a != b && (w->access & ACC_WRITE) && w->t == r->t &&
+						        (w->index < 0 || want < 0 || w->index == want);
+					}
+				}
+				if (!found)
+					unwritten = 1, missing = want;
+			}
+			if (!unwritten)
+				continue;
+			const char *what = !whole ? use_str(m, r)
+			                 : arena_printf(AR(m), "%s[%lld]", r->t->name, (long long)missing);
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0374", r->sp, "op `%s` reads `%s`, which no op writes", b->name, what);
+			d->primary.msg = "read here";
+			diag_label(d, r->t->sp, "buffer `%s` declared here", r->t->name);
+			diag_note(d, "a buffer holds nothing when the megakernel starts: only what its ops write");
+			diag_help(d, "write `%s` in an op, or make `%s` a parameter of megakernel `%s`", what, r->t->name,
+			          m->mk->name);
+			diag_end(m->c, d);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* b waits for every op that writes what b reads. */
+static void make_deps(M *m)
+{
+	const Vec *ops = &m->mp->ops;
+	for (int i = 0; i < ops->n; i++) {
+		MOp *b = ops->v[i];
+		for (int j = 0; j < ops->n; j++) {
+			const MOp *a = ops->v[j];
+			const MUse *wr = NULL, *rd = NULL;
+			for (int u = 0; a != b && u < b->uses.n && !wr; u++)
+				for (int v = 0; v < a->uses.n && !wr; v++) {
+					const MUse *r = b->uses.v[u], *w = a->uses.v[v];
+					if ((r->access & ACC_READ) && (w->access & ACC_WRITE) && overlap(r, w))
+						wr = w, rd = r;
+				}
+			if (!wr)
+				continue;
+			MDep *d = arena_alloc(AR(m), sizeof *d);
+			d->from = a;
+			d->write = wr;
+			d->read = rd;
+			d->direct = 1;
+			vec_push(AR(m), &b->deps, d);
+		}
+	}
+}
+
+/* E0373 for a cycle of waits below op stack[depth] (DFS colours: 0 new,
+ * 1 on the path, 2 done); waits[j] is stack[j]'s wait for stack[j + 1]. */
+static int find_cycle(M *m, const MOp **stack, const MDep **waits, int depth, int *colour)
+{
+	const MOp *at = stack[depth];
+	colour[at->id] = 1;
+	for (int i = 0; i < at->deps.n; i++) {
+		const MDep *d = at->deps.v[i];
+		waits[depth] = d;
+		if (colour[d->from->id] == 0) {
+			stack[depth + 1] = d->from;
+			if (find_cycle(m, stack, waits, depth + 1, colour))
+				return 1;
+			continue;
+		}
+		if (colour[d->from->id] != 1)
+			continue;
+		int s = depth;
+		while (stack[s] != d->from)
+			s--;
+		int len = depth - s + 1;
+		Diag *e = len == 1 ? diag_new(m->c, DIAG_ERROR, "E0373", d->read->sp, "op `%s` waits for itself", at->name)
+		        : len == 2 ? diag_new(m->c, DIAG_ERROR, "E0373", d->read->sp, "ops `%s` and `%s` wait for each other",
+		                              d->from->name, at->name)
+		        : diag_new(m->c, DIAG_ERROR, "E0373", d->read->sp, "%d ops wait for each other in a cycle", len);
+		e->primary.msg = arena_printf(AR(m), "op `%s` reads `%s`, which op `%s` writes", at->name,
+		                              use_str(m, d->read), d->from->name);
+		for (int j = s; j < depth && e->nsecondary < DIAG_LABELS; j++)
+			diag_label(e, waits[j]->read->sp, "op `%s` reads `%s`, which op `%s` writes", stack[j]->name,
+			           use_str(m, waits[j]->read), stack[j + 1]->name);
+		diag_note(e, "an op starts once the ops whose outputs it reads are done, so none of these can start");
+		diag_help(e, "let one of them read a tensor that an op outside the cycle writes");
+		diag_end(m->c, e);
+		return 1;
+	}
+	colour[at->id] = 2;
+	return 0;
+}
+
+/* The ops in schedule order: each after the ops it waits for, else in
+ * declaration order; the waits an earlier wait implies marked indirect. */
+static int order_ops(M *m)
+{
+	Vec *ops = &m->mp->ops;
+	int n = ops->n;
+	if (!n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		((MOp *)ops->v[i])->id = i;
+	int *colour = arena_alloc(AR(m), n * sizeof *colour);
+	const MOp **stack = arena_alloc(AR(m), (n + 1) * sizeof *stack);
+	const MDep **waits = arena_alloc(AR(m), (n + 1) * sizeof *waits);
+	for (int i = 0; i < n; i++) {
+		stack[0] = ops->v[i];
+		if (!colour[i] && find_cycle(m, stack, waits, 0, colour))
+			return 1;
+	}
+	/* reach[i * n + j]: op i waits, directly or not, for op j */
+	unsigned char *reach = arena_alloc(AR(m), (size_t)n * n);
+	MOp **out = arena_alloc(AR(m), n * sizeof *out);
+	int *done = arena_alloc(AR(m), n * sizeof *done);
+	for (int k = 0; k < n; k++) {
+		int pick = -1;
+		for (int i = 0; i < n && pick < 0; i++) {
+			const MOp *op = ops->v[i];
+			int ready = !done[i];
+			for (int d = 0; ready && d < op->deps.n; d++)
+				ready = done[((const MDep *)op->deps.v[d])->from->id];
+			if (ready)
+				pick = i;
+		}
+		MOp *op = ops->v[pick];
+		done[pick] = 1;
+		out[k] = op;
+		for (int d = 0; d < op->deps.n; d++) {
+			int j = ((const MDep *)op->deps.v[d])->from->id;
+			reach[pick * n + j] = 1;
+			for (int x = 0; x < n; x++)
+				reach[pick * n + x] |= reach[j * n + x];
+		}
+		for (int d = 0; d < op->deps.n; d++) {
+			MDep *dd = op->deps.v[d];
+			for (int e = 0; e < op->deps.n && dd->direct; e++) {
+				const MDep *other = op->deps.v[e];
+				if (other != dd && reach[other->from->id * n + dd->from->id])
+					dd->direct = 0;
+			}
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		ops->v[k] = out[k];
+		out[k]->id = k;      /* its counter: the schedule's index */
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------------- fit */
+
+/* The ops share the block: its threads are the most any op needs; an op
+ * whose warpgroups set their registers (setmaxnreg) assumes the block is
+ * exactly its own. Each block keeps two ops' shared memory at once (the
+ * current op's, and the next one's, whose loads start early), so every
+ * two ops one block runs in a row must fit together. E0375. */
+static int check_fit(M *m)
+{
+	const Vec *ops = &m->mp->ops;
+	const MOp *widest = NULL;
+	for (int i = 0; i < ops->n; i++) {
+		const MOp *op = ops->v[i];
+		const Graph *g = op->pl->g;
+		if (g->split || g->cluster[0] * g->cluster[1] > 1) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0375", op->decl->kernel_sp, "op `%s`'s kernel `%s` %s", op->name,
+			                   op->k->name, g->split ? "splits its K (`grid split`)" : "runs in clusters of blocks");
+			d->primary.msg = "not an op of a megakernel";
+			diag_note(d, "a megakernel's blocks each run alone, without a workspace of their own");
+			diag_help(d, "give the op a kernel without `%s`", g->split ? "split" : "cluster");
+			diag_end(m->c, d);
+			return 1;
+		}
+		if (!widest || op->pl->threads > widest->pl->threads)
+			widest = op;
+	}
+	if (!widest)
+		return 0;
+	m->mp->threads = widest->pl->threads;
+	for (int i = 0; i < ops->n; i++) {
+		const MOp *op = ops->v[i];
+		if (op->pl->smem_bytes > m->mp->page_bytes)
+			m->mp->page_bytes = op->pl->smem_bytes;
+		int budgets = 0;
+		for (int w = 0; w < op->pl->nwarpgroups; w++)
+			budgets |= op->pl->wg_regs && op->pl->wg_regs[w];
+		if (budgets && op->pl->threads != widest->pl->threads) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0375", op->decl->sp, "op `%s` does not fit beside op `%s`", op->name,
+			                   widest->name);
+			d->primary.msg = arena_printf(AR(m), "its warpgroups set their registers for a block of %d threads",
+			                              op->pl->threads);
+			diag_label(d, widest->decl->sp, "a block of %d threads for this op", widest->pl->threads);
+			diag_note(d, "setmaxnreg divides a block's registers among all its warpgroups");
+			diag_help(d, "give kernel `%s` warps for %d threads, or drop its `regs` budgets", op->k->name,
+			          widest->pl->threads);
+			diag_end(m->c, d);
+			return 1;
+		}
+	}
+	/* consecutive ops of each block: with b blocks, op j's piece i runs on
+	 * block (first_j + i) % b; a block's ops in schedule order */
+	int64_t b = m->mp->blocks, next = 0;
+	for (int i = 0; i < ops->n; i++) {
+		MOp *op = ops->v[i];
+		op->first = next % b;
+		next += op->pieces;
+	}
+	uint32_t limit = m->mp->arch->smem_per_block;
+	for (int64_t blk = 0; blk < b; blk++) {
+		const MOp *prev = NULL;
+		for (int i = 0; i < ops->n; i++) {
+			const MOp *op = ops->v[i];
+			int64_t off = (blk - op->first + b) % b;
+			if (off >= op->pieces)
+				continue;   /* no piece of op on this block */
+			if (prev && (uint64_t)prev->pl->smem_bytes + op->pl->smem_bytes > limit) {
+				Diag *d = diag_new(m->c, DIAG_ERROR, "E0375", op->decl->sp, "op `%s` does not fit beside op `%s`",
+				                   op->name, prev->name);
+				d->primary.msg = arena_printf(AR(m), "%u bytes of shared memory", op->pl->smem_bytes);
+				diag_label(d, prev->decl->sp, "%u bytes, on the same block just before", prev->pl->smem_bytes);
+				diag_note(d, "block %lld runs both in a row and holds both ops' shared memory at once (%u + %u > "
+				          "%u bytes), so that the next op's loads start while the current one computes",
+				          (long long)blk, prev->pl->smem_bytes, op->pl->smem_bytes, limit);
+				if (op->k == prev->k)
+					diag_help(d, "give kernel `%s` fewer stages (`[stages = N]` on its ring)", op->k->name);
+				else
+					diag_help(d, "give kernel `%s` or `%s` fewer stages (`[stages = N]` on its ring)", op->k->name,
+					          prev->k->name);
+				diag_end(m->c, d);
+				return 1;
+			}
+			prev = op;
+		}
+	}
+	return 0;
+}
+
+MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *mk, const ArchInfo *arch)
+{
+	int errs0 = c->nerrors;
+	M st = { 0 }, *m = &st;
+	m->c = c;
+	m->p = p;
+	m->mk = mk;
+	m->mp = arena_alloc(c->arena, sizeof *m->mp);
+	m->mp->m = mk;
+	m->mp->arch = arch;
+	Names names = { 0 };
+	names.s.names = names.names;
+	names.s.vals = names.vals;
+	/* the consts first, wherever they stand: the parameters' sizes name them */
+	for (int i = 0; i < mk->items.n; i++) {
+		const MItem *it = mk->items.v[i];
+		int64_t v;
+		if (it->k == MI_CONST && !eval_expr(c, it->val, &names.s, &v))
+			names_add(&names, it->name, v);
+	}
+	if (c->nerrors != errs0)
+		return NULL;
+	for (int i = 0; i < mk->params.n; i++) {
+		const KParam *kp = mk->params.v[i];
+		add_tensor(m, kp->name, kp->ty, kp->sp, 0, &names.s);
+	}
+	if (c->nerrors != errs0)
+		return NULL;    /* the ops' bindings would repeat them */
+	expand(m, &mk->items, &names, NULL);
+	if (c->nerrors != errs0)
+		return NULL;
+	if (!m->grid) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0371", mk->name_sp, "megakernel `%s` does not say how many blocks it runs on",
+		                   mk->name);
+		d->primary.msg = "no `grid blocks(N)`";
+		diag_note(d, "its schedule gives each op's pieces to blocks when it is linked");
+		diag_help(d, "add `grid blocks(132)`: one block per SM of an H100 or H200");
+		diag_end(c, d);
+		return NULL;
+	}
+	if (!m->mp->ops.n) {
+		error_at(c, "E0371", mk->name_sp, "megakernel `%s` has no op", mk->name);
+		return NULL;
+	}
+	if (check_writers(m) || check_written(m))
+		return NULL;
+	make_deps(m);
+	if (order_ops(m) || check_fit(m))
+		return NULL;
+	return c->nerrors == errs0 ? m->mp : NULL;
+}
