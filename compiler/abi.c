@@ -288,6 +288,62 @@ void abi_splitk_source(FILE *o, const char *storage, int n, int threads)
 	           "}\n", storage, n, threads, n, threads);
 }
 
+/* Stream-K (`split(auto)`): block c walks K tiles [c * total / G,
+ * (c + 1) * total / G) of all tiles' total; a tile it starts and ends
+ * needs no sum; one it ends without starting (its first segment) it sums,
+ * from the slots of the blocks j0 .. c - 1 that hold the tile's earlier
+ * parts (each their last segment: a block writes one partial a launch,
+ * into its own slot); one it starts without ending (its last segment) it
+ * stores to its slot and counts on its flag. The sums wait only on lower
+ * blocks, all resident: block 0 starts at a tile's start. */
+void abi_streamk_source(FILE *o, const char *storage, int n, int threads)
+{
+	fprintf(o, "%s plk_glue_streamk_%d_%d(const float *acc, float *sum, int lt, char *part, unsigned *flag,\n"
+	           "\tint slot, int nred, long long c, long long G, long long total, long long per, long long tile,\n"
+	           "\tint first, int last)\n"
+	           "{\n"
+	           "\tconstexpr int N = %d, THREADS = %d, WARPS = THREADS / 32;\n"
+	           "\tif (!last) {\n"
+	           "\t\tfloat *dst = (float *)(part + c * slot);\n"
+	           "#pragma unroll\n"
+	           "\t\tfor (int i = 0; i < N; i++)\n"
+	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
+	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n"
+	           "\t\tif ((lt & 31) == 0)\n"
+	           "\t\t\tasm volatile(\"red.release.gpu.global.add.u32 [%%0], 1;\" :: \"l\"(flag + c * nred) : \"memory\");\n"
+	           "\t\treturn;\n"
+	           "\t}\n"
+	           "#pragma unroll\n"
+	           "\tfor (int i = 0; i < N; i++)\n"
+	           "\t\tsum[i] = acc[i];\n"
+	           "\tif (first)\n\t\treturn;\n"
+	           "\tfor (long long j = ((tile * per + 1) * G + total - 1) / total - 1; j < c; j++) {\n"
+	           "\t\tunsigned *f = flag + j * nred;\n"
+	           "\t\tif ((lt & 31) == 0) {\n"
+	           "\t\t\tunsigned v;\n"
+	           "\t\t\tdo\n"
+	           "\t\t\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(f) : \"memory\");\n"
+	           "\t\t\twhile (v < (unsigned)WARPS);\n"
+	           "\t\t}\n"
+	           "\t\tasm volatile(\"bar.warp.sync -1;\\n\\tfence.acq_rel.gpu;\" ::: \"memory\");\n"
+	           "\t\tconst float *src = (const float *)(part + j * slot);\n"
+	           "#pragma unroll\n"
+	           "\t\tfor (int i = 0; i < N; i++) {\n"
+	           "\t\t\tfloat x;\n"
+	           "\t\t\tasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(x) : \"l\"(src + i * THREADS + lt) : \"memory\");\n"
+	           "\t\t\tsum[i] += x;\n"
+	           "\t\t}\n"
+	           "\t\tasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n"
+	           "\t\tif ((lt & 31) == 0) {\n"
+	           "\t\t\tunsigned old;\n"
+	           "\t\t\tasm volatile(\"atom.relaxed.gpu.global.add.u32 %%0, [%%1], 1;\" : \"=r\"(old) : \"l\"(f) : \"memory\");\n"
+	           "\t\t\tif (old == (unsigned)(2 * WARPS - 1))\n"
+	           "\t\t\t\tasm volatile(\"st.relaxed.gpu.global.u32 [%%0], 0;\" :: \"l\"(f) : \"memory\");\n"
+	           "\t\t}\n"
+	           "\t}\n"
+	           "}\n", storage, n, threads, n, threads);
+}
+
 /* Threads of one lane of in's role. */
 static int role_threads(const Placement *p, const GInst *in)
 {
@@ -301,20 +357,20 @@ static int role_threads(const Placement *p, const GInst *in)
 
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps)
 {
-	int seen[64][2], nseen = 0;
+	int seen[64][3], nseen = 0;   /* (n, threads, stream) printed */
 	for (int v = 0; v < nps; v++) {
 		const Graph *g = ps[v]->g;
 		for (int i = 0; g->split && i < g->edges.n; i++) {
 			const GEdge *e = g->edges.v[i];
 			if (!e->reduce)
 				continue;
-			int t = role_threads(ps[v], e->from), n = abi_splitk_elems(e, t), dup = 0;
+			int t = role_threads(ps[v], e->from), n = abi_splitk_elems(e, t), s = g->stream, dup = 0;
 			for (int j = 0; j < nseen; j++)
-				dup |= seen[j][0] == n && seen[j][1] == t;
+				dup |= seen[j][0] == n && seen[j][1] == t && seen[j][2] == s;
 			if (dup || nseen == 64)
 				continue;
-			seen[nseen][0] = n, seen[nseen][1] = t, nseen++;
-			abi_splitk_source(o, storage, n, t);
+			seen[nseen][0] = n, seen[nseen][1] = t, seen[nseen][2] = s, nseen++;
+			(s ? abi_streamk_source : abi_splitk_source)(o, storage, n, t);
 		}
 	}
 }

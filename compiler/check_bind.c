@@ -256,7 +256,7 @@ void check_grid(Chk *k)
 		else if (!strcmp(p->name, "order"))
 			want = 1, usage = "`order(INST)`, INST an instance providing a `tile_order` hook";
 		else if (!strcmp(p->name, "split"))
-			want = 1, usage = "`split(S)`: each tile's K divided among S work items";
+			want = 1, usage = "`split(S)`: each tile's K divided among S work items; `split(auto)`: all tiles' K among the blocks";
 		else if (!strcmp(p->name, "raster")) {
 			usage = "`raster grouped(G)`, `raster row` or `raster column`";
 			int r = -1;
@@ -285,7 +285,8 @@ void check_grid(Chk *k)
 			k->order = p;        /* its instance: check_order */
 		else if (!strcmp(p->name, "split")) {
 			k->split = p;        /* its ring and reductions: check_split */
-			check_names_in(k, p->args.v[0]);
+			if (((const Expr *)p->args.v[0])->k != EX_AUTO)   /* split(auto): stream-K */
+				check_names_in(k, p->args.v[0]);
 		}
 		else if (!strcmp(p->name, "tiles")) {
 			g->tiles[0] = p->args.v[0];

@@ -169,6 +169,31 @@ void check_split(Chk *k)
 		return;
 	}
 	const Expr *n = k->split->args.v[0];
+	if (n->k == EX_AUTO) {   /* stream-K: one share per block, no lanes */
+		for (int i = 0; i < g->roles.n; i++)
+			if (((const GRole *)g->roles.v[i])->lanes > 1) {
+				split_error(k, k->split->sp, "each block walks one range of K tiles",
+				            "drop `pingpong` from the ring, or give `split` a count",
+				            "`split(auto)` with pingpong lanes is not supported in `%s`", g->k->name);
+				return;
+			}
+		if (reductions(k))
+			return;
+		g->stream = 1;
+		g->split = g->split_per;
+		/* the workspace: a counter per block and reduction (SMS blocks at
+		 * most), to 256 bytes, then a slot per block */
+		Expr *sms = arena_alloc(A(k), sizeof *sms);
+		sms->k = EX_NAME, sms->name = "SMS";
+		g->ws_zero = bin(k, '*', call2(k, "ceil_div", bin(k, '*', sms, num(k, 4 * g->nreduce)), num(k, 256)), num(k, 256));
+		g->ws_bytes = bin(k, '+', g->ws_zero, bin(k, '*', sms, num(k, g->ws_slot)));
+		GKParam *q = arena_alloc(A(k), sizeof *q);
+		q->name = "plk_workspace";
+		q->kind = KP_WORKSPACE;
+		g->ws_kparam = g->kparams.n;
+		vec_push(A(k), &g->kparams, q);
+		return;
+	}
 	if ((n->k == EX_NUM && n->num <= 0) || (n->k == EX_NEG && n->a->k == EX_NUM)) {
 		split_error(k, n->sp, "each tile needs at least one work item",
 		            "write a positive count, or remove `split`", "`split` of a count below one in `%s`",

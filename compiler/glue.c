@@ -634,6 +634,103 @@ static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nf
 	LLVMBuildCall2(b, ft, f, args, 8, "");
 }
 
+/* One role under `split(auto)` (stream-K; abi_streamk_source says how the
+ * sums go): block c walks K tiles [c * total / G, (c + 1) * total / G) of
+ * the tiles' total, a segment per tile it touches, the last segment
+ * first: that one (a tile's start) others wait for, and the first (a
+ * tile's end) waits for others, so no block waits for one that waits
+ * (forwards, each block's first segment waited for the previous block's
+ * last: a chain through the grid, 2-10x slower). The epilogue runs for a
+ * tile the segment ends. No lanes (check_split), no pairs. */
+static void stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
+                        LLVMBasicBlockRef done)
+{
+	LLVMBuilderRef b = g->b;
+	const Graph *gr = g->p->g;
+	LLVMTypeRef i64 = g->i64;
+	LLVMValueRef per = LLVMBuildSExt(b, expr_ir(g, gr->split_per), i64, "per");
+	LLVMValueRef total = LLVMBuildMul(b, LLVMBuildSExt(b, LLVMBuildMul(b, tiles_m, tiles_n, ""), i64, ""), per, "total");
+	LLVMValueRef G_ = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), i64, "blocks");
+	LLVMValueRef c = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), i64, "block");
+	LLVMValueRef start = LLVMBuildSDiv(b, LLVMBuildMul(b, c, total, ""), G_, "start");
+	LLVMValueRef end = LLVMBuildSDiv(b, LLVMBuildMul(b, LLVMBuildAdd(b, c, LLVMConstInt(i64, 1, 0), ""), total, ""), G_, "end");
+	/* the workspace: flags [G][reductions] to 256 bytes, then a slot per block */
+	LLVMValueRef ws = gr->ws_kparam >= 0 ? g->kargs[gr->ws_kparam] : NULL;
+	LLVMValueRef zero = LLVMBuildMul(b, LLVMBuildUDiv(b, LLVMBuildAdd(b, LLVMBuildMul(b, G_, LLVMConstInt(i64, 4 * gr->nreduce, 0), ""),
+	                                                                  LLVMConstInt(i64, 255, 0), ""),
+	                                                  LLVMConstInt(i64, 256, 0), ""),
+	                                 LLVMConstInt(i64, 256, 0), "ws.zero");
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+	g->preheader = pre;
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.head");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.body");
+	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.flush");
+	LLVMBuildBr(b, head);
+	LLVMPositionBuilderAtEnd(b, head);
+	LLVMValueRef it = LLVMBuildPhi(b, i64, "k.it");   /* the segments, last first (see above) */
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, it, start, ""), body, flush);
+	LLVMPositionBuilderAtEnd(b, body);
+	LLVMValueRef tile = LLVMBuildSDiv(b, LLVMBuildSub(b, it, LLVMConstInt(i64, 1, 0), ""), per, "tile");
+	LLVMValueRef tstart = LLVMBuildMul(b, tile, per, "");
+	LLVMValueRef segb = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, start, tstart, ""), start, tstart, "seg");
+	LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, segb, tstart, ""), g->i32, "first");
+	LLVMValueRef lastb = LLVMBuildICmp(b, LLVMIntEQ, it, LLVMBuildAdd(b, tstart, per, ""), "last");
+	LLVMValueRef kr[2] = { LLVMBuildTrunc(b, LLVMBuildSub(b, segb, tstart, ""), g->i32, "k_first"),
+	                       LLVMBuildTrunc(b, LLVMBuildSub(b, it, segb, ""), g->i32, "k_count") };
+	LLVMValueRef tm, tn;
+	raster(g, LLVMBuildTrunc(b, tile, g->i32, ""), tiles_m, tiles_n, &tm, &tn);
+	for (int i = 0; r->role && i < r->role->insts.n; i++) {
+		const GInst *in = r->role->insts.v[i];
+		LLVMBasicBlockRef after = NULL;
+		if (in->after_reduce) {   /* the tile's sums: the segment that ends it */
+			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sum");
+			after = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+			LLVMBuildCondBr(b, lastb, yes, after);
+			LLVMPositionBuilderAtEnd(b, yes);
+		}
+		call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
+		if (after) {
+			LLVMBuildBr(b, after);
+			LLVMPositionBuilderAtEnd(b, after);
+		}
+		for (int j = 0; ws && j < gr->edges.n; j++) {
+			const GEdge *e = gr->edges.v[j];
+			if (!e->reduce || e->from != in)
+				continue;
+			int threads = r->nwarps * 32;
+			LLVMValueRef lt = LLVMBuildSub(b, call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32),
+			                               ci32(g, 32 * r->first_warp), "");
+			LLVMValueRef poff = LLVMBuildAdd(b, zero, LLVMConstInt(i64, e->ws_off, 0), "");
+			LLVMValueRef foff = LLVMConstInt(i64, 4 * e->reduce_id, 0);
+			LLVMValueRef args[14] = {
+				frag_ptr(g, fr, nfr, e->fp, threads), frag_ptr(g, fr, nfr, e->tp, threads), lt,
+				LLVMBuildGEP2(b, g->i8, ws, &poff, 1, ""),
+				LLVMBuildBitCast(b, LLVMBuildGEP2(b, g->i8, ws, &foff, 1, ""), LLVMPointerType(g->i32, 0), ""),
+				ci32(g, (int64_t)gr->ws_slot), ci32(g, gr->nreduce), c, G_, total, per, tile, first,
+				LLVMBuildZExt(b, lastb, g->i32, "") };
+			LLVMTypeRef ts[14];
+			for (int a = 0; a < 14; a++)
+				ts[a] = LLVMTypeOf(args[a]);
+			char name[64];
+			snprintf(name, sizeof name, "plk_glue_streamk_%d_%d", abi_splitk_elems(e, threads), threads);
+			LLVMTypeRef ft = LLVMFunctionType(g->v, ts, 14, 0);
+			LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+			if (!f)
+				f = LLVMAddFunction(g->m, name, ft);
+			LLVMBuildCall2(b, ft, f, args, 14, "");
+		}
+	}
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+	LLVMBuildBr(b, head);
+	LLVMValueRef inv[2] = { end, segb };
+	LLVMBasicBlockRef inb[2] = { pre, latch };
+	LLVMAddIncoming(it, inv, inb, 2);
+	LLVMPositionBuilderAtEnd(b, flush);
+	for (int i = 0; r->role && i < r->role->insts.n; i++)
+		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, ci32(g, -1), ci32(g, -1), NULL);
+	LLVMBuildBr(b, done);
+}
+
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * Paired (2 x 1 clusters, which the runtime launches whole): work item t
  * is a pair of tile rows; t = cluster id, stepping by the number of
@@ -893,7 +990,10 @@ static void build_main(G *g, const char *name)
 			LLVMBuildCondBr(b, rin, yes, no);
 			LLVMPositionBuilderAtEnd(b, yes);
 			g->lane = r->lane;
-			role_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
+			if (gr->stream)
+				stream_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
+			else
+				role_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
 			g->lane = 0;
 			LLVMPositionBuilderAtEnd(b, no);
 		}

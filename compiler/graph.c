@@ -54,7 +54,13 @@ void graph_print(FILE *out, const Graph *g)
 		fprintf(out, ", cluster(%d, %d)", g->cluster[0], g->cluster[1]);
 	if (g->order)
 		fprintf(out, ", order(%s.%s)", g->order->name, g->order_port->name);
-	if (g->split) {
+	if (g->stream) {
+		fprintf(out, ", split auto (stream-K: the blocks share the tiles' ");
+		expr_print(out, g->split_per);
+		fprintf(out, " slots each; workspace ");
+		expr_print(out, g->ws_bytes);
+		fprintf(out, " bytes)");
+	} else if (g->split) {
 		fprintf(out, ", split ");
 		expr_print(out, g->split);
 		fprintf(out, " (of ");

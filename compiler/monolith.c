@@ -317,14 +317,24 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	 * rows `pairs_m`, with a cluster of 2 x 1; lane L of N starting at
 	 * item L and stepping by N. */
 	fprintf(o, "\t\t\tint tm, tn, kf = 0, kc = 0;\n");
-	if (le)
+	if (g->stream) {   /* stream-K (glue.c, stream_body): this block's range of the K tiles */
+		fprintf(o, "\t\t\tconst long long per = plk_per, total = (long long)ntiles * per, G = gridDim.x, c = blockIdx.x;\n"
+		           "\t\t\tconst long long start = c * total / G, zero = (G * %d + 255) / 256 * 256;\n"
+		           "\t\t\tfor (long long it = (c + 1) * total / G, segb = 0; it > start; it = segb) {   /* last first */\n"
+		           "\t\t\t\tconst long long tile64 = (it - 1) / per, tstart = tile64 * per;\n"
+		           "\t\t\t\tsegb = start > tstart ? start : tstart;\n"
+		           "\t\t\t\tconst int tile = (int)tile64, first = segb == tstart, last = it == tstart + per;\n"
+		           "\t\t\t\tkf = (int)(segb - tstart), kc = (int)(it - segb);\n"
+		           "\t\t\t\t(void)first, (void)last, (void)zero;\n", 4 * g->nreduce);
+	} else if (le)
 		fprintf(o, "\t\t\tfor (int t = %s%s%s + %d * (%s); t < %s; t += %d * (%s)) {\n", pair ? "(" : "", first,
 		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
 	else
 		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
 	/* split K (glue.c): split t % S of tile t / S, its share of the K tiles */
-	fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
-	if (g->split_per)
+	if (!g->stream)
+		fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
+	if (g->split_per && !g->stream)
 		fprintf(o, "\t\t\t\tkf = plk_split_first(split, plk_S, plk_per), "
 		           "kc = plk_split_first(split + 1, plk_S, plk_per) - kf;\n");
 	if (g->order) {   /* the tile_order hook (glue.c, order_tile) */
@@ -351,8 +361,8 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
 		const GInst *in = r->role->insts.v[j];
 		int sum = g->split && in->after_reduce;   /* the tile's sums: its last split */
-		entry_call(o, g, in, r->lane, frags, *nfrags, sum ? "\t\t\t\tif (split == plk_S - 1)\n\t\t\t\t\t"
-		                                                   : "\t\t\t\t");
+		entry_call(o, g, in, r->lane, frags, *nfrags, !sum ? "\t\t\t\t" : g->stream ? "\t\t\t\tif (last)\n\t\t\t\t\t"
+		                                                   : "\t\t\t\tif (split == plk_S - 1)\n\t\t\t\t\t");
 		for (int e = 0; g->split && e < g->edges.n; e++) {
 			const GEdge *ge = g->edges.v[e];
 			if (!ge->reduce || ge->from != in)
@@ -362,6 +372,13 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 				f++;
 			while (f2 < *nfrags && frags[f2] != frag_key(ge->tp))
 				f2++;
+			if (g->stream) {
+				fprintf(o, "\t\t\t\tplk_glue_streamk_%d_%d(frag%d, frag%d, threadIdx.x - %d, (char *)p%d + zero + %u, "
+				           "(unsigned *)p%d + %d, %u, %d, c, G, total, per, tile64, first, last);\n",
+				        abi_splitk_elems(ge, threads), threads, f, f2, 32 * r->first_warp, g->ws_kparam, ge->ws_off,
+				        g->ws_kparam, ge->reduce_id, g->ws_slot, g->nreduce);
+				continue;
+			}
 			fprintf(o, "\t\t\t\tplk_glue_splitk_%d_%d(frag%d, frag%d, threadIdx.x - %d, "
 			           "(char *)p%d + plk_ws_zero + (long long)tile * (plk_S - 1) * %u + %u, "
 			           "(unsigned *)p%d + tile * %d + %d, %u, split, plk_S);\n",
@@ -451,7 +468,7 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	else
 		fputs("0", o);
 	fprintf(o, ", nitems = ntiles * plk_S;\n\t(void)plk_per;\n");
-	if (g->split) {
+	if (g->split && !g->stream) {
 		fprintf(o, "\tconst long long plk_ws_zero = ");
 		cexpr(o, g, g->ws_zero);
 		fprintf(o, ";\n");

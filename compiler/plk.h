@@ -704,6 +704,9 @@ typedef struct Graph {
 	 * ring's `per` in kernel terms (also without a split grid: the one
 	 * share is all of it); NULL: no split ring. */
 	Expr *split, *split_per;
+	int stream;              /* `split(auto)`, stream-K: the tiles' K tiles, split evenly
+	                          * among the blocks (split is then per: the work items are
+	                          * the K tiles, the runtime launching min(SMS, them)) */
 	int nreduce;             /* frag edges reduced (GEdge.reduce) */
 	uint32_t ws_slot;        /* bytes of one split's partials of one tile */
 	/* the workspace: ws_zero bytes of counters (4 per tile and reduction,
@@ -1059,6 +1062,7 @@ int abi_paired(const Placement *p);
  * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;
  * _sources: one for each distinct (n, threads) of the kernels ps. */
 void abi_splitk_source(FILE *o, const char *storage, int n, int threads);
+void abi_streamk_source(FILE *o, const char *storage, int n, int threads);   /* split(auto)'s */
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps);
 int abi_splitk_elems(const GEdge *e, int threads);   /* f32 per thread of a reduced frag */
 /* Hooks (docs/abi.md, "Hooks"): whether any instance has a hook port (the

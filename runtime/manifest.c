@@ -110,6 +110,8 @@ static void add_sym(void *ctx, const char *name, size_t len)
 {
 	SymAdd *sa = ctx;
 	plk_manifest *m = sa->m;
+	if (len == 3 && !memcmp(name, "SMS", 3))
+		return;   /* the launch's resident blocks (plk_plan.sms), not a shape symbol */
 	for (int i = 0; i < m->nsyms; i++)
 		if (strlen(m->syms[i]) == len && !memcmp(m->syms[i], name, len))
 			return;

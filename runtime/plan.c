@@ -74,11 +74,15 @@ void plk_plan_free(plk_plan *p)
 	free(p);
 }
 
-typedef struct Look { const plk_manifest *m; const int64_t *sym; } Look;
+typedef struct Look { const plk_manifest *m; const int64_t *sym; int64_t sms; } Look;
 
 static int look(void *ctx, const char *name, size_t len, int64_t *v)
 {
 	Look *l = ctx;
+	if (len == 3 && !memcmp(name, "SMS", 3) && l->sms > 0) {
+		*v = l->sms;
+		return 0;
+	}
 	for (int i = 0; i < l->m->nsyms; i++)
 		if (strlen(l->m->syms[i]) == len && !memcmp(l->m->syms[i], name, len)) {
 			*v = l->sym[i];
@@ -140,7 +144,7 @@ int plk_resolve_shapes(const plk_manifest *m, const plk_binding *b, plk_plan *p,
 	}
 	if (infer(m, b, p->sym, set, from, err))
 		goto out;
-	Look l = { m, p->sym };
+	Look l = { m, p->sym, 0 };
 	char e[PLK_ERRLEN];
 	for (int t = 0; t < m->ntensors; t++) {
 		const plk_mtensor *mt = &m->tensors[t];
@@ -175,7 +179,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 	char e[PLK_ERRLEN];
 	if (plk_resolve_shapes(m, b, p, err))
 		return -1;
-	Look l = { m, p->sym };
+	Look l = { m, p->sym, p->sms };
 	p->ws_bytes = -1;
 	p->ws_param = -1;
 	for (int i = 0; i < m->nparams; i++) {
@@ -255,7 +259,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, char *err)
 {
 	char e[PLK_ERRLEN];
-	Look l = { m, sym };
+	Look l = { m, sym, 0 };
 	int64_t w = 1;
 	for (int i = 0; i < m->ntiles; i++) {
 		int64_t v;

@@ -164,6 +164,7 @@ typedef struct plk_plan {
 	int64_t work;                /* work items (tiles x splits) */
 	int64_t ws_bytes;            /* the workspace param's size; -1: no such param */
 	int64_t ws_zero;             /* its bytes to zero when the shape changes */
+	int64_t sms;                 /* SMS in expressions: blocks resident at once (the caller's) */
 	int ws_param;
 	unsigned grid[3];
 } plk_plan;

@@ -596,6 +596,7 @@ int plk_args_prepare(plk_args *a)
 			return -1;
 	}
 	const plk_fn *f = &k->fns[a->var];
+	a->p->sms = f->capacity;   /* SMS in a stream-K workspace's size */
 	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_work_items(f->m, a->p->sym, &a->p->work, a->err)
 	    || plk_grid(f->m, a->p->work, f->capacity, a->p->grid, a->err))
 		return -1;

@@ -950,6 +950,34 @@ static void test_split(void)
 	plk_binding_free(b);
 	plk_plan_free(p);
 	plk_manifest_free(m);
+	/* stream-K: the workspace's size names SMS, the caller's capacity, which
+	 * is no shape symbol */
+	static const char *const S =
+	    "{ \"plk_manifest\": 1, \"entry\": \"k\", \"block\": [256, 1, 1],"
+	    "  \"grid\": { \"policy\": \"persistent\", \"tiles\": [[\"ceil_div(M, 64)\", 1]], \"split\": \"ceil_div(K, 64)\" },"
+	    "  \"tensors\": [{ \"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"] }],"
+	    "  \"params\": [{ \"name\": \"a\", \"kind\": \"ptr\", \"tensor\": \"A\" },"
+	    "    { \"name\": \"ws\", \"kind\": \"workspace\", \"bytes\": \"((ceil_div((SMS * 4), 256) * 256) + (SMS * 32768))\","
+	    "      \"zero\": \"(ceil_div((SMS * 4), 256) * 256)\" }] }";
+	m = plk_manifest_parse(S, strlen(S), err);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_EQ(m->nsyms, 2);                     /* M, K: not SMS */
+		b = plk_binding_new(m);
+		p = plk_plan_new(m);
+		CHECK_EQ(plk_binding_tensor(m, b, "A", 0x10000, (int64_t[]){ 16, 4096 }, 2, err), 0);
+		p->sms = 132;
+		CHECK_EQ(plk_resolve(m, b, p, err), 0);
+		CHECK_EQ(p->ws_zero, 768);
+		CHECK_EQ(p->ws_bytes, 768 + 132 * 32768);
+		CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
+		CHECK_EQ(work, 64);                        /* 1 tile x 64 K tiles */
+		p->sms = 0;                                /* no capacity given: an error, not 0 bytes */
+		CHECK(plk_resolve(m, b, p, err) != 0);
+		plk_binding_free(b);
+		plk_plan_free(p);
+		plk_manifest_free(m);
+	}
 	/* a workspace needs its size, and carries no tensor */
 	static const char *const bad[] = {
 	    "{ \"plk_manifest\": 1, \"entry\": \"k\", \"block\": [32, 1, 1], \"params\": [{ \"name\": \"ws\", \"kind\": \"workspace\" }] }",
