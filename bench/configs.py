@@ -247,3 +247,23 @@ SETS["shape_suite_auto"] = [
     dict(PINGPONG_CONFIGS[0], shapes=[]),
     dict(CONFIGS[0], shapes=[]),
 ]
+
+# Stream-K (`split(auto)`): 64 x 128 tiles without lanes, the tiles' K
+# tiles split evenly among the blocks, against the same tiles split
+# min(4, 132 / tiles) ways (pingpong) and unsplit.
+P64N = [('const BM = 128, BN = 128, BK = 64', 'const BM = 64, BN = 128, BK = 64')]
+STREAM_SHAPES = [(1, 6144, 4096), (16, 6144, 4096), (64, 6144, 4096), (16, 14336, 4096), (16, 4096, 14336),
+                 (128, 6144, 4096), (33, 776, 520), (300, 3000, 1000), (1024, 1024, 1024)]
+SETS["stream"] = [
+    dict(name="pp64x128_stream", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=STREAM_SHAPES, edit=P64N + [("[stages = auto, pingpong = 2]", "[stages = auto]"),
+                                            ("raster grouped(8)", "raster grouped(8), split(auto)")]),
+    dict(name="pp64x128_split", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=STREAM_SHAPES, edit=P64N + SPLIT),
+    dict(name="pp64x128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=STREAM_SHAPES, edit=P64N),
+    dict(name="t128x128_stream", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=STREAM_SHAPES + [(2048, 2048, 2048), (4096, 4096, 4096)],
+         edit=[("[stages = auto, pingpong = 2]", "[stages = auto]"),
+               ("raster grouped(8)", "raster grouped(8), split(auto)")]),
+]
