@@ -40,6 +40,9 @@ typedef struct G {
 	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
 	LLVMBasicBlockRef preheader;   /* of the tile loop being built */
 	int lane;              /* of the role being built (pingpong lanes); 0 */
+	int ops;               /* the ops of a megakernel: each main takes its first
+	                          work item and its stride (after the kernel params) */
+	LLVMValueRef op_first, op_step;
 	int err;
 } G;
 
@@ -754,7 +757,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMValueRef nitems = gr->split ? LLVMBuildMul(b, ntiles, sp.S, "nitems") : ntiles;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1;
-	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
+	LLVMValueRef t0 = g->ops ? g->op_first : call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
 	if (pair) {
 		rank = LLVMBuildAnd(b, t0, ci32(g, 1), "rank");
 		t0 = LLVMBuildLShr(b, t0, ci32(g, 1), "cluster");
@@ -764,7 +767,9 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		                                      call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
 	/* the block's (or pair's) stride through the work items */
 	LLVMValueRef step;
-	if (g->p->g->persistent && pair)
+	if (g->ops)   /* a megakernel's op (mega.c: no pairs, no clusters) */
+		step = g->op_step;
+	else if (g->p->g->persistent && pair)
 		step = LLVMBuildLShr(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ci32(g, 1), "");
 	else if (g->p->g->persistent)
 		step = twod ? LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
@@ -883,10 +888,17 @@ static void build_main(G *g, const char *name)
 	const Graph *gr = p->g;
 	LLVMBuilderRef b = g->b;
 	int nk = gr->kparams.n;
-	LLVMTypeRef *pts = arena_alloc(g->c->arena, (nk + 1) * sizeof *pts);
+	LLVMTypeRef *pts = arena_alloc(g->c->arena, (nk + 3) * sizeof *pts);
 	for (int i = 0; i < nk; i++)
 		pts[i] = kparam_type(g, ((const GKParam *)gr->kparams.v[i])->kind);
-	g->fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->v, pts, nk, 0));
+	pts[nk] = pts[nk + 1] = g->i32;   /* ops: first work item, stride */
+	g->fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->v, pts, nk + 2 * g->ops, 0));
+	if (g->ops) {
+		g->op_first = LLVMGetParam(g->fn, nk);
+		g->op_step = LLVMGetParam(g->fn, nk + 1);
+		LLVMSetValueName2(g->op_first, "op.first", 8);
+		LLVMSetValueName2(g->op_step, "op.step", 7);
+	}
 	fn_attr(g, g->fn, "alwaysinline");
 	fn_attr(g, g->fn, "nounwind");
 	g->kargs = arena_alloc(g->c->arena, (nk + 1) * sizeof *g->kargs);
@@ -1026,11 +1038,11 @@ static void strip_new_attrs(G *g)
 	}
 }
 
-static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *const *ps, int nps)
+static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *const *ps, int nps, int ops)
 {
 	const Placement *p = ps[0];
 	memset(g, 0, sizeof *g);
-	g->c = c, g->p = p, g->ps = ps, g->nps = nps;
+	g->c = c, g->p = p, g->ps = ps, g->nps = nps, g->ops = ops;
 	g->cx = LLVMContextCreate();
 	g->m = LLVMModuleCreateWithNameInContext("plk_glue", g->cx);
 	g->b = LLVMCreateBuilderInContext(g->cx);
@@ -1098,16 +1110,20 @@ static void dispose(G *g)
 
 int glue_emit_ll(Ctx *c, const Placement *p, FILE *out)
 {
+	return glue_emit_ll_ops(c, &p, 1, 0, trampoline_source(c, p), out);
+}
+
+int glue_emit_ll_ops(Ctx *c, const Placement *const *ps, int nps, int ops, const char *entry, FILE *out)
+{
 	G g;
-	/* The kernel entry (NVRTC, trampoline.c) heads it as a comment. */
-	const char *entry = trampoline_source(c, p);
+	/* The kernel entry (NVRTC, trampoline.c or mega_entry.c) heads it as a comment. */
 	for (const char *s = entry; s && *s;) {
 		const char *e = strchr(s, '\n');
 		int n = e ? (int)(e - s) : (int)strlen(s);
 		fprintf(out, "; %.*s\n", n, s);
 		s += n + (e != NULL);
 	}
-	build_module(&g, c, &p, 1);
+	build_module(&g, c, ps, nps, ops);
 	char *s = LLVMPrintModuleToString(g.m);
 	fputs(s, out);
 	LLVMDisposeMessage(s);
@@ -1123,10 +1139,15 @@ int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n)
 
 int glue_bitcode_multi(Ctx *c, const Placement *const *ps, int nps, void **bc, size_t *n)
 {
+	return glue_bitcode_ops(c, ps, nps, 0, bc, n);
+}
+
+int glue_bitcode_ops(Ctx *c, const Placement *const *ps, int nps, int ops, void **bc, size_t *n)
+{
 	G g;
 	const Placement *p = ps[0];
 	*bc = NULL, *n = 0;
-	build_module(&g, c, ps, nps);
+	build_module(&g, c, ps, nps, ops);
 	int err = g.err;
 	if (!err) {
 		LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(g.m);

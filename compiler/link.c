@@ -92,6 +92,7 @@ static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkRe
 typedef struct Inputs {
 	const Placement *const *ps;   /* the kernels: one entry point each */
 	int nps;
+	const char *mega;             /* a megakernel's entry, the one entry point; NULL */
 	const void *glue, *entry;
 	size_t glue_n, entry_n;
 	const char **objs;
@@ -108,8 +109,10 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	opts[no++] = "-lto";
 	/* Only the kernels are entry points: LTO may drop every other
 	 * definition (`used` entries and glue helpers, once inlined). */
-	for (int i = 0; i < in->nps; i++)
+	for (int i = 0; i < in->nps && !in->mega; i++)
 		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->ps[i]->g->k->name);
+	if (in->mega)
+		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->mega);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
 	nvJitLinkHandle h = NULL;
 	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);
@@ -220,12 +223,13 @@ int link_check_ptx(Ctx *c, const Placement *p, const char *ptx)
 	return err;
 }
 
-static int check_cubin(Ctx *c, const Placement *p, const LinkResult *r)
+/* name: the entry to find, p's kernel's unless a megakernel's */
+static int check_cubin(Ctx *c, const Placement *p, const char *name, const LinkResult *r)
 {
-	const char *sec = arena_printf(c->arena, ".text.%s", p->g->k->name);
+	const char *sec = arena_printf(c->arena, ".text.%s", name);
 	if (!memmem(r->cubin, r->cubin_size, sec, strlen(sec) + 1)) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0505", kernel_span(p->g), "the linked cubin for %s has no kernel `%s`",
-		                   p->arch->name, p->g->k->name);
+		                   p->arch->name, name);
 		diag_note(d, "nvJitLink's LTO dropped it: the link succeeded but is empty");
 		diag_end(c, d);
 		return -1;
@@ -410,16 +414,16 @@ void link_result_free(LinkResult *r)
 
 /* Glue, entries and objs[nobjs] of the n kernels, linked: the cubin
  * checked for each kernel, and the PTX with want_ptx. */
-static int link_all(Ctx *c, const Placement *const *ps, int n, const char **objs, int nobjs, int want_ptx,
-                    LinkResult *r)
+static int link_all(Ctx *c, const Placement *const *ps, int n, const MegaPlan *mp, const char **objs, int nobjs,
+                    int want_ptx, LinkResult *r)
 {
 	const Placement *p = ps[0];
-	Inputs in = { ps, n, NULL, NULL, 0, 0, objs, nobjs };
+	Inputs in = { ps, n, mp ? mp->m->name : NULL, NULL, NULL, 0, 0, objs, nobjs };
 	void *glue = NULL, *entry = NULL, *bc = NULL;
 	size_t bcn = 0;
 	int rc = -1;
-	if (glue_bitcode_multi(c, ps, n, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, &glue, &in.glue_n) ||
-	    trampoline_ltoir_multi(c, ps, n, &entry, &in.entry_n))
+	if (glue_bitcode_ops(c, ps, n, mp != NULL, &bc, &bcn) || nvvm_compile(c, p, bc, bcn, &glue, &in.glue_n) ||
+	    (mp ? mega_entry_ltoir(c, mp, ps, n, &entry, &in.entry_n) : trampoline_ltoir_multi(c, ps, n, &entry, &in.entry_n)))
 		goto out;
 	in.glue = glue, in.entry = entry;
 	char *cubin = NULL;
@@ -431,7 +435,7 @@ static int link_all(Ctx *c, const Placement *const *ps, int n, const char **objs
 	r->cubin = cubin;
 	int bad = 0;
 	for (int i = 0; i < n; i++)
-		bad |= check_cubin(c, ps[i], r) != 0;
+		bad |= check_cubin(c, ps[i], mp ? mp->m->name : ps[i]->g->k->name, r) != 0;
 	if (bad)
 		goto out;
 	if (want_ptx) {
@@ -484,7 +488,7 @@ int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, 
 		in->obj = r->objs[i].path, in->sym = in->comp->entry;
 		push_obj(objs, &nobjs, in->obj);
 	}
-	return link_all(c, &p, 1, objs, nobjs, want_ptx, r);
+	return link_all(c, &p, 1, NULL, objs, nobjs, want_ptx, r);
 }
 
 int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
@@ -494,6 +498,11 @@ int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r)
 
 int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r)
 {
+	return link_mega(c, ps, n, NULL, want_ptx, r);
+}
+
+int link_mega(Ctx *c, const Placement *const *ps, int n, const MegaPlan *mp, int want_ptx, LinkResult *r)
+{
 	memset(r, 0, sizeof *r);
 	int total = total_insts(ps, n), nobjs = 0;
 	r->objs = arena_alloc(c->arena, (total + 1) * sizeof *r->objs);
@@ -502,7 +511,7 @@ int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkRe
 	const char **objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
 	for (int i = 0; i < total; i++)   /* one specialization used by two variants: linked once */
 		push_obj(objs, &nobjs, r->objs[i].path);
-	return link_all(c, ps, n, objs, nobjs, want_ptx, r);
+	return link_all(c, ps, n, mp, objs, nobjs, want_ptx, r);
 }
 
 /* ------------------------------------------------------ entry symbols */

@@ -832,33 +832,68 @@ static const Component *pick_component(Ctx *c, const Options *o, const Program *
 	return first;
 }
 
-/* A megakernel: checked and scheduled for each arch; --emit=schedule
- * prints the schedule. Its glue is not written yet (E0377). */
+/* A megakernel (docs/megakernel.md): checked and scheduled; its schedule
+ * (--emit=schedule), its manifest, or its cubin and manifest, linked from
+ * its ops' kernels under its entry (mega_entry.c). One arch (E0377). */
 static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const ArchInfo **arches, int narches)
 {
-	for (int a = 0; a < narches; a++) {
-		double t0 = plk_clock();
-		MegaPlan *mp = mega_check(c, p, m, arches[a]);
-		ctx_time(c, "megakernel", t0);
-		if (!mp || c->nerrors)
-			return 1;
-		if (o->emit == EMIT_SCHEDULE) {
-			FILE *f = open_out(c, o, o->out);
-			if (f)
-				mega_schedule_print(f, mp);
-			if (close_out(c, o, f, o->out))
-				return 1;
-		}
+	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST ||
+	            o->emit == EMIT_SCHEDULE || o->emit == EMIT_GLUE_LL;
+	if (narches > 1 || !shown) {
+		Diag *d = narches > 1
+		        ? diag_new(c, DIAG_ERROR, "E0377", m->name_sp, "megakernel `%s` is linked for one arch, not %d",
+		                   m->name, narches)
+		        : diag_new(c, DIAG_ERROR, "E0377", m->name_sp, "--emit=%s shows one kernel, not megakernel `%s`",
+		                   emit_names[o->emit], m->name);
+		d->primary.msg = narches > 1 ? "its schedule is made for one GPU" : "a program of several kernels";
+		diag_help(d, narches > 1 ? "link it once per -arch" : "--emit=schedule shows its schedule; --kernel OP_KERNEL "
+		                                                       "shows one op's kernel");
+		diag_end(c, d);
+		return 1;
 	}
-	if (o->check_only || o->emit == EMIT_SCHEDULE)
+	double t0 = plk_clock();
+	MegaPlan *mp = mega_check(c, p, m, arches[0]);
+	ctx_time(c, "megakernel", t0);
+	if (!mp || c->nerrors)
+		return 1;
+	if (o->emit == EMIT_SCHEDULE) {
+		FILE *f = open_out(c, o, o->out);
+		if (f)
+			mega_schedule_print(f, mp);
+		return close_out(c, o, f, o->out);
+	}
+	if (o->check_only)
 		return 0;
-	Diag *d = diag_new(c, DIAG_ERROR, "E0377", m->name_sp, "megakernel `%s` is checked and scheduled, not linked",
-	                   m->name);
-	d->primary.msg = "this plkc writes no binary for a megakernel yet";
-	diag_note(d, "its ops, their order, waits and blocks are decided: see them with --emit=schedule");
-	diag_help(d, "link one of its ops alone with `--kernel NAME`");
-	diag_end(c, d);
-	return 1;
+	if (mega_check_linkable(c, mp))
+		return 1;
+	const Placement *const *ps = (const Placement *const *)mp->kernels.v;
+	if (o->emit == EMIT_MANIFEST || o->emit == EMIT_GLUE_LL) {
+		FILE *f = open_out(c, o, o->out);
+		int rc = !f || (o->emit == EMIT_MANIFEST ? manifest_write_mega(c, mp, NULL, NULL, f)
+		                : glue_emit_ll_ops(c, ps, mp->kernels.n, 1, mega_entry_source(c, mp, ps, mp->kernels.n), f));
+		return close_out(c, o, f, o->out) || rc || c->nerrors;
+	}
+	LinkResult r;
+	t0 = plk_clock();
+	int rc = link_mega(c, ps, mp->kernels.n, mp, 0, &r) || c->nerrors;
+	ctx_time(c, "link megakernel (total)", t0);
+	if (rc)
+		return 1;
+	const char *out = binary_out(c, o, m->name, 1);
+	const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
+	char *man = NULL;
+	size_t mlen = 0;
+	FILE *mf = open_memstream(&man, &mlen);
+	rc = !mf || manifest_write_mega(c, mp, &r, binary_key(c, out, mpath), mf);
+	if (mf && fclose(mf))
+		rc = 1;
+	if (rc)
+		cannot_write(c, mpath);
+	else
+		rc = write_pair(c, o, out, mpath, r.cubin, r.cubin_size, man, mlen);
+	free(man);
+	link_result_free(&r);
+	return rc;
 }
 
 static int run(Ctx *c, Options *o)

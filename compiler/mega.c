@@ -29,6 +29,8 @@ typedef struct M {
 	NameMap ops;             /* MOp*, by name */
 	const MItem *grid;
 	Vec placed;              /* PlacedKernel*: each kernel checked and placed once */
+	int inst_base;           /* the next kernel's first instance id */
+	int nparams;             /* the megakernel's params so far */
 } M;
 
 typedef struct PlacedKernel { const Kernel *k; Graph *g; Placement *pl; } PlacedKernel;
@@ -107,6 +109,9 @@ static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buff
 	t->ty = ty;
 	t->sp = sp;
 	t->buffer = buffer;
+	t->param = buffer ? -1 : m->nparams++;
+	const DtypeInfo *dt = ty->dtype ? dtype_lookup(ty->dtype) : NULL;
+	t->elem_bytes = dt ? (dt->bits + 7) / 8 : 0;
 	t->rank = ty->dims.n;
 	if (t->rank > 8) {
 		error_at(m->c, "E0372", sp, "`%s` has %d dimensions: a megakernel's tensors have at most 8", name, t->rank);
@@ -137,6 +142,13 @@ static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buff
 	if (ty->k != TY_TENSOR && ty->k != TY_SCALAR && ty->k != TY_PTR) {
 		error_at(m->c, "E0372", sp, "`%s` of a megakernel is a tensor, a pointer or a scalar", name);
 		return;
+	}
+	if (buffer) {   /* 256-aligned, after the ones before */
+		uint64_t bytes = (uint64_t)t->elem_bytes;
+		for (int i = 0; i < t->rank; i++)
+			bytes *= (uint64_t)t->dims[i];
+		t->off = m->mp->buf_bytes;
+		m->mp->buf_bytes += (bytes + 255) & ~(uint64_t)255;
 	}
 	namemap_put(AR(m), &m->tensors, name, t);
 	vec_push(AR(m), &m->mp->tensors, t);
@@ -216,10 +228,18 @@ static PlacedKernel *placed(M *m, const Kernel *k)
 	vec_push(AR(m), &m->placed, pk);
 	int before = m->c->nerrors;
 	pk->g = check_kernel(m->c, m->p, k, m->mp->arch);
-	if (pk->g && m->c->nerrors == before)
+	if (pk->g && m->c->nerrors == before) {
+		pk->g->inst_base = m->inst_base;   /* one cubin: the kernels' instance ids apart */
+		for (int i = 0; i < pk->g->insts.n; i++) {
+			int l = inst_lanes(pk->g, pk->g->insts.v[i]);
+			m->inst_base += l > 1 ? l : 1;
+		}
 		pk->pl = place(m->c, pk->g);
+	}
 	if (m->c->nerrors != before)
 		pk->pl = NULL;
+	if (pk->pl)
+		vec_push(AR(m), &m->mp->kernels, pk->pl);
 	return pk->pl ? pk : NULL;
 }
 
@@ -237,8 +257,8 @@ static int kernel_access(const Graph *g, const KParam *kp)
 		for (int j = 0; j < gi->binds.n; j++) {
 			const GBind *b = gi->binds.v[j];
 			const GKParam *gk = b->kparam >= 0 ? g->kparams.v[b->kparam] : NULL;
-			if (!gk || !gk->tensor || strcmp(gk->tensor, kp->name) || gk->dim)
-				continue;
+			if (!gk || gk->dim || strcmp(gk->tensor ? gk->tensor : gk->name, kp->name))
+				continue;   /* a tensor's params name it; a pointer's is named alike */
 			int ro = b->decl && b->decl->ty->k == TY_PTR && b->decl->ty->readonly;
 			acc |= ro ? ACC_READ : ACC_READ | ACC_WRITE;
 		}
@@ -414,6 +434,100 @@ static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
 	return 0;
 }
 
+/* e as CUDA for the megakernel's entry: consts and `for` indices as
+ * their values, the megakernel's scalars as its params p<i>. */
+static void c_expr(M *m, FILE *o, const Expr *e, const Scope *s)
+{
+	switch (e->k) {
+	case EX_NUM:
+		fprintf(o, "%lldll", (long long)e->num);
+		return;
+	case EX_NAME:
+		for (const Scope *q = s; q; q = q->up)
+			for (int i = q->n - 1; i >= 0; i--)
+				if (!strcmp(q->names[i], e->name)) {
+					fprintf(o, "%lldll", (long long)q->vals[i]);
+					return;
+				}
+		fprintf(o, "(long long)p%d", ((const MTensor *)namemap_get(&m->tensors, e->name))->param);
+		return;
+	case EX_NEG:
+		fputs("(-", o);
+		c_expr(m, o, e->a, s);
+		fputc(')', o);
+		return;
+	case EX_BIN:
+		fputc('(', o);
+		c_expr(m, o, e->a, s);
+		fprintf(o, " %c ", e->op);
+		c_expr(m, o, e->b, s);
+		fputc(')', o);
+		return;
+	case EX_CALL:
+		fprintf(o, "plk_mk_%s(", e->name);
+		for (int i = 0; i < e->args.n; i++) {
+			fputs(i ? ", " : "", o);
+			c_expr(m, o, e->args.v[i], s);
+		}
+		fputc(')', o);
+		return;
+	default:
+		fputs("0", o);
+	}
+}
+
+static const char *c_expr_str(M *m, const Expr *e, const Scope *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+	if (!o)
+		return NULL;
+	c_expr(m, o, e, s);
+	fclose(o);
+	const char *r = arena_strdup(AR(m), buf);
+	free(buf);
+	return r;
+}
+
+/* What op's kernel main takes for each of its kernel params: a tensor's
+ * address (its slice's), a size, a scalar's expression. */
+static void op_args(M *m, MOp *op, const Graph *g, const Dims *dims, const char **scalars, const KParam **sk, int ns)
+{
+	op->args = arena_alloc(AR(m), (g->kparams.n + 1) * sizeof *op->args);
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *kp = g->kparams.v[i];
+		if (kp->dim) {
+			for (int j = 0; j < dims->n; j++)
+				if (!strcmp(dims->names[j], kp->dim))
+					op->args[i] = arena_printf(AR(m), "%lld", (long long)dims->vals[j]);
+			continue;
+		}
+		if (kp->kind == KP_PTR) {
+			const char *key = kp->tensor ? kp->tensor : kp->name;
+			for (int u = 0; u < op->uses.n; u++) {
+				const MUse *us = op->uses.v[u];
+				if (strcmp(us->param, key))
+					continue;
+				uint64_t slice = (uint64_t)us->t->elem_bytes;
+				for (int d = 1; d < us->t->rank; d++)
+					slice *= (uint64_t)us->t->dims[d];
+				uint64_t off = us->index < 0 ? 0 : (uint64_t)us->index * slice;
+				op->args[i] = us->t->buffer
+				            ? arena_printf(AR(m), "(void *)(plk_bufs + %lluull)", (unsigned long long)(us->t->off + off))
+				            : arena_printf(AR(m), "(void *)((char *)p%d + %lluull)", us->t->param, (unsigned long long)off);
+			}
+			continue;
+		}
+		if (kp->kind == KP_I32 || kp->kind == KP_I64 || kp->kind == KP_F32)
+			for (int j = 0; j < ns; j++)
+				if (!strcmp(sk[j]->name, kp->name))
+					op->args[i] = arena_printf(AR(m), "(%s)(%s)", kp->kind == KP_F32 ? "float"
+					                           : kp->kind == KP_I64 ? "long long" : "int", scalars[j]);
+		/* a tensor map or a workspace: left NULL (E0379 when linked) */
+	}
+}
+
 static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 {
 	if (namemap_get(&m->ops, name) || namemap_get(&m->tensors, name)) {
@@ -467,6 +581,9 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 	op->pl = pk->pl;
 	int before = m->c->nerrors;
 	Dims dims = { 0 };
+	const char **scalars = arena_alloc(AR(m), (k->params.n + 1) * sizeof *scalars);
+	const KParam **sk = arena_alloc(AR(m), (k->params.n + 1) * sizeof *sk);
+	int ns = 0;
 	for (int j = 0; j < k->params.n; j++) {
 		const KParam *kp = k->params.v[j];
 		const OpArg *a = op_arg(it, kp->name);
@@ -479,10 +596,13 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 			continue;
 		}
 		if (a) {
-			check_scalar_names(m, a->val, s);
+			if (!check_scalar_names(m, a->val, s))
+				sk[ns] = kp, scalars[ns++] = c_expr_str(m, a->val, s);
 			continue;
 		}
 		const MTensor *t = namemap_get(&m->tensors, kp->name);
+		if (t && t->ty->k == TY_SCALAR)
+			sk[ns] = kp, scalars[ns++] = arena_printf(AR(m), "p%d", t->param);
 		if (!t || t->ty->k != TY_SCALAR) {
 			Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->sp, "`%s` of kernel `%s` is not bound", kp->name, k->name);
 			d->primary.msg = arena_printf(AR(m), "no `%s = ...` here", kp->name);
@@ -491,8 +611,10 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 			diag_end(m->c, d);
 		}
 	}
-	if (m->c->nerrors == before && !op_pieces(m, op, pk->g, &dims))
+	if (m->c->nerrors == before && !op_pieces(m, op, pk->g, &dims)) {
+		op_args(m, op, pk->g, &dims, scalars, sk, ns);
 		vec_push(AR(m), &m->mp->ops, op);
+	}
 }
 
 /* ------------------------------------------------------------- order */
@@ -841,5 +963,6 @@ MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *mk, const ArchInfo *a
 	make_deps(m);
 	if (order_ops(m) || check_fit(m))
 		return NULL;
+	m->mp->zero_bytes = (uint32_t)((4 * (m->mp->ops.n + 2) + 255) & ~255);
 	return c->nerrors == errs0 ? m->mp : NULL;
 }

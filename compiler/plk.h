@@ -914,6 +914,7 @@ int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placem
 const Select *program_select(const Program *p, const char *name);   /* NULL: none */
 int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */
 
+struct LinkResult;
 /* mega.c: a megakernel checked, its ops ordered by their dataflow and
  * their pieces given to blocks (docs/megakernel.md). mega_sched.c prints
  * the result (--emit=schedule). */
@@ -922,6 +923,9 @@ typedef struct MTensor {
 	const char *name;
 	const Type *ty;
 	int buffer;              /* declared `buffer`: the megakernel's own scratch */
+	int param;               /* not a buffer: its index among the megakernel's params */
+	uint64_t off;            /* a buffer: its offset in the buffers (mega.c, 256-aligned) */
+	int elem_bytes;
 	int rank;
 	int64_t dims[8];
 	Span sp;
@@ -948,6 +952,10 @@ struct MOp {
 	int64_t pieces;          /* the kernel's work items at the op's shapes */
 	int64_t first;           /* piece i runs on block (first + i) % blocks */
 	Vec uses, deps;          /* MUse*, MDep* */
+	/* what its kernel's main takes, per Graph.kparams, as CUDA over the
+	 * megakernel entry's names (mega_entry.c): p<i> its params, plk_bufs
+	 * its buffers; NULL: a kind the entry cannot pass yet (E0379) */
+	const char **args;
 };
 typedef struct MegaPlan {
 	const Mega *m;
@@ -957,9 +965,21 @@ typedef struct MegaPlan {
 	int64_t blocks;          /* `grid blocks(N)` */
 	int threads;             /* the block: the most any op needs */
 	uint32_t page_bytes;     /* the shared memory of one page: the most any op needs */
+	/* its workspace: counters (4 bytes per op, then the blocks' arrivals and
+	 * the launch's generation), zeroed once, to zero_bytes; the buffers after */
+	uint32_t zero_bytes;
+	uint64_t buf_bytes;
+	Vec kernels;             /* Placement*: the ops' kernels, each once */
 } MegaPlan;
 MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *m, const ArchInfo *arch);
 void mega_schedule_print(FILE *out, const MegaPlan *mp);
+/* mega_entry.c: the megakernel's __global__ entry (CUDA, NVRTC to LTO-IR),
+ * which runs each op's pieces on its block with the waits; its manifest. */
+const char *mega_entry_source(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int n);
+int mega_entry_ltoir(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int n, void **ir, size_t *len);
+int manifest_write_mega(Ctx *c, const MegaPlan *mp, const struct LinkResult *r, const char *binary, FILE *out);
+/* E0379 for an op the entry cannot run yet; 0 when all can. */
+int mega_check_linkable(Ctx *c, const MegaPlan *mp);
 const Mega *program_mega(const Program *p, const char *name);   /* NULL: none */
 int kernel_is_op(const Program *p, const Kernel *k);            /* some megakernel runs it */
 
@@ -993,6 +1013,11 @@ int glue_bitcode(Ctx *c, const Placement *p, void **bc, size_t *n);  /* malloc'd
  * select): the ABI tables over all their instances, one plk_main each
  * (abi_main_name). n == 1 is glue_bitcode. */
 int glue_bitcode_multi(Ctx *c, const Placement *const *ps, int n, void **bc, size_t *len);
+/* ops: the kernels are a megakernel's ops; each main takes two i32 after
+ * its kernel params, its first work item and its stride through them. */
+int glue_bitcode_ops(Ctx *c, const Placement *const *ps, int n, int ops, void **bc, size_t *len);
+/* The module as text (--emit=glue-ll), headed by entry (CUDA) as comments. */
+int glue_emit_ll_ops(Ctx *c, const Placement *const *ps, int n, int ops, const char *entry, FILE *out);
 const char *glue_llvm_version(void);     /* the LLVM plkc was built with */
 /* --version: the libNVVM, NVRTC and nvJitLink versions, one line each. */
 void link_print_versions(FILE *out);
@@ -1082,6 +1107,10 @@ const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
  * abi_main_name; the helpers once. */
 const char *trampoline_source_multi(Ctx *c, const Placement *const *ps, int n);
 int trampoline_ltoir_multi(Ctx *c, const Placement *const *ps, int n, void **ir, size_t *len);
+/* The glue's helpers for the kernels ps (CUDA); src compiled by NVRTC to
+ * LTO-IR for p's arch (E0503 on failure, reported at p's kernel). */
+int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n);
+int trampoline_compile(Ctx *c, const Placement *p, const char *src, void **ir, size_t *len);
 /* The glue's kernel body for kernel i of n in one cubin: plk_main alone,
  * plk_main_KERNEL among several. */
 const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i);
@@ -1100,6 +1129,8 @@ void link_result_free(LinkResult *r);
  * nvJitLink run: one glue, one entry unit, each object once. Decides each
  * instance's object and entry symbol first (link_decide). */
 int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r);
+/* mp: the kernels ps are mp's ops', linked under its entry (mega_entry.c). */
+int link_mega(Ctx *c, const Placement *const *ps, int n, const struct MegaPlan *mp, int want_ptx, LinkResult *r);
 /* Sets GInst.obj and .sym for every instance of the n graphs: a component
  * built with two sets of constants in one link gets each object's entry
  * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object

@@ -556,6 +556,10 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 	if (ds && int_of(ds, 0, UINT32_MAX, &smem, "\"dynamic_smem\"", err))
 		return -1;
 	m->dynamic_smem = (uint32_t)smem;
+	const pj_val *co = pj_get(l, "cooperative");
+	if (co && co->k != PJ_BOOL)
+		return mfail(err, "\"cooperative\" must be true or false");
+	m->cooperative = co && co->b;
 
 	const pj_val *ts = pj_get(r, "tensors");
 	if (ts) {

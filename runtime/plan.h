@@ -74,6 +74,7 @@ typedef struct plk_manifest {
 	int narch;
 	unsigned block[3], cluster[3];
 	uint32_t dynamic_smem;
+	int cooperative;            /* every block resident at once (a megakernel's waits) */
 	plk_gpolicy policy;
 	plk_mtile *tiles;
 	int ntiles;

@@ -667,16 +667,22 @@ int plk_args_launch(plk_args *a, CUstream stream)
 	const plk_kernel *k = a->k;
 	const plk_fn *f = &k->fns[a->var];
 	const plk_manifest *m = f->m;
-	CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
-	at.value.clusterDim.x = m->cluster[0];
-	at.value.clusterDim.y = m->cluster[1];
-	at.value.clusterDim.z = m->cluster[2];
-	int clustered = m->cluster[0] * m->cluster[1] * m->cluster[2] > 1;
+	CUlaunchAttribute at[2] = { { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION } };
+	int nat = 0;
+	if (m->cluster[0] * m->cluster[1] * m->cluster[2] > 1) {
+		at[nat].value.clusterDim.x = m->cluster[0];
+		at[nat].value.clusterDim.y = m->cluster[1];
+		at[nat++].value.clusterDim.z = m->cluster[2];
+	}
+	if (m->cooperative) {   /* the driver refuses a grid that cannot be resident at once */
+		at[nat].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+		at[nat++].value.cooperative = 1;
+	}
 	CUlaunchConfig cfg = {
 		.gridDimX = a->p->grid[0], .gridDimY = a->p->grid[1], .gridDimZ = a->p->grid[2],
 		.blockDimX = m->block[0], .blockDimY = m->block[1], .blockDimZ = m->block[2],
 		.sharedMemBytes = m->dynamic_smem, .hStream = stream,
-		.attrs = clustered ? &at : NULL, .numAttrs = clustered ? 1 : 0,
+		.attrs = nat ? at : NULL, .numAttrs = (unsigned)nat,
 	};
 	CUcontext cur = NULL;
 	CU(a->err, cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
@@ -700,9 +706,10 @@ int plk_args_launch(plk_args *a, CUstream stream)
 		return cufail(a->err, r, "the split-K workspace of %s (%lld bytes, allocated and zeroed once)", m->entry,
 		              (long long)a->p->ws_bytes);
 	if (r != CUDA_SUCCESS)
-		return cufail(a->err, r, "cuLaunchKernelEx(%s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, smem %u)",
+		return cufail(a->err, r, "cuLaunchKernelEx(%s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, smem %u%s)",
 		              m->entry, cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ, cfg.blockDimX, cfg.blockDimY,
-		              cfg.blockDimZ, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem);
+		              cfg.blockDimZ, m->cluster[0], m->cluster[1], m->cluster[2], m->dynamic_smem,
+		              m->cooperative ? ", cooperative: every block resident at once" : "");
 	return 0;
 }
 

@@ -249,19 +249,24 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction fn, void **p, void
 {
 	MFunc *f = (MFunc *)fn;
 	unsigned cx = 1, cy = 1, cz = 1;
+	int coop = 0;
 	for (unsigned i = 0; i < c->numAttrs; i++)
 		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
 			cx = c->attrs[i].value.clusterDim.x;
 			cy = c->attrs[i].value.clusterDim.y;
 			cz = c->attrs[i].value.clusterDim.z;
-		}
+		} else if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+			coop = c->attrs[i].value.cooperative;
+	if (coop && c->gridDimX * c->gridDimY * c->gridDimZ > 132)
+		return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;   /* one block per SM of 132, as the mock's kernels */
 	if (c->gridDimX % cx || c->gridDimY % cy || c->gridDimZ % cz)
 		return CUDA_ERROR_INVALID_VALUE;   /* the grid must hold whole clusters */
 	const char *inject = getenv("MOCK_CUDA_LAUNCH_ERROR");
 	if (inject && atoi(inject))
 		return (CUresult)atoi(inject);
-	logf_("launch %s grid %u %u %u block %u %u %u cluster %u %u %u smem %u", f->name, c->gridDimX, c->gridDimY,
-	      c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ, cx, cy, cz, c->sharedMemBytes);
+	logf_("launch %s grid %u %u %u block %u %u %u cluster %u %u %u smem %u%s", f->name, c->gridDimX, c->gridDimY,
+	      c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ, cx, cy, cz, c->sharedMemBytes,
+	      coop ? " cooperative" : "");
 	if (!strcmp(f->name, "tma_scale")) {
 		MTmap t;
 		memcpy(&t, p[0], sizeof t);

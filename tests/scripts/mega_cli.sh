@@ -1,8 +1,9 @@
 #!/bin/bash
 # A megakernel on the command line (docs/megakernel.md): --check passes and
 # writes nothing; --emit=schedule to -o FILE writes what stdout shows; a
-# plain build refuses with E0377 and writes nothing, and does not build the
-# op kernels on their own; --kernel picks a megakernel, or one op's kernel.
+# build whose ops take tensor maps is refused (E0379) and writes nothing,
+# and does not build the op kernels on their own; --kernel picks a
+# megakernel, or one op's kernel.
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 tmp=$(mktemp -d) || exit 1
@@ -21,7 +22,7 @@ grep -q "^  1 down = gemm: 64 pieces" "$tmp/sched.txt" || no "schedule lacks op 
 
 (cd "$tmp" && "$PLKC" "$OLDPWD/$f" -arch sm_90a -o mlp.cubin >log 2>&1); rc=$?
 [ $rc -eq 1 ] || no "a plain build exited $rc, not 1"
-grep -q "error\[E0377\]" "$tmp/log" || no "a plain build did not report E0377: $(head -n 5 "$tmp/log")"
+grep -q "error\[E0379\]" "$tmp/log" || no "a plain build did not report E0379: $(head -n 5 "$tmp/log")"
 left=$(cd "$tmp" && ls | grep -v '^log$\|^stdout$\|^sched.txt$')
 [ -z "$left" ] || no "a refused build wrote: $left"
 

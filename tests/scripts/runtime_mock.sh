@@ -79,6 +79,20 @@ o=$("$RUN" "$W/k.cubin" --manifest "$W/tiles.manifest.json" --dim M=100 --dim K=
 	|| fail "tiles: $o"
 has "$o" "grid 2x1x1" "1 work items"
 
+# A megakernel's manifest says "cooperative": the launch carries the
+# attribute, and a grid that cannot be resident at once is refused by name.
+bias coop -e 's/"block": \[256\],/"block": [256], "cooperative": true,/'
+bias nocoop -e 's/"block": \[256\],/"block": [256], "cooperative": 1,/'
+: >"$W/log"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/coop.manifest.json" --dim n=25600 --set bias=1 --iters 1 2>&1) || fail "coop: $o"
+has "$(cat "$W/log")" "launch add_bias grid 100 1 1 block 256 1 1 cluster 1 1 1 smem 0 cooperative"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/coop.manifest.json" --dim n=256000 --set bias=1 --iters 1 2>&1) &&
+	fail "coop: 1000 blocks launched cooperatively on 132 SMs"
+has "$o" "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" "cooperative: every block resident at once"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/nocoop.manifest.json" --dim n=256 --set bias=1 --iters 1 2>&1) &&
+	fail "a non-boolean \"cooperative\" was accepted"
+has "$o" '"cooperative" must be true or false'
+
 # Plain pointers, an i64 scalar, a tiles grid; --check catches a kernel
 # that leaves half of its output unwritten.
 o=$("$RUN" "$W/k.cubin" --manifest "$W/bias.manifest.json" --dim n=1000 --set bias=0.5 --check 2>&1) || fail "bias: $o"

@@ -1,0 +1,24 @@
+#!/bin/bash
+# GPU host: the megakernel tests (docs/megakernel.md) on what
+# tests/gpu/mega_prepare.sh linked: tests/gpu/mega_chain.py at every size,
+# then compute-sanitizer memcheck, racecheck and synccheck on the small
+# one through plk-run --check (outputs written, poisoned, run again and
+# bit-identical). Exit 0: all passed.
+#   bash tests/gpu/mega_gpu.sh [DIR]          (default .carry/mega)
+cd "$(dirname "$0")/../.." || exit 1
+D=${1:-.carry/mega}
+B=$PWD/build/runtime
+make -s -C runtime B="$B" all || exit 1
+export PLKRT_LIB="$B/libplkrt.so"
+fail=0
+timeout 300 python3 tests/gpu/mega_chain.py "$D"/small "$D"/l4 "$D"/l16 || fail=1
+for tool in memcheck racecheck synccheck; do
+	out=$(timeout 300 compute-sanitizer --tool $tool --report-api-errors no \
+		"$B/plk-run" "$D/small/chain.cubin" --check --iters 1 --warmup 0 2>&1)
+	rc=$?
+	sum=$(printf '%s\n' "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tail -n 1)
+	echo "small chain $tool: rc $rc, $(printf '%s\n' "$out" | grep -E '^check' | tail -n 1) $sum"
+	[ $rc -eq 0 ] && printf '%s' "$sum" | grep -qE "(0 errors|0 hazards)" || { fail=1; printf '%s\n' "$out" | tail -n 20; }
+done
+[ $fail -eq 0 ] && echo "mega_gpu: all passed" || echo "mega_gpu: FAILED"
+exit $fail

@@ -1,0 +1,55 @@
+#!/bin/bash
+# A megakernel linked on the build host (docs/megakernel.md, "Linking"):
+# the small chain of tests/gpu/mega/chain.plk links into a cubin with its
+# entry; the manifest says cooperative, its grid, ops and workspace; the
+# entry waits where the schedule says; libplkrt and plk-run load the real
+# cubin and launch it cooperatively (tests/runtime/mock_cuda.c as the
+# driver); kernels a megakernel cannot run yet are refused (E0379), and
+# what it cannot emit (E0377). Exit 0 pass, 1 fail, 77 skip.
+B=${1:-build}
+PLKC=${PLKC:-$PWD/$B/plkc}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -x "$CUDA_HOME/bin/nvcc" ] || { echo "skip: no nvcc under $CUDA_HOME"; exit 77; }
+tmp="$PWD/$B/mega-link"
+rm -rf "$tmp" && mkdir -p "$tmp/mock" || exit 1
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+sed 's/const L = 4, D = 2048, F = 8192/const L = 2, D = 256, F = 512/' tests/gpu/mega/chain.plk >"$tmp/chain.plk"
+I=(-I "$PWD/tests/gpu/mega")
+
+"$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a -o "$tmp/chain.cubin" >"$tmp/log" 2>&1 || no "link: $(cat "$tmp/log")"
+grep -qa ".text.chain" "$tmp/chain.cubin" || no "the cubin has no entry chain"
+python3 - "$tmp/chain.manifest.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))
+ops = m["megakernel"]["ops"]
+want = {"cooperative": True, "block": [128, 1, 1], "grid": {"policy": "tiles", "tiles": [[132, 1], [1, 1]]}}
+bad = [k for k, v in want.items() if m.get(k) != v]
+ws = [p for p in m["params"] if p["kind"] == "workspace"]
+if bad or len(ops) != 5 or [o["waits"] for o in ops][1:] != [["up0"], ["down0"], ["up[0]"], ["down[0]"]] \
+        or len(ws) != 1 or ws[0]["zero"] != 256 or ws[0]["bytes"] != 256 + 2 * 512 * 2 + 2 * 256 * 2:
+    print("FAIL: manifest:", bad, ops, ws)
+    sys.exit(1)
+PY
+"$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --emit=glue-ll >"$tmp/glue.ll" 2>&1 || no "--emit=glue-ll: $(head -n 5 "$tmp/glue.ll")"
+[ "$(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll")" = 4 ] || no "the entry waits $(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll") times, not 4"
+[ "$(grep -c '^; .*plk_main(.*first, 132);' "$tmp/glue.ll")" = 5 ] || no "the entry runs $(grep -c '^; .*plk_main(' "$tmp/glue.ll") ops, not 5"
+grep -q "define .*@plk_main(.*i32 %op.first, i32 %op.step)" "$tmp/glue.ll" || no "the op's main takes no first and step"
+
+# the runtime on the real cubin, the driver a mock: a cooperative launch of 132 blocks
+make -s -C runtime B="$tmp/rt" CUDA_HOME="$CUDA_HOME" "$tmp/rt/plk-run" "$tmp/rt/libplkrt.so" || exit 1
+cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
+	-o "$tmp/mock/libcuda.so.1" tests/runtime/mock_cuda.c || exit 1
+o=$(LD_LIBRARY_PATH="$tmp/mock" MOCK_CUDA_LOG="$tmp/mock.log" "$tmp/rt/plk-run" "$tmp/chain.cubin" --iters 1 --warmup 0 2>&1) ||
+	no "plk-run: $o"
+grep -q "launch chain grid 132 1 1 block 128 1 1 cluster 1 1 1 smem 0 cooperative" "$tmp/mock.log" ||
+	no "no cooperative launch of 132 blocks: $(cat "$tmp/mock.log")"
+
+o=$("$PLKC" tests/mega/gemm_mlp.plk -arch sm_90a -o "$tmp/gemm.cubin" 2>&1)
+[ $? -eq 1 ] && grep -q "error\[E0379\]" <<<"$o" || no "a tensor-map op was not refused (E0379): $o"
+o=$("$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a -arch sm_100a -o "$tmp/two.cubin" 2>&1)
+[ $? -eq 1 ] && grep -q "error\[E0377\]: megakernel \`chain\` is linked for one arch, not 2" <<<"$o" || no "two arches: $o"
+o=$("$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --emit=graph 2>&1)
+[ $? -eq 1 ] && grep -q "error\[E0377\]: --emit=graph shows one kernel" <<<"$o" || no "--emit=graph: $o"
+[ ! -e "$tmp/gemm.cubin" ] && [ ! -e "$tmp/two.cubin" ] || no "a refused link wrote a file"
+exit $fail
