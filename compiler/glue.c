@@ -899,7 +899,8 @@ static void build_main(G *g, const char *name)
 		LLVMSetValueName2(g->op_first, "op.first", 8);
 		LLVMSetValueName2(g->op_step, "op.step", 7);
 	}
-	fn_attr(g, g->fn, "alwaysinline");
+	/* a megakernel calls each op kernel's main once per op: one body each */
+	fn_attr(g, g->fn, g->ops ? "noinline" : "alwaysinline");
 	fn_attr(g, g->fn, "nounwind");
 	g->kargs = arena_alloc(g->c->arena, (nk + 1) * sizeof *g->kargs);
 	for (int i = 0; i < nk; i++) {

@@ -380,6 +380,22 @@ static void bind_tensor(M *m, MOp *op, const KParam *kp, const OpArg *a, const S
 			}
 			continue;
 		}
+		const Graph *g = op->pl->g;   /* a kernel const (`const D = 2048`): its value */
+		int kc = 0;
+		while (kc < g->consts.n && strcmp(((const Const *)g->consts.v[kc])->name, e->name))
+			kc++;
+		if (kc < g->consts.n) {
+			if (g->constvals[kc] != v) {
+				Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", at, "dimension %d of `%s` is %lld, but kernel `%s` has "
+				                   "`%s` = %lld", first + i, t->name, (long long)v, op->k->name, e->name,
+				                   (long long)g->constvals[kc]);
+				d->primary.msg = "bound here";
+				diag_label(d, ((const Const *)g->consts.v[kc])->sp, "`%s` set here", e->name);
+				diag_end(m->c, d);
+				return;
+			}
+			continue;
+		}
 		int j = 0;
 		while (j < dims->n && strcmp(dims->names[j], e->name))
 			j++;

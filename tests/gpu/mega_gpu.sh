@@ -1,9 +1,11 @@
 #!/bin/bash
 # GPU host: the megakernel tests (docs/megakernel.md) on what
-# tests/gpu/mega_prepare.sh linked: tests/gpu/mega_chain.py at every size,
-# then compute-sanitizer memcheck, racecheck and synccheck on the small
-# one through plk-run --check (outputs written, poisoned, run again and
-# bit-identical). Exit 0: all passed.
+# tests/gpu/mega_prepare.sh linked: tests/gpu/mega_chain.py at every size;
+# tests/gpu/llama_decode.py on the reduced model and at KV 2048 (16 steps)
+# and timed at KV 512, 2048, 8192; then compute-sanitizer memcheck,
+# racecheck and synccheck on the small chain (plk-run --check: outputs
+# written, poisoned, run again and bit-identical) and the reduced model.
+# Exit 0: all passed.
 #   bash tests/gpu/mega_gpu.sh [DIR]          (default .carry/mega)
 cd "$(dirname "$0")/../.." || exit 1
 D=${1:-.carry/mega}
@@ -12,13 +14,22 @@ make -s -C runtime B="$B" all || exit 1
 export PLKRT_LIB="$B/libplkrt.so"
 fail=0
 timeout 300 python3 tests/gpu/mega_chain.py "$D"/small "$D"/l4 "$D"/l16 || fail=1
-for tool in memcheck racecheck synccheck; do
-	out=$(timeout 300 compute-sanitizer --tool $tool --report-api-errors no \
-		"$B/plk-run" "$D/small/chain.cubin" --check --iters 1 --warmup 0 2>&1)
-	rc=$?
-	sum=$(printf '%s\n' "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tail -n 1)
-	echo "small chain $tool: rc $rc, $(printf '%s\n' "$out" | grep -E '^check' | tail -n 1) $sum"
-	[ $rc -eq 0 ] && printf '%s' "$sum" | grep -qE "(0 errors|0 hazards)" || { fail=1; printf '%s\n' "$out" | tail -n 20; }
+timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_small --steps 4 || fail=1
+timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv2048 --steps 16 --time || fail=1
+for kv in 512 8192; do
+	timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv$kv --steps 2 --time || fail=1
+done
+# (the reduced model without --check: it reads the KV cache it appends to,
+# which --check would poison before its second run)
+for k in "small/chain.cubin --check" "llama_small/llama_decode.cubin --set Pos=100"; do
+	for tool in memcheck racecheck synccheck; do
+		out=$(timeout 300 compute-sanitizer --tool $tool --report-api-errors no \
+			"$B/plk-run" "$D"/$k --iters 1 --warmup 0 2>&1)
+		rc=$?
+		sum=$(printf '%s\n' "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tail -n 1)
+		echo "$k $tool: rc $rc, $(printf '%s\n' "$out" | grep -E '^check' | tail -n 1) $sum"
+		[ $rc -eq 0 ] && printf '%s' "$sum" | grep -qE "(0 errors|0 hazards)" || { fail=1; printf '%s\n' "$out" | tail -n 20; }
+	done
 done
 [ $fail -eq 0 ] && echo "mega_gpu: all passed" || echo "mega_gpu: FAILED"
 exit $fail

@@ -1,7 +1,10 @@
 #!/bin/bash
 # Build host: links tests/gpu/mega/chain.plk at three sizes into OUT/<size>/
-# (chain.cubin, the megakernel; mv.cubin, its op kernel alone), for
-# tests/gpu/mega_chain.py and the sanitizer runs of tests/gpu/mega_gpu.sh.
+# (chain.cubin, the megakernel; mv.cubin, its op kernel alone), and
+# examples/llama_decode.plk at KV 512, 2048 and 8192 and as a reduced model
+# (2 layers, vocab 4096, KV 256) into OUT/llama_<size>/, for
+# tests/gpu/mega_chain.py, tests/gpu/llama_decode.py and the sanitizer
+# runs of tests/gpu/mega_gpu.sh.
 #   bash tests/gpu/mega_prepare.sh [OUT]       (default .carry/mega)
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-.carry/mega}
@@ -17,4 +20,16 @@ for size in "small 2 256 512" "l4 4 2048 8192" "l16 16 2048 8192"; do
 	rm -f "tests/gpu/mega/.chain_$1.plk"
 	[ $rc -eq 0 ] || exit 1
 	echo "$1: L = $2, D = $3, F = $4"
+done
+ex=examples/llama_decode.plk
+for size in "small 2 4096 256" "kv512 16 128256 512" "kv2048 16 128256 2048" "kv8192 16 128256 8192"; do
+	set -- $size
+	mkdir -p "$OUT/llama_$1" || exit 1
+	sed "s/const L = 16, D = 2048, F = 8192, V = 128256, S = 2048/const L = $2, D = 2048, F = 8192, V = $3, S = $4/" \
+		"$ex" >"examples/.llama_$1.plk"
+	"$PLKC" "examples/.llama_$1.plk" -arch sm_90a -o "$OUT/llama_$1/llama_decode.cubin"
+	rc=$?
+	rm -f "examples/.llama_$1.plk"
+	[ $rc -eq 0 ] || exit 1
+	echo "llama_$1: L = $2, vocab $3, KV rows $4"
 done

@@ -4,8 +4,9 @@
 # component ABI survives as a call. A Hopper-only recipe must be refused
 # for the other arches with the arch error, not linked. Also links one
 # example for three arches at once into a fatbin with its manifest. The
-# attention recipes (hooks) link too, all of one core object. Every
-# example of examples/ must be in the list.
+# attention recipes (hooks) link too, all of one core object. A
+# megakernel shows no PTX (E0377: tests/scripts/mega_link.sh links it).
+# Every example of examples/ must be in the list.
 B=${1:-build}
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
 tmp=$(mktemp -d)
@@ -44,6 +45,7 @@ attn_sliding sm_90a ok
 attn_softcap sm_90a ok
 attn_document sm_90a ok
 attn_block_sparse sm_90a ok
+llama_decode sm_90a E0377
 LIST
 for e in examples/*.plk; do
 	grep -q "^$(basename "$e" .plk) " "$tmp/list" || { echo "$e: not in this test's list"; fail=1; }

@@ -45,6 +45,20 @@ o=$(LD_LIBRARY_PATH="$tmp/mock" MOCK_CUDA_LOG="$tmp/mock.log" "$tmp/rt/plk-run" 
 grep -q "launch chain grid 132 1 1 block 128 1 1 cluster 1 1 1 smem 0 cooperative" "$tmp/mock.log" ||
 	no "no cooperative launch of 132 blocks: $(cat "$tmp/mock.log")"
 
+# the decode step of examples/llama_decode.plk: 81 ops of six kernels, each kernel's main once
+"$PLKC" examples/llama_decode.plk -arch sm_90a -o "$tmp/llama.cubin" >"$tmp/llog" 2>&1 || no "llama_decode: $(cat "$tmp/llog")"
+grep -qa ".text.llama_decode" "$tmp/llama.cubin" || no "the cubin has no entry llama_decode"
+python3 - "$tmp/llama.manifest.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))
+ops = m["megakernel"]["ops"]
+kernels = sorted({o["kernel"] for o in ops})
+if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "oproj", "qkv"] or ops[-1]["pieces"] != 2004 \
+        or ops[1]["waits"] != ["qkv[0]"] or m["block"] != [256, 1, 1]:
+    print("FAIL: llama_decode manifest:", len(ops), kernels, ops[-1], ops[1], m["block"])
+    sys.exit(1)
+PY
+
 o=$("$PLKC" tests/mega/gemm_mlp.plk -arch sm_90a -o "$tmp/gemm.cubin" 2>&1)
 [ $? -eq 1 ] && grep -q "error\[E0379\]" <<<"$o" || no "a tensor-map op was not refused (E0379): $o"
 o=$("$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a -arch sm_100a -o "$tmp/two.cubin" 2>&1)

@@ -1,0 +1,129 @@
+/*
+ * attn_decode: a piece's G = 4 query heads over its range of positions
+ * (contract: attn_decode.plk). In a warp, lane group grp = lane / 8 takes
+ * a position and lane sub = lane % 8 its dims 8 sub .. 8 sub + 7: a score
+ * is 8 FMAs and 3 shuffles. Each group keeps an online softmax per head
+ * (exp2, the scale and log2(e) folded into q); the four groups of a warp
+ * merge by shuffles, the warps through shared memory, and warps 0..3 (one
+ * per head) write the piece's partial.
+ */
+#include "plk.cuh"
+#include "decode.cuh"
+
+#ifndef PLK_ATTN_DECODE_PLK_H
+#include <attn_decode.plk.h>
+#endif
+
+using namespace plk_decode;
+
+namespace {
+constexpr int G = 4;            /* query heads per KV head */
+constexpr float NEG = -INFINITY;
+
+/* (m, l, o) merged with another partial (m2, l2, o2) */
+__device__ __forceinline__ void merge(float &m, float &l, float o[8], float m2, float l2, const float o2[8])
+{
+	const float mm = fmaxf(m, m2);
+	const float e1 = m == NEG ? 0.f : exp2f(m - mm), e2 = m2 == NEG ? 0.f : exp2f(m2 - mm);
+	l = l * e1 + l2 * e2;
+#pragma unroll
+	for (int d = 0; d < 8; d++)
+		o[d] = o[d] * e1 + o2[d] * e2;
+	m = mm;
+}
+}
+
+PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bfloat16 *kc, const __nv_bfloat16 *vc,
+                               float *part, int P, int tile_m, int tile_n)
+{
+	if (tile_m < 0)
+		return;   /* the flush call */
+	static_assert(NQ == G * NKV, "four query heads per KV head");
+	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), grp = lane >> 3, sub = lane & 7;
+	const int kvh = tile_m / SPLIT, s = tile_m % SPLIT;
+	const int n = P + 1, ch = (n + SPLIT - 1) / SPLIT, t0 = s * ch, t1 = min(n, t0 + ch);
+	const float qscale = rsqrtf((float)HD) * 1.4426950408889634f;
+	float qr[G][8];
+#pragma unroll
+	for (int h = 0; h < G; h++) {
+		unpack8(ld_act(q + (kvh * G + h) * HD + sub * 8), qr[h]);
+#pragma unroll
+		for (int d = 0; d < 8; d++)
+			qr[h][d] *= qscale;
+	}
+	float m[G], l[G], o[G][8];
+#pragma unroll
+	for (int h = 0; h < G; h++) {
+		m[h] = NEG, l[h] = 0.f;
+#pragma unroll
+		for (int d = 0; d < 8; d++)
+			o[h][d] = 0.f;
+	}
+	const size_t row = (size_t)NKV * HD;
+	for (int t = t0 + warp * 4 + grp; t < t1; t += WARPS * 4) {
+		float kf[8], vf[8];
+		unpack8(ld_act(kc + t * row + kvh * HD + sub * 8), kf);
+		unpack8(ld_act(vc + t * row + kvh * HD + sub * 8), vf);
+#pragma unroll
+		for (int h = 0; h < G; h++) {
+			float sc = 0.f;
+#pragma unroll
+			for (int d = 0; d < 8; d++)
+				sc = fmaf(qr[h][d], kf[d], sc);
+			sc += __shfl_xor_sync(0xffffffffu, sc, 1);
+			sc += __shfl_xor_sync(0xffffffffu, sc, 2);
+			sc += __shfl_xor_sync(0xffffffffu, sc, 4);
+			const float mm = fmaxf(m[h], sc), corr = m[h] == NEG ? 0.f : exp2f(m[h] - mm), p = exp2f(sc - mm);
+			l[h] = l[h] * corr + p;
+#pragma unroll
+			for (int d = 0; d < 8; d++)
+				o[h][d] = fmaf(p, vf[d], o[h][d] * corr);
+			m[h] = mm;
+		}
+	}
+	/* the four groups of the warp: xor 8, then 16 */
+#pragma unroll
+	for (int off = 8; off <= 16; off <<= 1)
+#pragma unroll
+		for (int h = 0; h < G; h++) {
+			float o2[8];
+#pragma unroll
+			for (int d = 0; d < 8; d++)
+				o2[d] = __shfl_xor_sync(0xffffffffu, o[h][d], off);
+			const float m2 = __shfl_xor_sync(0xffffffffu, m[h], off), l2 = __shfl_xor_sync(0xffffffffu, l[h], off);
+			merge(m[h], l[h], o[h], m2, l2, o2);
+		}
+	/* the warps, through shared memory: [warp][head][HD + 2] */
+	float *red = (float *)plk_smem(inst, ATTN_DECODE_BUF_RED);
+	if (grp == 0)
+#pragma unroll
+		for (int h = 0; h < G; h++) {
+			float *r = red + (warp * G + h) * (HD + 2);
+#pragma unroll
+			for (int d = 0; d < 8; d++)
+				r[sub * 8 + d] = o[h][d];
+			if (sub == 0)
+				r[HD] = m[h], r[HD + 1] = l[h];
+		}
+	plk_bar_sync(inst, ATTN_DECODE_BAR_RED);
+	if (warp < G) {   /* warp h: head h; lane: dims 2 lane, 2 lane + 1 */
+		const int h = warp;
+		float mm = NEG;
+		for (int w = 0; w < WARPS; w++)
+			mm = fmaxf(mm, red[(w * G + h) * (HD + 2) + HD]);
+		float ll = 0.f, o0 = 0.f, o1 = 0.f;
+		for (int w = 0; w < WARPS; w++) {
+			const float *r = red + (w * G + h) * (HD + 2);
+			const float e = r[HD] == NEG ? 0.f : exp2f(r[HD] - mm);
+			ll += r[HD + 1] * e;
+			o0 += r[2 * lane] * e;
+			o1 += r[2 * lane + 1] * e;
+		}
+		float *dst = part + (size_t)(tile_m * G + h) * (HD + 2);
+		dst[2 * lane] = o0;
+		dst[2 * lane + 1] = o1;
+		if (lane == 0)
+			dst[HD] = mm, dst[HD + 1] = ll;
+	}
+	plk_bar_sync(inst, ATTN_DECODE_BAR_RED);   /* red is free for the block's next piece */
+}

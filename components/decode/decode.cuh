@@ -1,0 +1,153 @@
+/*
+ * decode.cuh: what the decode ops (components/decode/) share. Batch-1
+ * decoding streams every weight once from HBM: each warp keeps many
+ * 16-byte loads of W in flight, dotted with an activation vector that
+ * sits in registers as f32. Activations are written by other blocks of
+ * the same megakernel launch, so they are loaded through L2 (.cg), never
+ * from a possibly stale L1; weights are read once (no L1 allocation).
+ *
+ * Every function here is __forceinline__ over its arguments and a
+ * template over its sizes: nothing reads a component's cparam macros, so
+ * two components' objects can meet in one link (docs/abi.md).
+ */
+#ifndef PLK_DECODE_CUH
+#define PLK_DECODE_CUH
+#include <cuda_bf16.h>
+#include <stdint.h>
+
+namespace plk_decode {
+
+__device__ __forceinline__ uint4 ld_weight(const void *p)
+{
+	uint4 v;
+	asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+	             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+	return v;
+}
+
+/* an activation: written in this launch by another block */
+__device__ __forceinline__ uint4 ld_act(const void *p)
+{
+	uint4 v;
+	asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+	             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ float ld_act_f32(const float *p)
+{
+	float v;
+	asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+	return v;
+}
+
+__device__ __forceinline__ float ld_act_bf16(const __nv_bfloat16 *p)
+{
+	unsigned short v;
+	asm volatile("ld.global.cg.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+	return __bfloat162float(__ushort_as_bfloat16(v));
+}
+
+__device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_xor_sync(0xffffffffu, v, o);
+	return v;
+}
+
+__device__ __forceinline__ void unpack8(uint4 v, float f[8])
+{
+	const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&v);
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		float2 t = __bfloat1622float2(h[i]);
+		f[2 * i] = t.x;
+		f[2 * i + 1] = t.y;
+	}
+}
+
+__device__ __forceinline__ float dot8(uint4 w, const float x[8])
+{
+	float f[8], s = 0.f;
+	unpack8(w, f);
+#pragma unroll
+	for (int i = 0; i < 8; i++)
+		s = fmaf(f[i], x[i], s);
+	return s;
+}
+
+/* Lane l's share of a vector of NK x 256 elements: elements
+ * l * 8 + j * 256 + [0, 8) for j < NK. */
+template <int NK>
+__device__ __forceinline__ void load_vec(const __nv_bfloat16 *x, float xr[NK][8])
+{
+	const int lane = threadIdx.x & 31;
+#pragma unroll
+	for (int j = 0; j < NK; j++)
+		unpack8(ld_act(x + lane * 8 + j * 256), xr[j]);
+}
+
+/* RMSNorm of x (NK x 256 elements) times g, lane's share, in f32:
+ * x * rsqrt(mean(x^2) + eps) * g. Each warp computes it on its own (x is
+ * 4 KB from L2 at the model's width): no barrier. */
+template <int NK>
+__device__ __forceinline__ void load_normed(const __nv_bfloat16 *x, const __nv_bfloat16 *g, float eps, float xr[NK][8])
+{
+	const int lane = threadIdx.x & 31;
+	load_vec<NK>(x, xr);
+	float ss = 0.f;
+#pragma unroll
+	for (int j = 0; j < NK; j++)
+#pragma unroll
+		for (int i = 0; i < 8; i++)
+			ss = fmaf(xr[j][i], xr[j][i], ss);
+	const float rstd = rsqrtf(warp_sum(ss) / (float)(NK * 256) + eps);
+#pragma unroll
+	for (int j = 0; j < NK; j++) {
+		float gf[8];
+		unpack8(ld_weight(g + lane * 8 + j * 256), gf);
+#pragma unroll
+		for (int i = 0; i < 8; i++)
+			xr[j][i] *= rstd * gf[i];
+	}
+}
+
+/* acc[i] = W[row0 + i] . x for RB rows of length NK x 256 (stride in
+ * elements), every lane holding the sums; rows at or past n give 0. All
+ * NK x RB loads of a lane are issued before the first is used. */
+template <int NK, int RB>
+__device__ __forceinline__ void rows_dot(const __nv_bfloat16 *w, size_t stride, int row0, int n, const float xr[NK][8],
+                                         float acc[RB])
+{
+	const int lane = threadIdx.x & 31;
+	uint4 wv[RB][NK];
+#pragma unroll
+	for (int i = 0; i < RB; i++)
+#pragma unroll
+		for (int j = 0; j < NK; j++)
+			wv[i][j] = row0 + i < n ? ld_weight(w + (size_t)(row0 + i) * stride + lane * 8 + j * 256)
+			                        : make_uint4(0, 0, 0, 0);
+#pragma unroll
+	for (int i = 0; i < RB; i++) {
+		float s = 0.f;
+#pragma unroll
+		for (int j = 0; j < NK; j++)
+			s += dot8(wv[i][j], xr[j]);
+		acc[i] = warp_sum(s);
+	}
+}
+
+/* v[lane] for lane < RB, from a register array (no local memory). */
+template <int RB>
+__device__ __forceinline__ float pick(const float v[RB], int lane)
+{
+	float r = v[0];
+#pragma unroll
+	for (int i = 1; i < RB; i++)
+		r = lane == i ? v[i] : r;
+	return r;
+}
+
+}   // namespace plk_decode
+#endif

@@ -1,0 +1,46 @@
+/*
+ * qkv_rope: one head's 64 rows of q, k or v for the token at position P
+ * (contract: qkv_rope.plk). Warp w takes the rotate-half pairs i and
+ * i + 32 for i in 4w .. 4w + 3, so that both halves of a pair meet in
+ * one warp and RoPE needs no shared memory: lane j < 4 writes pair 4w + j.
+ */
+#include "plk.cuh"
+#include "decode.cuh"
+
+#ifndef PLK_QKV_ROPE_PLK_H
+#include <qkv_rope.plk.h>
+#endif
+
+using namespace plk_decode;
+
+PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat16 *x, const __nv_bfloat16 *g,
+                            __nv_bfloat16 *q, __nv_bfloat16 *kc, __nv_bfloat16 *vc, int P, int tile_m, int tile_n)
+{
+	if (tile_m < 0)
+		return;   /* the flush call */
+	constexpr int NK = D / 256, HALF = HD / 2, PAIRS = HALF / WARPS;
+	static_assert(PAIRS == 4, "a warp takes 4 rotate-half pairs: rows_dot<NK, 4> and lanes 0..3");
+	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), head = tile_m;
+	float xr[NK][8];
+	load_normed<NK>(x, g, 1e-5f, xr);
+	const int base = head * HD + warp * PAIRS, rows = (NQ + 2 * NKV) * HD;
+	float lo[PAIRS], hi[PAIRS];
+	rows_dot<NK, PAIRS>(w, D, base, rows, xr, lo);
+	rows_dot<NK, PAIRS>(w, D, base + HALF, rows, xr, hi);
+	if (lane >= PAIRS)
+		return;
+	const int i = warp * PAIRS + lane;   /* the pair: dims i and i + HALF of the head */
+	float a = pick<PAIRS>(lo, lane), b = pick<PAIRS>(hi, lane);
+	__nv_bfloat16 *dst;
+	if (head < NQ + NKV) {   /* q or k: rotated by P x theta^(-2i / HD) */
+		const float inv = exp2f(-(float)(2 * i) / (float)HD * log2f((float)THETA));
+		float s, c;
+		sincosf((float)P * inv, &s, &c);
+		const float ra = a * c - b * s, rb = b * c + a * s;
+		a = ra, b = rb;
+		dst = head < NQ ? q + head * HD : kc + (size_t)P * NKV * HD + (head - NQ) * HD;
+	} else
+		dst = vc + (size_t)P * NKV * HD + (head - NQ - NKV) * HD;
+	dst[i] = __float2bfloat16(a);
+	dst[i + HALF] = __float2bfloat16(b);
+}
