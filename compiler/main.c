@@ -40,6 +40,7 @@ typedef struct Options {
 	int narches;
 	Emit emit;
 	int check_only, compile_only;
+	int timeline;            /* --timeline: a megakernel records each block's pieces */
 	Vec targets;                 /* const char*: files written, the dependency file's targets */
 	Vec outs;                    /* Out*: text outputs being written (open_out) */
 } Options;
@@ -67,6 +68,8 @@ static const char usage[] =
 	"                         its constants, ids and entry prototype) |\n"
 	"                         schedule (a megakernel's: its ops in order, their pieces and waits)\n"
 	"  --check              check contracts and placement, write nothing\n"
+	"  --timeline           a megakernel records when each block waits for, starts and ends each op\n"
+	"                       (its tensor `timeline`, docs/megakernel.md)\n"
 	"  -MD                  also write a make/ninja dependency file: every file the build read\n"
 	"                       (recipes, contracts, sources, headers, objects); OUT with .d\n"
 	"  -MF FILE             the dependency file's name (implies -MD)\n"
@@ -235,6 +238,8 @@ static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 			o->md = 1;
 		else if (!strcmp(a, "--check"))
 			o->check_only = 1;
+		else if (!strcmp(a, "--timeline"))
+			o->timeline = 1;
 		else if (!strcmp(a, "-c"))
 			o->compile_only = 1;
 		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
@@ -856,6 +861,7 @@ static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const
 	ctx_time(c, "megakernel", t0);
 	if (!mp || c->nerrors)
 		return 1;
+	mp->timeline = o->timeline;
 	if (o->emit == EMIT_SCHEDULE) {
 		FILE *f = open_out(c, o, o->out);
 		if (f)
@@ -969,6 +975,10 @@ static int run(Ctx *c, Options *o)
 		vec_push(c->arena, &o->targets, (void *)out);
 		vec_push(c->arena, &o->targets, (void *)hpath);
 		return c->nerrors || (o->md && write_depfile(c, o, p));
+	}
+	if (o->timeline && !p->megas.n) {
+		error_at(c, "E0605", span_none, "`%s` declares no megakernel: --timeline records a megakernel's pieces", o->input);
+		return 1;
 	}
 	if (o->emit == EMIT_SCHEDULE && !p->megas.n) {
 		error_at(c, "E0605", span_none, "`%s` declares no megakernel: --emit=schedule shows a megakernel's", o->input);

@@ -68,6 +68,10 @@ static void op_text(FILE *o, const MegaPlan *mp, const MOp *op, const char *main
 	        (long long)op->pieces, (long long)op->first);
 	fprintf(o, "\t{\n\t\tconst int first = (plk_b + %lld - %lld) %% %lld;\n", b, (long long)op->first, b);
 	fprintf(o, "\t\tif (first < %lld) {\n", (long long)op->pieces);
+	if (mp->timeline)   /* [block][op][wait, start, end, SM] */
+		fprintf(o, "\t\t\tlong long *tl = plk_tl + ((long long)plk_b * %d + %d) * 4;\n"
+		           "\t\t\tif (threadIdx.x == 0)\n\t\t\t\ttl[0] = plk_mk_clock(), tl[3] = plk_mk_smid();\n",
+		        mp->ops.n, op->id);
 	int waits = 0;
 	for (int d = 0; d < op->deps.n; d++)
 		waits += ((const MDep *)op->deps.v[d])->direct;
@@ -81,6 +85,8 @@ static void op_text(FILE *o, const MegaPlan *mp, const MOp *op, const char *main
 		}
 		fputs("\t\t\t\t__threadfence();\n\t\t\t}\n\t\t\t__syncthreads();\n", o);
 	}
+	if (mp->timeline)
+		fprintf(o, "%s\t\t\tif (threadIdx.x == 0)\n\t\t\t\ttl[1] = plk_mk_clock();\n", waits ? "" : "\t\t\t__syncthreads();\n");
 	fprintf(o, "\t\t\t%s(", main);
 	for (int i = 0; i < g->kparams.n; i++)
 		fprintf(o, "%s, ", op->args[i]);
@@ -98,6 +104,8 @@ static void op_text(FILE *o, const MegaPlan *mp, const MOp *op, const char *main
 		if (r->role->lanes > 1)
 			fprintf(o, "\t\t\t\tplk_mk_inval(%uu);\n", r->turn_bar + 8 * r->lane);
 	}
+	if (mp->timeline)
+		fputs("\t\t\t\ttl[2] = plk_mk_clock();\n", o);
 	fprintf(o, "\t\t\t\t__threadfence();\n\t\t\t\tplk_mk_arrive(plk_cnt + %d, (unsigned)((%lld - 1 - first) / %lld + 1));\n"
 	           "\t\t\t}\n\t\t}\n\t}\n", op->id, (long long)op->pieces, b);
 }
@@ -131,6 +139,11 @@ const char *mega_entry_source(Ctx *c, const MegaPlan *mp, const Placement *const
 	      "\t\t__nanosleep(32);\n\t}\n}\n"
 	      "static __device__ __forceinline__ void plk_mk_arrive(unsigned *c, unsigned n)\n"
 	      "{ asm volatile(\"red.release.gpu.global.add.u32 [%0], %1;\" :: \"l\"(c), \"r\"(n) : \"memory\"); }\n", o);
+	if (mp->timeline)
+		fputs("static __device__ __forceinline__ long long plk_mk_clock(void)\n"
+		      "{ long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+		      "static __device__ __forceinline__ long long plk_mk_smid(void)\n"
+		      "{ unsigned s; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(s)); return s; }\n", o);
 	if (rings)
 		fputs("extern \"C\" { extern __shared__ __align__(1024) char pipelink_smem[]; }\n"
 		      "static __device__ __forceinline__ void plk_mk_inval(unsigned off)\n"
@@ -150,6 +163,8 @@ const char *mega_entry_source(Ctx *c, const MegaPlan *mp, const Placement *const
 			continue;
 		fprintf(o, "%s p%d, ", t->ty->k == TY_SCALAR ? scalar_ctype(t->ty->dtype) : "void *", t->param);
 	}
+	if (mp->timeline)
+		fputs("long long *plk_tl, ", o);
 	fprintf(o, "void *plk_ws)\n{\n\tunsigned *plk_cnt = (unsigned *)plk_ws;   /* per op, then arrivals, generation */\n"
 	           "\tchar *plk_bufs = (char *)plk_ws + %u;\n\tunsigned plk_gen;\n"
 	           "\tasm volatile(\"ld.relaxed.gpu.global.u32 %%0, [%%1];\" : \"=r\"(plk_gen) : \"l\"(plk_cnt + %d) : \"memory\");\n"
@@ -218,6 +233,9 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 			fprintf(o, "%s%lld", d ? ", " : "", (long long)t->dims[d]);
 		fputs("] }", o);
 	}
+	if (mp->timeline)
+		fprintf(o, "%s\n    { \"name\": \"timeline\", \"dtype\": \"i64\", \"elem_bytes\": 8, \"dims\": [%lld, %d, 4] }",
+		        nt++ ? "," : "", (long long)mp->blocks, mp->ops.n);
 	fputs(nt ? "\n  ],\n  \"params\": [" : "],\n  \"params\": [", o);
 	for (int i = 0; i < mp->tensors.n; i++) {
 		const MTensor *t = mp->tensors.v[i];
@@ -239,6 +257,8 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 			fputs(" },", o);
 		}
 	}
+	if (mp->timeline)
+		fputs("\n    { \"name\": \"timeline\", \"kind\": \"ptr\", \"tensor\": \"timeline\", \"dtype\": \"i64\" },", o);
 	fprintf(o, "\n    { \"name\": \"plk_workspace\", \"kind\": \"workspace\", \"bytes\": %llu, \"zero\": %u }\n  ],\n",
 	        (unsigned long long)(mp->zero_bytes + mp->buf_bytes), mp->zero_bytes);
 	/* the schedule, and each op's kernel's objects (the link map) */

@@ -970,6 +970,8 @@ typedef struct MegaPlan {
 	uint32_t zero_bytes;
 	uint64_t buf_bytes;
 	Vec kernels;             /* Placement*: the ops' kernels, each once */
+	int timeline;            /* --timeline: the entry takes `timeline` [blocks, ops, 4] i64 and
+	                          * writes, per block and op it runs: wait, start, end (ns), SM */
 } MegaPlan;
 MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *m, const ArchInfo *arch);
 void mega_schedule_print(FILE *out, const MegaPlan *mp);

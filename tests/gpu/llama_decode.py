@@ -3,7 +3,7 @@
 a Llama-3.2-1B decode step at batch 1 as one megakernel, against the same
 step in PyTorch (eager, a CUDA graph), with random weights from a seed.
 
-    python3 tests/gpu/llama_decode.py DIR [--steps 16] [--time]
+    python3 tests/gpu/llama_decode.py DIR [--steps 16] [--time] [--timeline OUT.svg]
 
 DIR holds llama_decode.cubin and its manifest (linked on the build host,
 tests/gpu/mega_prepare.sh); the model's sizes come from the manifest.
@@ -12,7 +12,10 @@ The reference is the step in fp32 with the megakernel's rounding points
 layer's output stored as bf16): logits, the appended KV rows and the
 final stream are compared on outputs poisoned with NaN, for --steps
 consecutive steps (positions advancing, KV appended, each step's token
-embedding random). Exit 0: every step within 1e-2 (relative Frobenius).
+embedding random). With --timeline (a cubin linked with `plkc --timeline`)
+the last step's timeline is drawn (bench/timeline_svg.py) and each op
+kernel's time and bandwidth summed from it. Exit 0: every step within 1e-2
+(relative Frobenius).
 """
 import argparse
 import json
@@ -24,8 +27,11 @@ import sys
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "python"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 import plkrt  # noqa: E402
+import timeline_svg  # noqa: E402
 
 THETA, EPS, NQ, NKV, HD = 500000.0, 1e-5, 32, 8, 64
 
@@ -141,6 +147,7 @@ def main():
     ap.add_argument("--steps", type=int, default=16)
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--iters", type=int, default=100)
+    ap.add_argument("--timeline")
     args = ap.parse_args()
     man = json.load(open(os.path.join(args.dir, "llama_decode.manifest.json")))
     gen = torch.Generator(device="cuda").manual_seed(2026)
@@ -154,6 +161,10 @@ def main():
     kc_ref, vc_ref = kc.clone(), vc.clone()
     H = torch.empty(L + 1, D, **bf)
     logits = torch.empty(V, device="cuda", dtype=torch.float32)
+    tl = None
+    if any(t["name"] == "timeline" for t in man["tensors"]):
+        tl = torch.zeros(*dims(man, "timeline"), device="cuda", dtype=torch.int64)
+    extra = {"timeline": tl} if tl is not None else {}
     ok = True
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}; L {L}, D {D}, KV rows {S}, "
           f"vocab {V}; {len(man['megakernel']['ops'])} ops on {man['megakernel']['blocks']} blocks")
@@ -164,7 +175,7 @@ def main():
         H[0] = h0
         logits.fill_(float("nan"))
         mk(H=H, Wqkv=m["Wqkv"], Wo=m["Wo"], Wgu=m["Wgu"], Wd=m["Wd"], Gattn=m["Gattn"], Gmlp=m["Gmlp"], Gf=m["Gf"],
-           Wlm=m["Wlm"], KC=kc, VC=vc, Logits=logits, Pos=pos)
+           Wlm=m["Wlm"], KC=kc, VC=vc, Logits=logits, Pos=pos, **extra)
         torch.cuda.synchronize()
         ref, h_ref = ref_step(m, h0, kc_ref, vc_ref, pos)
         e = (rel(logits, ref), rel(H[L], h_ref), rel(kc[:, pos], kc_ref[:, pos]), rel(vc[:, pos], vc_ref[:, pos]))
@@ -180,7 +191,7 @@ def main():
 
         def ours():
             mk(H=H, Wqkv=m["Wqkv"], Wo=m["Wo"], Wgu=m["Wgu"], Wd=m["Wd"], Gattn=m["Gattn"], Gmlp=m["Gmlp"],
-               Gf=m["Gf"], Wlm=m["Wlm"], KC=kc, VC=vc, Logits=logits, Pos=pos)
+               Gf=m["Gf"], Wlm=m["Wlm"], KC=kc, VC=vc, Logits=logits, Pos=pos, **extra)
 
         def eager():
             torch_step(m, h0, kt, vt, pos, lt)
@@ -200,6 +211,22 @@ def main():
         print("|---|---|---|---|")
         for n, ms in zip(["megakernel", "PyTorch eager", "PyTorch CUDA graph"], t):
             print(f"| {n} | {ms:.3f} | {nbytes / ms / 1e6:.0f} | {t[2] / ms:.2f}x |")
+    if args.timeline and tl is not None:
+        ops = man["megakernel"]["ops"]
+        rows = tl.cpu().tolist()
+        span = timeline_svg.draw(rows, ops, args.timeline, f"llama_decode, KV {S}, position {pos0 + args.steps - 1}")
+        busy = {}
+        for blk in rows:
+            for j, r in enumerate(blk):
+                if r[2] > 0:
+                    k = ops[j]["kernel"]
+                    w, run = busy.get(k, (0, 0))
+                    busy[k] = (w + r[1] - r[0], run + r[2] - r[1])
+        print(f"\ntimeline: {span / 1e3:.1f} us from the first wait to the last end ({args.timeline})")
+        print("| op kernel | block-us waiting | block-us running |")
+        print("|---|---|---|")
+        for k, (w, run) in busy.items():
+            print(f"| {k} | {w / 1e3:.0f} | {run / 1e3:.0f} |")
     print("llama_decode: all steps correct" if ok else "llama_decode: FAILED")
     sys.exit(0 if ok else 1)
 

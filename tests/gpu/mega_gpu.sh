@@ -2,7 +2,8 @@
 # GPU host: the megakernel tests (docs/megakernel.md) on what
 # tests/gpu/mega_prepare.sh linked: tests/gpu/mega_chain.py at every size;
 # tests/gpu/llama_decode.py on the reduced model and at KV 2048 (16 steps)
-# and timed at KV 512, 2048, 8192; then compute-sanitizer memcheck,
+# and timed at KV 512, 2048, 8192, and its timeline drawn ($OUT/*.svg);
+# then compute-sanitizer memcheck,
 # racecheck and synccheck on the small chain (plk-run --check: outputs
 # written, poisoned, run again and bit-identical) and the reduced model.
 # Exit 0: all passed.
@@ -16,6 +17,8 @@ fail=0
 timeout 300 python3 tests/gpu/mega_chain.py "$D"/small "$D"/l4 "$D"/l16 || fail=1
 timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_small --steps 4 || fail=1
 timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv2048 --steps 16 --time || fail=1
+timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv2048_timeline --steps 1 \
+	--timeline "${OUT:-.}/llama_decode_timeline.svg" || fail=1
 for kv in 512 8192; do
 	timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv$kv --steps 2 --time || fail=1
 done

@@ -2,7 +2,8 @@
 # Build host: links tests/gpu/mega/chain.plk at three sizes into OUT/<size>/
 # (chain.cubin, the megakernel; mv.cubin, its op kernel alone), and
 # examples/llama_decode.plk at KV 512, 2048 and 8192 and as a reduced model
-# (2 layers, vocab 4096, KV 256) into OUT/llama_<size>/, for
+# (2 layers, vocab 4096, KV 256) into OUT/llama_<size>/ (KV 2048 also with
+# --timeline, into OUT/llama_kv2048_timeline/), for
 # tests/gpu/mega_chain.py, tests/gpu/llama_decode.py and the sanitizer
 # runs of tests/gpu/mega_gpu.sh.
 #   bash tests/gpu/mega_prepare.sh [OUT]       (default .carry/mega)
@@ -29,6 +30,11 @@ for size in "small 2 4096 256" "kv512 16 128256 512" "kv2048 16 128256 2048" "kv
 		"$ex" >"examples/.llama_$1.plk"
 	"$PLKC" "examples/.llama_$1.plk" -arch sm_90a -o "$OUT/llama_$1/llama_decode.cubin"
 	rc=$?
+	if [ $rc -eq 0 ] && [ "$1" = kv2048 ]; then   # the same, recording its timeline
+		mkdir -p "$OUT/llama_kv2048_timeline" &&
+			"$PLKC" "examples/.llama_$1.plk" -arch sm_90a --timeline -o "$OUT/llama_kv2048_timeline/llama_decode.cubin"
+		rc=$?
+	fi
 	rm -f "examples/.llama_$1.plk"
 	[ $rc -eq 0 ] || exit 1
 	echo "llama_$1: L = $2, vocab $3, KV rows $4"

@@ -36,6 +36,20 @@ PY
 [ "$(grep -c '^; .*plk_main(.*first, 132);' "$tmp/glue.ll")" = 5 ] || no "the entry runs $(grep -c '^; .*plk_main(' "$tmp/glue.ll") ops, not 5"
 grep -q "define .*@plk_main(.*i32 %op.first, i32 %op.step)" "$tmp/glue.ll" || no "the op's main takes no first and step"
 
+# --timeline: the entry stamps each op three times and the manifest adds the tensor it writes
+"$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --timeline --emit=glue-ll >"$tmp/tl.ll" 2>&1 || no "--timeline: $(head -n 5 "$tmp/tl.ll")"
+[ "$(grep -c '^; .*tl\[[012]\] = plk_mk_clock()' "$tmp/tl.ll")" = 15 ] || no "--timeline: not 3 stamps for each of 5 ops"
+"$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --timeline --emit=manifest >"$tmp/tl.json" 2>&1 || no "--timeline manifest"
+python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+t = [x for x in m["tensors"] if x["name"] == "timeline"]
+p = [x["name"] for x in m["params"]]
+sys.exit(not (t and t[0]["dims"] == [132, 5, 4] and p[-2:] == ["timeline", "plk_workspace"]))' "$tmp/tl.json" ||
+	no "--timeline: the manifest lacks tensor timeline [132, 5, 4] before the workspace"
+o=$("$PLKC" tests/check/e0378_const_tensor_written.plk --timeline -arch sm_90a --check 2>&1)
+[ $? -eq 1 ] && grep -q "declares no megakernel: --timeline" <<<"$o" || no "--timeline without a megakernel: $o"
+python3 bench/timeline_svg.py --selftest "$tmp/tl.svg" >/dev/null || no "bench/timeline_svg.py --selftest failed"
+
 # the runtime on the real cubin, the driver a mock: a cooperative launch of 132 blocks
 make -s -C runtime B="$tmp/rt" CUDA_HOME="$CUDA_HOME" "$tmp/rt/plk-run" "$tmp/rt/libplkrt.so" || exit 1
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
