@@ -17,6 +17,7 @@ fail=0
 timeout 300 python3 tests/gpu/mega_chain.py "$D"/small "$D"/l4 "$D"/l16 || fail=1
 timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_small --steps 4 || fail=1
 timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv2048 --steps 16 --time || fail=1
+timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv2048_cute --steps 4 --time || fail=1
 timeout 300 python3 tests/gpu/llama_decode.py "$D"/llama_kv2048_timeline --steps 1 \
 	--timeline "${OUT:-.}/llama_decode_timeline.svg" || fail=1
 for kv in 512 8192; do

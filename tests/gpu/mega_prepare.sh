@@ -39,3 +39,14 @@ for size in "small 2 4096 256" "kv512 16 128256 512" "kv2048 16 128256 2048" "kv
 	[ $rc -eq 0 ] || exit 1
 	echo "llama_$1: L = $2, vocab $3, KV rows $4"
 done
+# the same step with the CuTe attention, from its owner's object (tests/scripts/mega_cute.sh)
+CUTE=$(python3 -c 'import cutlass_library, os; print(os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include"))')
+mkdir -p "$OUT/llama_kv2048_cute" || exit 1
+"$PLKC" -c components/decode/attn_decode_cute.plk -I "$CUTE" -arch sm_90a -o "$OUT/attn_decode_cute.o" || exit 1
+sed -e 's|^  run = attn_decode(q = Q|  run = attn_decode_cute(q = Q|' \
+	-e "s|^use \"../components/decode/attn_decode.plk\"|use object \"$PWD/$OUT/attn_decode_cute.o\"|" "$ex" >examples/.llama_cute.plk
+"$PLKC" examples/.llama_cute.plk -arch sm_90a -o "$OUT/llama_kv2048_cute/llama_decode.cubin"
+rc=$?
+rm -f examples/.llama_cute.plk "$OUT/attn_decode_cute.o" "$OUT/attn_decode_cute.plk.h"
+[ $rc -eq 0 ] || exit 1
+echo "llama_kv2048_cute: the attention from the CuTe object"
