@@ -39,17 +39,23 @@ static Arena *AR(M *m) { return m->c->arena; }
 
 /* Names in scope while expanding: the consts so far and the enclosing
  * `for` indices (Scope.up). */
-typedef struct Names { const char *names[256]; int64_t vals[256]; Scope s; } Names;
+typedef struct Names { const char *names[256]; int64_t vals[256]; Scope s; } Names;   /* MEGA_MAX_NAMES */
 
-static void names_add(Names *n, const char *name, int64_t v)
+enum { MEGA_MAX_NAMES = 256, MEGA_MAX_OPS = 2048 };
+
+/* 0 ok; E0371 past MEGA_MAX_NAMES consts and indices in scope. */
+static int names_add(Ctx *c, Names *n, const char *name, int64_t v, Span sp)
 {
-	if (n->s.n < 256) {
-		n->names[n->s.n] = name;
-		n->vals[n->s.n] = v;
-		n->s.n++;
-	}
 	n->s.names = n->names;
 	n->s.vals = n->vals;
+	if (n->s.n == MEGA_MAX_NAMES) {
+		error_at(c, "E0371", sp, "more than %d consts and `for` indices in one megakernel", MEGA_MAX_NAMES);
+		return -1;
+	}
+	n->names[n->s.n] = name;
+	n->vals[n->s.n] = v;
+	n->s.n++;
+	return 0;
 }
 
 /* A kernel of the root file, else of a file it uses: ops may come from
@@ -164,7 +170,7 @@ static void expand(M *m, const Vec *items, Names *n, const char *suffix)
 		switch (it->k) {
 		case MI_CONST:    /* the top level's are evaluated first (mega_check) */
 			if (suffix && !eval_expr(m->c, it->val, &n->s, &v))
-				names_add(n, it->name, v);
+				names_add(m->c, n, it->name, v, it->name_sp);
 			break;
 		case MI_BUFFER:
 			if (suffix) {
@@ -202,9 +208,10 @@ static void expand(M *m, const Vec *items, Names *n, const char *suffix)
 				error_at(m->c, "E0371", it->val->sp, "a `for` over %lld indices: give 0 to 1024", (long long)v);
 				break;
 			}
-			for (int64_t j = 0; j < v && m->c->nerrors < 20; j++) {
+			for (int64_t j = 0; j < v && !m->c->nerrors; j++) {
 				Names inner = *n;
-				names_add(&inner, it->name, j);
+				if (names_add(m->c, &inner, it->name, j, it->name_sp))
+					break;
 				expand(m, &it->body, &inner,
 				       arena_printf(AR(m), "%s[%lld]", suffix ? suffix : "", (long long)j));
 			}
@@ -546,6 +553,14 @@ static void op_args(M *m, MOp *op, const Graph *g, const Dims *dims, const char 
 
 static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 {
+	if (m->mp->ops.n == MEGA_MAX_OPS) {   /* `for` bodies multiply: stop at the first past it */
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->sp, "megakernel `%s` has more than %d ops", m->mk->name,
+		                   MEGA_MAX_OPS);
+		d->primary.msg = arena_printf(AR(m), "op `%s` would be one more", name);
+		diag_note(d, "the schedule, waits and checks grow with the ops; a model's decode step has a few hundred");
+		diag_end(m->c, d);
+		return;
+	}
 	if (namemap_get(&m->ops, name) || namemap_get(&m->tensors, name)) {
 		error_at(m->c, "E0371", it->name_sp, "`%s` is declared twice in megakernel `%s`", name, m->mk->name);
 		return;
@@ -947,8 +962,9 @@ MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *mk, const ArchInfo *a
 	for (int i = 0; i < mk->items.n; i++) {
 		const MItem *it = mk->items.v[i];
 		int64_t v;
-		if (it->k == MI_CONST && !eval_expr(c, it->val, &names.s, &v))
-			names_add(&names, it->name, v);
+		if (it->k == MI_CONST && !eval_expr(c, it->val, &names.s, &v) &&
+		    names_add(c, &names, it->name, v, it->name_sp))
+			break;
 	}
 	if (c->nerrors != errs0)
 		return NULL;
