@@ -236,11 +236,11 @@ static PlacedKernel *placed(M *m, const Kernel *k)
 	int before = m->c->nerrors;
 	pk->g = check_kernel(m->c, m->p, k, m->mp->arch);
 	if (pk->g && m->c->nerrors == before) {
-		pk->g->inst_base = m->inst_base;   /* one cubin: the kernels' instance ids apart */
-		for (int i = 0; i < pk->g->insts.n; i++) {
-			int l = inst_lanes(pk->g, pk->g->insts.v[i]);
-			m->inst_base += l > 1 ? l : 1;
-		}
+		pk->g->inst_base = m->inst_base;   /* one cubin: the kernels' instance ids apart, */
+		int lanes = 1;                     /* lane L's ids after the kernel's L x insts (abi_inst) */
+		for (int i = 0; i < pk->g->insts.n; i++)
+			lanes = inst_lanes(pk->g, pk->g->insts.v[i]) > lanes ? inst_lanes(pk->g, pk->g->insts.v[i]) : lanes;
+		m->inst_base += pk->g->insts.n * lanes;
 		pk->pl = place(m->c, pk->g);
 	}
 	if (m->c->nerrors != before)
