@@ -80,8 +80,8 @@ static LLVMValueRef call0(G *g, const char *name, LLVMTypeRef ret)
  * not know; the call would silently become a call of undef. */
 static void helper_call(G *g, const char *name, LLVMValueRef *args, int n)
 {
-	LLVMTypeRef ts[4];
-	for (int i = 0; i < n; i++)
+	LLVMTypeRef ts[16];   /* the split reductions' take the most, 14 */
+	for (int i = 0; i < n && i < 16; i++)
 		ts[i] = LLVMTypeOf(args[i]);
 	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
 	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
@@ -625,16 +625,9 @@ static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nf
 	LLVMValueRef cnt = LLVMBuildGEP2(b, g->i8, ws, &coff, 1, "");
 	LLVMValueRef args[8] = { acc, sum, lt, part, LLVMBuildBitCast(b, cnt, LLVMPointerType(g->i32, 0), ""),
 	                         ci32(g, (int64_t)gr->ws_slot), s, sp->S };
-	LLVMTypeRef ts[8];
-	for (int i = 0; i < 8; i++)
-		ts[i] = LLVMTypeOf(args[i]);
 	char name[64];
 	snprintf(name, sizeof name, "plk_glue_splitk_%d_%d", abi_splitk_elems(e, threads), threads);
-	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, 8, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
-	if (!f)
-		f = LLVMAddFunction(g->m, name, ft);
-	LLVMBuildCall2(b, ft, f, args, 8, "");
+	helper_call(g, name, args, 8);
 }
 
 /* One role under `split(auto)` (stream-K; abi_streamk_source says how the
@@ -711,16 +704,9 @@ static void stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef t
 				LLVMBuildBitCast(b, LLVMBuildGEP2(b, g->i8, ws, &foff, 1, ""), LLVMPointerType(g->i32, 0), ""),
 				ci32(g, (int64_t)gr->ws_slot), ci32(g, gr->nreduce), c, G_, total, per, tile, first,
 				LLVMBuildZExt(b, lastb, g->i32, "") };
-			LLVMTypeRef ts[14];
-			for (int a = 0; a < 14; a++)
-				ts[a] = LLVMTypeOf(args[a]);
 			char name[64];
 			snprintf(name, sizeof name, "plk_glue_streamk_%d_%d", abi_splitk_elems(e, threads), threads);
-			LLVMTypeRef ft = LLVMFunctionType(g->v, ts, 14, 0);
-			LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
-			if (!f)
-				f = LLVMAddFunction(g->m, name, ft);
-			LLVMBuildCall2(b, ft, f, args, 14, "");
+			helper_call(g, name, args, 14);
 		}
 	}
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);

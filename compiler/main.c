@@ -632,6 +632,34 @@ static int write_pair(Ctx *c, Options *o, const char *out, const char *mpath, co
 	return write_files(c, o, 2, paths, data, lens, 1);
 }
 
+/* A binary and its manifest, the manifest written by fn(c, ud, the
+ * binary's name as the manifest records it, f): both or neither. */
+typedef int (*ManifestFn)(Ctx *c, const void *ud, const char *binary, FILE *f);
+static int write_linked(Ctx *c, Options *o, const char *out, const void *bin, size_t size, ManifestFn fn,
+                        const void *ud)
+{
+	const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
+	char *man = NULL;
+	size_t mlen = 0;
+	FILE *m = open_memstream(&man, &mlen);
+	int rc = !m || fn(c, ud, binary_key(c, out, mpath), m);
+	if (m && fclose(m))
+		rc = 1;
+	if (rc)
+		cannot_write(c, mpath);
+	else
+		rc = write_pair(c, o, out, mpath, bin, size, man, mlen);
+	free(man);
+	return rc;
+}
+
+typedef struct Linked { const Placement *const *ps; const LinkResult *rs; int n; } Linked;
+static int kernel_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
+{
+	const Linked *l = ud;
+	return manifest_write_linked(c, l->ps, l->rs, l->n, binary, f);
+}
+
 static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, LinkResult *rs,
                         const ArchInfo **as, int n)
 {
@@ -648,18 +676,8 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 		return 1;
 	if (n > 1)
 		bin = fb;
-	const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
-	char *man = NULL;
-	size_t mlen = 0;
-	FILE *m = open_memstream(&man, &mlen);
-	int rc = !m || manifest_write_linked(c, (const Placement *const *)ps, rs, n, binary_key(c, out, mpath), m);
-	if (m && fclose(m))
-		rc = 1;
-	if (rc)
-		cannot_write(c, mpath);
-	else
-		rc = write_pair(c, o, out, mpath, bin, size, man, mlen);
-	free(man);
+	const Linked l = { (const Placement *const *)ps, rs, n };
+	int rc = write_linked(c, o, out, bin, size, kernel_manifest, &l);
 	free(fb);
 	return rc;
 }
@@ -730,6 +748,19 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	return rc || c->nerrors;
 }
 
+typedef struct Selected {
+	const Select *s;
+	const Variant *vs;
+	const Placement *const *ps;
+	int n;
+	const LinkObj *objs;
+} Selected;
+static int select_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
+{
+	const Selected *sl = ud;
+	return manifest_write_select(c, sl->s, sl->vs, sl->ps, sl->n, sl->objs, binary, f);
+}
+
 /* A select: every variant checked and placed for the one arch, their
  * launched parameters compared, then all linked into one cubin with one
  * manifest (docs/language.md, "Variants"). */
@@ -788,19 +819,8 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 			fputs(r.ptx ? r.ptx : "", f);
 		rc = close_out(c, o, f, o->out);
 	} else {
-		const char *out = binary_out(c, o, s->name, 1);
-		const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
-		char *man = NULL;
-		size_t mlen = 0;
-		FILE *m = open_memstream(&man, &mlen);
-		rc = !m || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, r.objs, binary_key(c, out, mpath), m);
-		if (m && fclose(m))
-			rc = 1;
-		if (rc)
-			cannot_write(c, mpath);
-		else
-			rc = write_pair(c, o, out, mpath, r.cubin, r.cubin_size, man, mlen);
-		free(man);
+		const Selected sl = { s, vs, (const Placement *const *)ps, nv, r.objs };
+		rc = write_linked(c, o, binary_out(c, o, s->name, 1), r.cubin, r.cubin_size, select_manifest, &sl);
 	}
 	link_result_free(&r);
 	return rc || c->nerrors;
@@ -835,6 +855,13 @@ static const Component *pick_component(Ctx *c, const Options *o, const Program *
 		diag_end(c, d);
 	}
 	return first;
+}
+
+typedef struct MegaLinked { const MegaPlan *mp; const LinkResult *r; } MegaLinked;
+static int mega_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
+{
+	const MegaLinked *ml = ud;
+	return manifest_write_mega(c, ml->mp, ml->r, binary, f);
 }
 
 /* A megakernel (docs/megakernel.md): checked and scheduled; its schedule
@@ -885,19 +912,8 @@ static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const
 	ctx_time(c, "link megakernel (total)", t0);
 	if (rc)
 		return 1;
-	const char *out = binary_out(c, o, m->name, 1);
-	const char *mpath = o->manifest ? o->manifest : with_ext(c, out, ".manifest.json");
-	char *man = NULL;
-	size_t mlen = 0;
-	FILE *mf = open_memstream(&man, &mlen);
-	rc = !mf || manifest_write_mega(c, mp, &r, binary_key(c, out, mpath), mf);
-	if (mf && fclose(mf))
-		rc = 1;
-	if (rc)
-		cannot_write(c, mpath);
-	else
-		rc = write_pair(c, o, out, mpath, r.cubin, r.cubin_size, man, mlen);
-	free(man);
+	const MegaLinked ml = { mp, &r };
+	rc = write_linked(c, o, binary_out(c, o, m->name, 1), r.cubin, r.cubin_size, mega_manifest, &ml);
 	link_result_free(&r);
 	return rc;
 }

@@ -149,5 +149,17 @@ __device__ __forceinline__ float pick(const float v[RB], int lane)
 	return r;
 }
 
+/* Rows row0 .. row0 + 7 of W . x, two batches of 4: lane j < 8 gets row
+ * row0 + j's sum (the others a copy of one of them). */
+template <int NK>
+__device__ __forceinline__ float rows8(const __nv_bfloat16 *w, size_t stride, int row0, int n, const float xr[NK][8])
+{
+	const int lane = threadIdx.x & 31;
+	float a[4], b[4];
+	rows_dot<NK, 4>(w, stride, row0, n, xr, a);
+	rows_dot<NK, 4>(w, stride, row0 + 4, n, xr, b);
+	return lane < 4 ? pick<4>(a, lane) : pick<4>(b, lane & 3);
+}
+
 }   // namespace plk_decode
 #endif

@@ -1,7 +1,6 @@
 /*
  * norm_matvec: 64 rows of W (RMSNorm(x) g) in f32 (contract:
- * norm_matvec.plk). Warp w takes rows 8w .. 8w + 7 of the piece, 4 at a
- * time.
+ * norm_matvec.plk). Warp w takes rows 8w .. 8w + 7 of the piece (rows8).
  */
 #include "plk.cuh"
 #include "decode.cuh"
@@ -21,13 +20,8 @@ PLK_ENTRY void plk_norm_matvec(int inst, const __nv_bfloat16 *w, const __nv_bflo
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
 	float xr[NK][8];
 	load_normed<NK>(x, g, 1e-5f, xr);
-	const int row0 = tile_m * 8 * WARPS + warp * 8;
-#pragma unroll
-	for (int half = 0; half < 2; half++) {
-		float acc[4];
-		rows_dot<NK, 4>(w, D, row0 + 4 * half, N, xr, acc);
-		const int row = row0 + 4 * half + lane;
-		if (lane < 4 && row < N)
-			y[row] = pick<4>(acc, lane);
-	}
+	const int row = tile_m * 8 * WARPS + warp * 8 + lane;
+	const float v = rows8<NK>(w, D, row - lane, N, xr);
+	if (lane < 8 && row < N)
+		y[row] = v;
 }

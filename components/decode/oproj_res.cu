@@ -2,7 +2,7 @@
  * oproj_res: ROWS rows of r + Wo attn (contract: oproj_res.plk). Thread t
  * combines head t / 8's dims 8 (t % 8) .. + 7 over the SPLIT partials
  * (each scaled by 2^(its max - the max), divided by the sum), into shared
- * memory; then warp w takes rows 8w .. 8w + 7 of the piece, 4 at a time.
+ * memory; then warp w takes rows 8w .. 8w + 7 of the piece (rows8).
  */
 #include "plk.cuh"
 #include "decode.cuh"
@@ -49,14 +49,9 @@ PLK_ENTRY void plk_oproj_res(int inst, const float *part, const __nv_bfloat16 *w
 #pragma unroll
 		for (int i = 0; i < 8; i++)
 			xr[j][i] = attn[lane * 8 + j * 256 + i];
-	const int row0 = tile_m * ROWS + warp * 8;
-#pragma unroll
-	for (int half = 0; half < 2; half++) {
-		float acc[4];
-		rows_dot<NK, 4>(w, D, row0 + 4 * half, D, xr, acc);
-		const int row = row0 + 4 * half + lane;
-		if (lane < 4 && row < D)
-			y[row] = __float2bfloat16(ld_act_bf16(r + row) + pick<4>(acc, lane));
-	}
+	const int row = tile_m * ROWS + warp * 8 + lane;
+	const float v = rows8<NK>(w, D, row - lane, D, xr);
+	if (lane < 8 && row < D)
+		y[row] = __float2bfloat16(ld_act_bf16(r + row) + v);
 	plk_bar_sync(inst, OPROJ_RES_BAR_READY);   /* attn is free for the block's next piece */
 }

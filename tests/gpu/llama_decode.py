@@ -21,7 +21,6 @@ import argparse
 import json
 import math
 import os
-import statistics
 import sys
 
 import torch
@@ -31,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime", "python"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 import plkrt  # noqa: E402
+from gpu_timing import captured, median_ms  # noqa: E402
 import timeline_svg  # noqa: E402
 
 THETA, EPS, NQ, NKV, HD = 500000.0, 1e-5, 32, 8, 64
@@ -124,23 +124,6 @@ def rel(a, b):
     return ((a.float() - b.float()).norm() / b.float().norm()).item()
 
 
-def median_ms(fns, iters):
-    for f in fns:
-        for _ in range(10):
-            f()
-    torch.cuda.synchronize()
-    ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
-          for _ in fns]
-    for i in range(iters):
-        for j, f in enumerate(fns):
-            s, e = ev[j][i]
-            s.record()
-            f()
-            e.record()
-    torch.cuda.synchronize()
-    return [statistics.median(s.elapsed_time(e) for s, e in evj) for evj in ev]
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -196,14 +179,7 @@ def main():
         def eager():
             torch_step(m, h0, kt, vt, pos, lt)
         eager()
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            eager()
-        torch.cuda.current_stream().wait_stream(s)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            eager()
+        graph = captured(eager)
         t = median_ms([ours, eager, graph.replay], args.iters)
         nbytes = sum(m[k].numel() * 2 for k in ("Wqkv", "Wo", "Wgu", "Wd", "Wlm")) + 2 * L * (pos + 1) * NKV * HD * 2
         print(f"\nstreamed per step: {nbytes / 1e9:.2f} GB (weights and KV rows 0 .. {pos})")

@@ -16,7 +16,6 @@ variants interleaved. Exit 0: all correct.
 """
 import json
 import os
-import statistics
 import sys
 
 import torch
@@ -24,6 +23,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "python"))
 import plkrt  # noqa: E402
+from gpu_timing import captured, median_ms  # noqa: E402
 
 
 def dims_of(man, name):
@@ -31,23 +31,6 @@ def dims_of(man, name):
         if t["name"] == name:
             return t["dims"]
     raise KeyError(name)
-
-
-def median_ms(fns, iters=200, warm=20):
-    for f in fns:
-        for _ in range(warm):
-            f()
-    torch.cuda.synchronize()
-    ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
-          for _ in fns]
-    for i in range(iters):
-        for j, f in enumerate(fns):
-            s, e = ev[j][i]
-            s.record()
-            f()
-            e.record()
-    torch.cuda.synchronize()
-    return [statistics.median(s.elapsed_time(e) for s, e in evj) for evj in ev]
 
 
 def run(d):
@@ -107,14 +90,7 @@ def run(d):
     eager()
     torch.cuda.synchronize()
     err_t = ((Yt.float() - ref).norm() / ref.norm()).item()
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        eager()
-    torch.cuda.current_stream().wait_stream(s)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        eager()
+    graph = captured(eager)
 
     fns = [lambda: mk(X=X, W1=W1, W2=W2, WO=WO, Y=Y), separate, eager, graph.replay]
     t = median_ms(fns)
