@@ -149,6 +149,42 @@ __device__ __forceinline__ float pick(const float v[RB], int lane)
 	return r;
 }
 
+/* acc[i] = W[row0 + i] . v for RB rows of a long K (any multiple of 8),
+ * every lane holding the sums: K walked in chunks of 256 elements, UNROLL
+ * chunks a step, so that each lane has RB x UNROLL loads of W in flight;
+ * rows at or past n give 0. */
+template <int RB, int UNROLL>
+__device__ __forceinline__ void rows_long(const __nv_bfloat16 *w, const __nv_bfloat16 *v, int row0, int n, int K,
+                                          float acc[RB])
+{
+	const int lane = threadIdx.x & 31;
+#pragma unroll
+	for (int i = 0; i < RB; i++)
+		acc[i] = 0.f;
+	for (int k = lane * 8; k < K; k += 256 * UNROLL) {
+		uint4 xv[UNROLL], wv[UNROLL][RB];
+#pragma unroll
+		for (int u = 0; u < UNROLL; u++) {
+			const int kk = k + u * 256;
+			xv[u] = kk < K ? ld_act(v + kk) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+			for (int i = 0; i < RB; i++)
+				wv[u][i] = kk < K && row0 + i < n ? ld_weight(w + (size_t)(row0 + i) * K + kk) : make_uint4(0, 0, 0, 0);
+		}
+#pragma unroll
+		for (int u = 0; u < UNROLL; u++) {
+			float xf[8];
+			unpack8(xv[u], xf);
+#pragma unroll
+			for (int i = 0; i < RB; i++)
+				acc[i] += dot8(wv[u][i], xf);
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < RB; i++)
+		acc[i] = warp_sum(acc[i]);
+}
+
 /* Rows row0 .. row0 + 7 of W . x, two batches of 4: lane j < 8 gets row
  * row0 + j's sum (the others a copy of one of them). */
 template <int NK>

@@ -1,5 +1,5 @@
 /*
- * matvec_res: ROWS rows of r + W x (contract: matvec_res.plk). Warp w
+ * matvec_res: ROWS rows of r + W v (contract: matvec_res.plk). Warp w
  * takes rows RB w .. RB w + RB - 1 of the piece and walks K in chunks of
  * 256 elements, UNROLL chunks a step, so that each lane has 16 loads of W
  * in flight whatever RB.
@@ -13,7 +13,7 @@
 
 using namespace plk_decode;
 
-PLK_ENTRY void plk_matvec_res(int inst, const __nv_bfloat16 *w, const __nv_bfloat16 *x, const __nv_bfloat16 *r,
+PLK_ENTRY void plk_matvec_res(int inst, const __nv_bfloat16 *w, const __nv_bfloat16 *v, const __nv_bfloat16 *r,
                               __nv_bfloat16 *y, int N, int K, int tile_m, int tile_n)
 {
 	if (tile_m < 0)
@@ -21,29 +21,8 @@ PLK_ENTRY void plk_matvec_res(int inst, const __nv_bfloat16 *w, const __nv_bfloa
 	constexpr int RB = ROWS / WARPS, UNROLL = 16 / RB;
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
 	const int row0 = tile_m * ROWS + warp * RB;
-	float acc[RB] = {};
-	for (int k = lane * 8; k < K; k += 256 * UNROLL) {
-		uint4 xv[UNROLL], wv[UNROLL][RB];
-#pragma unroll
-		for (int u = 0; u < UNROLL; u++) {
-			const int kk = k + u * 256;
-			xv[u] = kk < K ? ld_act(x + kk) : make_uint4(0, 0, 0, 0);
-#pragma unroll
-			for (int i = 0; i < RB; i++)
-				wv[u][i] = kk < K && row0 + i < N ? ld_weight(w + (size_t)(row0 + i) * K + kk) : make_uint4(0, 0, 0, 0);
-		}
-#pragma unroll
-		for (int u = 0; u < UNROLL; u++) {
-			float xf[8];
-			unpack8(xv[u], xf);
-#pragma unroll
-			for (int i = 0; i < RB; i++)
-				acc[i] += dot8(wv[u][i], xf);
-		}
-	}
-#pragma unroll
-	for (int i = 0; i < RB; i++)
-		acc[i] = warp_sum(acc[i]);
+	float acc[RB];
+	rows_long<RB, UNROLL>(w, v, row0, N, K, acc);
 	const int row = row0 + lane;
 	if (lane < RB && row < N)
 		y[row] = __float2bfloat16(ld_act_bf16(r + row) + pick<RB>(acc, lane));
