@@ -5,7 +5,8 @@
 # prototype), and nvcc compiles it with nothing else defined. A contract whose params or
 # ports differ from the entry's signature is a "conflicting declaration"; an
 # id the contract does not declare is undefined. A source that still defines
-# a cparam or an id enum of its own fails too.
+# a cparam or an id enum of its own fails too. With the sanitized build
+# only the headers are made (nvcc's half is the same for both builds).
 B=${1:-build}
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 [ -x "$NVCC" ] || { echo "skip: no nvcc"; exit 77; }
@@ -31,6 +32,9 @@ for plk in components/*/*.plk bench/components/*.plk; do
 		{ echo "$src: declares ids of its own (the header supplies them)"; fail=1; }
 	grep -q "^#include <$name\.plk\.h>" "$src" ||
 		{ echo "$src: does not include <$name.plk.h>"; fail=1; }
+	n=$((n + 1))
+	# nvcc's half does not depend on the plkc under test: once, with the plain build
+	case $B in *san*) continue ;; esac
 	sm=${arch#sm_}
 	inc=()
 	if grep -q '^#include <cute/' "$src"; then
@@ -41,7 +45,6 @@ for plk in components/*/*.plk bench/components/*.plk; do
 		-o "$tmp/$name.ptx" "$src" 2>"$tmp/err"; then
 		echo "$plk: its source disagrees with its contract:"; grep -m 5 error "$tmp/err"; fail=1
 	fi
-	n=$((n + 1))
 done
 [ $n -gt 0 ] || { echo "no components found"; exit 1; }
 echo "$n components checked${skipped:+; without the CUTLASS headers (pip install nvidia-cutlass) not:$skipped}"
