@@ -219,6 +219,14 @@ int inst_lanes(const Graph *g, const GInst *in)
 	return r && r->lanes > 1 ? r->lanes : 1;
 }
 
+int graph_ids(const Graph *g)
+{
+	int lanes = 1;
+	for (int i = 0; i < g->insts.n; i++)
+		lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
+	return g->insts.n * lanes;
+}
+
 const GBind *bind_of(const GInst *in, const char *param)
 {
 	for (int i = 0; i < in->binds.n; i++) {

@@ -545,10 +545,7 @@ int link_check_ids(Ctx *c, const Placement *const *ps, int n)
 	int ids = 0;
 	for (int v = 0; v < n; v++) {
 		const Graph *g = ps[v]->g;
-		int lanes = 1;
-		for (int i = 0; i < g->insts.n; i++)
-			lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
-		ids = g->inst_base + g->insts.n * lanes > ids ? g->inst_base + g->insts.n * lanes : ids;
+		ids = g->inst_base + graph_ids(g) > ids ? g->inst_base + graph_ids(g) : ids;
 	}
 	if (ids > 1023) {   /* the ABI tables pack each key in 10 bits (glue.c, define_abi) */
 		Diag *d = diag_new(c, DIAG_ERROR, "E0515", kernel_span(ps[0]->g),

@@ -790,11 +790,7 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		rc |= place_kernel(c, o, p, vs[v].k, arches[0], base, &ps[v], 1);
 		if (rc)
 			continue;
-		const Graph *g = ps[v]->g;   /* the next variant's ids follow this one's lanes */
-		int lanes = 1;
-		for (int i = 0; i < g->insts.n; i++)
-			lanes = inst_lanes(g, g->insts.v[i]) > lanes ? inst_lanes(g, g->insts.v[i]) : lanes;
-		base += g->insts.n * lanes;
+		base += graph_ids(ps[v]->g);   /* the next variant's ids follow this one's lanes */
 	}
 	if (rc || c->nerrors || select_check_launch(c, s, vs, (const Placement *const *)ps, nv))
 		return 1;

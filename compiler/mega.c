@@ -74,14 +74,6 @@ static const Kernel *kernel_named(const Program *p, const char *name)
 	return NULL;
 }
 
-const Mega *program_mega(const Program *p, const char *name)
-{
-	for (int i = 0; i < p->megas.n; i++)
-		if (!strcmp(((const Mega *)p->megas.v[i])->name, name))
-			return p->megas.v[i];
-	return NULL;
-}
-
 static int runs_kernel(const Vec *items, const char *kernel)
 {
 	for (int i = 0; i < items->n; i++) {
@@ -236,11 +228,8 @@ static PlacedKernel *placed(M *m, const Kernel *k)
 	int before = m->c->nerrors;
 	pk->g = check_kernel(m->c, m->p, k, m->mp->arch);
 	if (pk->g && m->c->nerrors == before) {
-		pk->g->inst_base = m->inst_base;   /* one cubin: the kernels' instance ids apart, */
-		int lanes = 1;                     /* lane L's ids after the kernel's L x insts (abi_inst) */
-		for (int i = 0; i < pk->g->insts.n; i++)
-			lanes = inst_lanes(pk->g, pk->g->insts.v[i]) > lanes ? inst_lanes(pk->g, pk->g->insts.v[i]) : lanes;
-		m->inst_base += pk->g->insts.n * lanes;
+		pk->g->inst_base = m->inst_base;   /* one cubin: the kernels' instance ids apart */
+		m->inst_base += graph_ids(pk->g);
 		pk->pl = place(m->c, pk->g);
 	}
 	if (m->c->nerrors != before)

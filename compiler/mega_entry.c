@@ -199,11 +199,6 @@ int mega_entry_ltoir(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int
 
 int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const char *binary, FILE *o)
 {
-	uint32_t smem = 0;
-	for (int i = 0; i < mp->kernels.n; i++) {
-		const Placement *p = mp->kernels.v[i];
-		smem = p->smem_bytes > smem ? p->smem_bytes : smem;
-	}
 	fputs("{\n  \"plk_manifest\": 1,\n  \"kernel\": ", o);
 	json_str(o, mp->m->name);
 	fputs(",\n  \"entry\": ", o);
@@ -218,7 +213,7 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 	}
 	fprintf(o, "  \"block\": [%d, 1, 1],\n  \"cluster\": [1, 1, 1],\n  \"dynamic_smem\": %u,\n  \"cooperative\": true,\n"
 	           "  \"grid\": { \"policy\": \"tiles\", \"tiles\": [[%lld, 1], [1, 1]] },\n  \"tensors\": [",
-	        mp->threads, smem, (long long)mp->blocks);
+	        mp->threads, mp->page_bytes, (long long)mp->blocks);
 	int nt = 0;
 	for (int i = 0; i < mp->tensors.n; i++) {
 		const MTensor *t = mp->tensors.v[i];

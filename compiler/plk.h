@@ -722,6 +722,9 @@ typedef struct Graph {
 /* graph.c: facts of a checked graph that several stages read */
 Span kernel_span(const Graph *g);   /* the kernel's name; span_none without one */
 int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes, else 1 */
+/* The `inst` ids its instances take (abi_inst): instances x the most lanes;
+ * the next kernel of one cubin starts after them (Graph.inst_base). */
+int graph_ids(const Graph *g);
 const GBind *bind_of(const GInst *in, const char *param);   /* param's binding; NULL */
 const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
 const char *kparam_kind_name(KParamKind k);         /* the manifest's "kind": "ptr", ... */
@@ -982,7 +985,6 @@ int mega_entry_ltoir(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int
 int manifest_write_mega(Ctx *c, const MegaPlan *mp, const struct LinkResult *r, const char *binary, FILE *out);
 /* E0379 for an op the entry cannot run yet; 0 when all can. */
 int mega_check_linkable(Ctx *c, const MegaPlan *mp);
-const Mega *program_mega(const Program *p, const char *name);   /* NULL: none */
 int kernel_is_op(const Program *p, const Kernel *k);            /* some megakernel runs it */
 
 /* graph.c */
