@@ -854,7 +854,9 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 			LLVMPositionBuilderAtEnd(b, cur);
 		}
 	}
-	LLVMValueRef next = g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
+	/* a megakernel's op strides like a persistent kernel: its block has
+	 * every piece first + k x step */
+	LLVMValueRef next = g->ops || g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMBuildBr(b, head);
 	LLVMValueRef inv[2] = { t0, next };

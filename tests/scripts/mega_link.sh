@@ -35,6 +35,8 @@ PY
 [ "$(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll")" = 4 ] || no "the entry waits $(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll") times, not 4"
 [ "$(grep -c '^; .*plk_main(.*first, 132);' "$tmp/glue.ll")" = 5 ] || no "the entry runs $(grep -c '^; .*plk_main(' "$tmp/glue.ll") ops, not 5"
 grep -q "define .*@plk_main(.*i32 %op.first, i32 %op.step)" "$tmp/glue.ll" || no "the op's main takes no first and step"
+# every piece of the block's, not its first alone: the loop steps by op.step
+grep -q "add i32 %tile, %op.step" "$tmp/glue.ll" || no "the op's main does not step through its pieces"
 
 # --timeline: the entry stamps each op three times and the manifest adds the tensor it writes
 "$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --timeline --emit=glue-ll >"$tmp/tl.ll" 2>&1 || no "--timeline: $(head -n 5 "$tmp/tl.ll")"
