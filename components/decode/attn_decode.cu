@@ -60,10 +60,17 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 			o[h][d] = 0.f;
 	}
 	const size_t row = (size_t)NKV * HD;
-	for (int t = t0 + warp * 4 + grp; t < t1; t += WARPS * 4) {
-		float kf[8], vf[8];
-		unpack8(ld_act(kc + t * row + kvh * HD + sub * 8), kf);
-		unpack8(ld_act(vc + t * row + kvh * HD + sub * 8), vf);
+	/* The loop's bound is the warp's (tb), not the group's (t): the score's
+	 * shuffles name the whole warp, so all its lanes run every trip, and
+	 * a group past the range folds nothing in. */
+	for (int tb = t0 + warp * 4; tb < t1; tb += WARPS * 4) {
+		const int t = tb + grp;
+		const bool in = t < t1;
+		float kf[8] = {}, vf[8] = {};
+		if (in) {
+			unpack8(ld_act(kc + t * row + kvh * HD + sub * 8), kf);
+			unpack8(ld_act(vc + t * row + kvh * HD + sub * 8), vf);
+		}
 #pragma unroll
 		for (int h = 0; h < G; h++) {
 			float sc = 0.f;
@@ -73,6 +80,8 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 			sc += __shfl_xor_sync(0xffffffffu, sc, 1);
 			sc += __shfl_xor_sync(0xffffffffu, sc, 2);
 			sc += __shfl_xor_sync(0xffffffffu, sc, 4);
+			if (!in)
+				continue;
 			const float mm = fmaxf(m[h], sc), corr = m[h] == NEG ? 0.f : exp2f(m[h] - mm), p = exp2f(sc - mm);
 			l[h] = l[h] * corr + p;
 #pragma unroll

@@ -77,9 +77,17 @@ PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __n
 	}
 	Tensor rK = make_tensor<bf16>(Shape<_8>{});
 	Tensor rV = make_tensor<bf16>(Shape<_8>{});
-	for (int t = t0 + warp * 4 + grp; t < t1; t += WARPS * 4) {
-		copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, tK(t, _), rK);
-		copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, tV(t, _), rV);
+	/* the warp's bound, not the group's: the shuffles name the whole warp */
+	for (int tb = t0 + warp * 4; tb < t1; tb += WARPS * 4) {
+		const int t = tb + grp;
+		const bool in = t < t1;
+		if (in) {
+			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, tK(t, _), rK);
+			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, tV(t, _), rV);
+		} else {
+			fill(rK, bf16(0.f));
+			fill(rV, bf16(0.f));
+		}
 		CUTE_UNROLL
 		for (int h = 0; h < G; h++) {
 			float sc = 0.f;
@@ -89,6 +97,8 @@ PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __n
 			sc += __shfl_xor_sync(0xffffffffu, sc, 1);
 			sc += __shfl_xor_sync(0xffffffffu, sc, 2);
 			sc += __shfl_xor_sync(0xffffffffu, sc, 4);
+			if (!in)
+				continue;
 			const float mm = fmaxf(m[h], sc), corr = m[h] == -INFINITY ? 0.f : exp2f(m[h] - mm), p = exp2f(sc - mm);
 			l[h] = l[h] * corr + p;
 			CUTE_UNROLL
