@@ -24,6 +24,7 @@ struct plk_args {
 	int prepared;
 	int var;                     /* the kernel prepared: index into plk_kernel.fns */
 	int forced;                  /* the plk_kernel.forced it was prepared under */
+	int counted;                 /* in its kernel's live count (all but its def) */
 	/* the workspace of a split-K kernel (PK_WORKSPACE): this argument
 	 * set's own, so that argument sets launch at once on their streams;
 	 * zeroed on the stream before its first launch, after which the
@@ -56,6 +57,8 @@ struct plk_kernel {
 	int forced;                  /* fns index PLK_VARIANT or plk_force_variant chose; -1: by the rule */
 	int sm_count, cc_major, cc_minor;
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
+	int live;                    /* argument sets other than def, not yet freed */
+	int unloaded;                /* plk_unload came first: the last set's free frees k */
 	char err[PLK_ERRLEN];
 };
 
@@ -430,10 +433,23 @@ fail:
 	return NULL;
 }
 
+static void kernel_free(plk_kernel *k);
+
+/* With argument sets still alive (a garbage collector may free them after
+ * their kernel), the kernel is freed with the last of them. The counts
+ * are atomic; plk_unload and a set's plk_args_free still must not run
+ * at once (plkrt.h). */
 void plk_unload(plk_kernel *k)
 {
 	if (!k)
 		return;
+	__atomic_store_n(&k->unloaded, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&k->live, __ATOMIC_SEQ_CST) == 0)
+		kernel_free(k);
+}
+
+static void kernel_free(plk_kernel *k)
+{
 	/* Teardown has no caller to tell: a failure here (a context already
 	 * destroyed at process exit) leaves nothing to undo. */
 	if (k->mod)
@@ -509,6 +525,9 @@ plk_args *plk_args_new(const plk_kernel *k)
 	}
 	for (int i = 0; i < n; i++)
 		a->kparams[i] = k->m->params[i].kind == PK_TENSORMAP ? (void *)&a->tmaps[i] : (void *)&a->p->pval[i];
+	if (k->def)   /* a caller's set (def is made first, in plk_load) */
+		__atomic_add_fetch(&((plk_kernel *)k)->live, 1, __ATOMIC_SEQ_CST);
+	a->counted = k->def != NULL;
 	return a;
 }
 
@@ -535,7 +554,11 @@ void plk_args_free(plk_args *a)
 	free(a->tmap_valid);
 	free(a->kparams);
 	free(a->ws_sym);
+	plk_kernel *k = (plk_kernel *)a->k;
+	int counted = a->counted;
 	free(a);
+	if (counted && __atomic_sub_fetch(&k->live, 1, __ATOMIC_SEQ_CST) == 0 && __atomic_load_n(&k->unloaded, __ATOMIC_SEQ_CST))
+		kernel_free(k);
 }
 
 const char *plk_args_error(const plk_args *a)

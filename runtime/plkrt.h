@@ -82,10 +82,12 @@ PLK_API int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3],
 
 /* Argument sets: the same calls on a set of one's own, so that threads
  * share one kernel (see the top of this file). A set is used by one
- * thread at a time and freed before its kernel is unloaded; errors are in
- * plk_args_error(a). plk_args_launch copies the parameters into the
- * launch, so a set may be rebound as soon as it returns (CUDA graph
- * capture included). */
+ * thread at a time; errors are in plk_args_error(a). A set may outlive
+ * plk_unload of its kernel (a garbage collector's order): the kernel is
+ * then freed with its last set, which is then good for plk_args_free
+ * alone; plk_unload and plk_args_free must not run at the same time.
+ * plk_args_launch copies the parameters into the launch, so a set may be
+ * rebound as soon as it returns (CUDA graph capture included). */
 typedef struct plk_args plk_args;
 PLK_API plk_args *plk_args_new(const plk_kernel *k);      /* NULL: out of memory */
 PLK_API void plk_args_free(plk_args *a);

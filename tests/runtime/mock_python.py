@@ -68,4 +68,9 @@ b(X=x, Y=y, bias=0.5)
 assert y.values() == [i + 0.5 for i in range(1000)]
 assert b.launch_shape()[0] == (4, 1, 1)
 expect_error("tensor X is torch.int32; the kernel takes f32", b, X=torch.Tensor((1000,), torch.int32), Y=y, bias=0)
+# a kernel and its argument set in a cycle (kernel -> thread-local -> set
+# -> kernel): the collector finalizes them in either order
+import gc  # noqa: E402
+del b
+gc.collect()
 print("mock python ok")

@@ -14,7 +14,8 @@ if [ -n "$PLK_SANITIZED" ]; then
 	san=(OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 	     LDFLAGS="-fsanitize=address,undefined")
 fi
-make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/plk-run" "$out/rt/libplkrt.so" || exit 1
+make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/plk-run" "$out/rt/libplkrt.so" \
+	"$out/rt/mock_lifetime" || exit 1
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
 	-o "$out/mock/libcuda.so.1" tests/runtime/mock_cuda.c || exit 1
 export LD_LIBRARY_PATH="$out/mock" MOCK_CUDA_LOG="$out/w/log"
@@ -136,7 +137,7 @@ has "$o" "cuLaunchKernelEx(tma_scale, grid 1x1x1" "CUDA_ERROR_LAUNCH_FAILED"
 NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 if [ -x "$NVCC" ]; then
 	"$NVCC" -arch=sm_90a -cubin -o "$W/real.cubin" tests/runtime/gpu_kernels.cu || fail "nvcc of gpu_kernels.cu"
-	make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "$out/rt/test_runtime" || fail "test_runtime build"
+	make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/test_runtime" || fail "test_runtime build"
 	[ "$("$out/rt/test_runtime" --cubin-params "$W/real.cubin" tma_scale)" = 5 ] || fail "tma_scale: not 5 parameters"
 	[ "$("$out/rt/test_runtime" --cubin-params "$W/real.cubin" add_bias)" = 4 ] || fail "add_bias: not 4 parameters"
 fi
@@ -153,6 +154,11 @@ o=$("$RUN" "$W/k.cubin" --dim M=64 --dim K=64 2>&1) && fail "no alpha: no error"
 has "$o" "parameter alpha (f32) has no value"
 o=$("$RUN" "$W/k.cubin" --dim M=64 --dim K=64 --dim Q=1 --set alpha=1 2>&1) && fail "Q: no error"
 has "$o" "kernel tma_scale has no shape symbol Q"
+
+# An argument set freed after its kernel's unload (a garbage collector's
+# order): the kernel is freed with its last set (ASan in the sanitizer pass).
+o=$("$out/rt/mock_lifetime" 2>&1) || fail "lifetime: $o"
+has "$o" "lifetime ok"
 
 # The Python module: loading, introspection and load errors (no torch needed).
 if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
