@@ -41,6 +41,13 @@ __device__ __forceinline__ float ld_act_f32(const float *p)
 	return v;
 }
 
+__device__ __forceinline__ float2 ld_act_f32x2(const float *p)   /* 8-byte aligned */
+{
+	float2 v;
+	asm volatile("ld.global.cg.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p) : "memory");
+	return v;
+}
+
 __device__ __forceinline__ float ld_act_bf16(const __nv_bfloat16 *p)
 {
 	unsigned short v;

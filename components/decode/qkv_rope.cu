@@ -1,8 +1,10 @@
 /*
- * qkv_rope: one head's 64 rows of q, k or v for the token at position P
- * (contract: qkv_rope.plk). Warp w takes the rotate-half pairs i and
- * i + 32 for i in 4w .. 4w + 3, so that both halves of a pair meet in
- * one warp and RoPE needs no shared memory: lane j < 4 writes pair 4w + j.
+ * qkv_rope: a head's 64 rows of q, k or v for the token at position P, or
+ * part of them (contract: qkv_rope.plk). Of the head's part p (32 / PARTS
+ * rotate-half pairs), warp w takes the pairs i and i + 32 for
+ * i = p 32 / PARTS + w PAIRS + j, j < PAIRS, so that both halves of a pair
+ * meet in one warp and RoPE needs no shared memory: lane j < PAIRS writes
+ * pair i.
  */
 #include "plk.cuh"
 #include "decode.cuh"
@@ -18,18 +20,19 @@ PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat1
 {
 	if (tile_m < 0)
 		return;   /* the flush call */
-	constexpr int NK = D / 256, HALF = HD / 2, PAIRS = HALF / WARPS;
-	static_assert(PAIRS == 4, "a warp takes 4 rotate-half pairs: rows_dot<NK, 4> and lanes 0..3");
-	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), head = tile_m;
+	constexpr int NK = D / 256, HALF = HD / 2, PAIRS = HALF / (WARPS * PARTS);
+	static_assert(PAIRS >= 1 && PAIRS * WARPS * PARTS == HALF, "every warp takes as many rotate-half pairs");
+	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), head = tile_m / PARTS;
 	float xr[NK][8];
 	load_normed<NK>(x, g, 1e-5f, xr);
-	const int base = head * HD + warp * PAIRS, rows = (NQ + 2 * NKV) * HD;
+	const int first = (tile_m % PARTS) * (HALF / PARTS) + warp * PAIRS;   /* the warp's first pair */
+	const int base = head * HD + first, rows = (NQ + 2 * NKV) * HD;
 	float lo[PAIRS], hi[PAIRS];
 	rows_dot<NK, PAIRS>(w, D, base, rows, xr, lo);
 	rows_dot<NK, PAIRS>(w, D, base + HALF, rows, xr, hi);
 	if (lane >= PAIRS)
 		return;
-	const int i = warp * PAIRS + lane;   /* the pair: dims i and i + HALF of the head */
+	const int i = first + lane;   /* the pair: dims i and i + HALF of the head */
 	float a = pick<PAIRS>(lo, lane), b = pick<PAIRS>(hi, lane);
 	__nv_bfloat16 *dst;
 	if (head < NQ + NKV) {   /* q or k: rotated by P x theta^(-2i / HD) */
