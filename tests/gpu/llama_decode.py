@@ -14,8 +14,10 @@ final stream are compared on outputs poisoned with NaN, for --steps
 consecutive steps (positions advancing, KV appended, each step's token
 embedding random). With --timeline (a cubin linked with `plkc --timeline`)
 the last step's timeline is drawn (bench/timeline_svg.py) and each op
-kernel's time and bandwidth summed from it. Exit 0: every step within 1e-2
-(relative Frobenius).
+kernel's time and bandwidth summed from it. Exit 0: every step within
+1e-2 (relative Frobenius) or, where the model is deep enough that bf16
+rounding alone goes past that, within 1.25x the error of the same step
+run by PyTorch in bf16 on the same inputs (each step's bound printed).
 """
 import argparse
 import json
@@ -131,6 +133,7 @@ def main():
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--iters", type=int, default=100)
     ap.add_argument("--timeline")
+    ap.add_argument("--compile", action="store_true", help="with --time: also torch.compile(mode=max-autotune)")
     args = ap.parse_args()
     man = json.load(open(os.path.join(args.dir, "llama_decode.manifest.json")))
     gen = torch.Generator(device="cuda").manual_seed(2026)
@@ -160,12 +163,16 @@ def main():
         mk(H=H, Wqkv=m["Wqkv"], Wo=m["Wo"], Wgu=m["Wgu"], Wd=m["Wd"], Gattn=m["Gattn"], Gmlp=m["Gmlp"], Gf=m["Gf"],
            Wlm=m["Wlm"], KC=kc, VC=vc, Logits=logits, Pos=pos, **extra)
         torch.cuda.synchronize()
+        lt = torch.empty_like(logits)
+        torch_step(m, h0, kc_ref.clone(), vc_ref.clone(), pos, lt)   # the framework's bf16 step, same inputs
         ref, h_ref = ref_step(m, h0, kc_ref, vc_ref, pos)
         e = (rel(logits, ref), rel(H[L], h_ref), rel(kc[:, pos], kc_ref[:, pos]), rel(vc[:, pos], vc_ref[:, pos]))
-        good = all(x < 1e-2 for x in e) and bool(torch.isfinite(logits).all())
+        e_t = rel(lt, ref)
+        tol = max(1e-2, 1.25 * e_t)
+        good = all(x < tol for x in e) and bool(torch.isfinite(logits).all())
         ok &= good
         print(f"step {step} (position {pos}): rel err logits {e[0]:.2e}, stream {e[1]:.2e}, k row {e[2]:.2e}, "
-              f"v row {e[3]:.2e} {'ok' if good else 'FAILED'}")
+              f"v row {e[3]:.2e} (PyTorch bf16 logits {e_t:.2e}; bound {tol:.2e}) {'ok' if good else 'FAILED'}")
     if args.time and ok:
         pos = S - 1
         h0 = torch.randn(D, generator=gen, **bf)
@@ -178,14 +185,28 @@ def main():
 
         def eager():
             torch_step(m, h0, kt, vt, pos, lt)
+        H[0] = h0
+        ours()
         eager()
         graph = captured(eager)
-        t = median_ms([ours, eager, graph.replay], args.iters)
+        fns, names = [ours, eager, graph.replay], ["megakernel", "PyTorch eager", "PyTorch CUDA graph"]
+        if args.compile:   # inductor's kernels, autotuned, in its own CUDA graphs
+            import time
+            cstep = torch.compile(torch_step, mode="max-autotune")
+            t0 = time.time()
+            for _ in range(3):
+                cstep(m, h0, kt, vt, pos, lt)
+            torch.cuda.synchronize()
+            print(f"torch.compile(mode=max-autotune): {time.time() - t0:.0f} s to compile and warm up; "
+                  f"rel err logits {rel(lt, logits):.2e} against the megakernel's")
+            fns.append(lambda: cstep(m, h0, kt, vt, pos, lt))
+            names.append("torch.compile max-autotune")
+        t = median_ms(fns, args.iters)
         nbytes = sum(m[k].numel() * 2 for k in ("Wqkv", "Wo", "Wgu", "Wd", "Wlm")) + 2 * L * (pos + 1) * NKV * HD * 2
         print(f"\nstreamed per step: {nbytes / 1e9:.2f} GB (weights and KV rows 0 .. {pos})")
         print("| step | ms | GB/s | CUDA graph / this |")
         print("|---|---|---|---|")
-        for n, ms in zip(["megakernel", "PyTorch eager", "PyTorch CUDA graph"], t):
+        for n, ms in zip(names, t):
             print(f"| {n} | {ms:.3f} | {nbytes / ms / 1e6:.0f} | {t[2] / ms:.2f}x |")
     if args.timeline and tl is not None:
         ops = man["megakernel"]["ops"]
@@ -203,6 +224,7 @@ def main():
         print("|---|---|---|")
         for k, (w, run) in busy.items():
             print(f"| {k} | {w / 1e3:.0f} | {run / 1e3:.0f} |")
+    mk.close()
     print("llama_decode: all steps correct" if ok else "llama_decode: FAILED")
     sys.exit(0 if ok else 1)
 

@@ -9,7 +9,8 @@ Each DIR holds chain.cubin and mv.cubin with their manifests (linked on the
 build host: tests/gpu/mega_prepare.sh). Fresh random bf16 inputs; outputs
 poisoned with NaN first; the reference is the chain in fp32 with each op's
 output rounded to bf16 as the kernels store it; the relative Frobenius
-error must be under 1e-2. The megakernel runs 5 more times (its counters
+error must be under 1e-2, or 1.25x PyTorch's own bf16 error on the
+same chain where that is larger (deep chains). The megakernel runs 5 more times (its counters
 only grow: a generation per launch) and must give the same bits each time.
 Times: CUDA events, median of at least 200 launches after warm-up, the
 variants interleaved. Exit 0: all correct.
@@ -95,11 +96,12 @@ def run(d):
     fns = [lambda: mk(X=X, W1=W1, W2=W2, WO=WO, Y=Y), separate, eager, graph.replay]
     t = median_ms(fns)
     wbytes = (W1.numel() + W2.numel() + WO.numel()) * 2
-    ok = err < 1e-2 and err_sep < 1e-2 and same
+    tol = max(1e-2, 1.25 * err_t)   # 16 layers of bf16 storage pass 1e-2 on their own (PyTorch's too)
+    ok = err < tol and err_sep < tol and same
     print(f"## {os.path.basename(os.path.normpath(d))}: L = {L}, D = {D}, F = {F_}, "
           f"{man['megakernel']['blocks']} blocks, {len(man['megakernel']['ops'])} ops, "
           f"weights {wbytes / 1e6:.0f} MB")
-    print(f"rel err: megakernel {err:.2e}, separate launches {err_sep:.2e}, torch {err_t:.2e}; "
+    print(f"rel err: megakernel {err:.2e}, separate launches {err_sep:.2e}, torch {err_t:.2e} (bound {tol:.2e}); "
           f"6 megakernel launches bit-identical: {same}")
     print("| variant | ms | weights GB/s | vs CUDA graph |")
     print("|---|---|---|---|")
@@ -107,6 +109,8 @@ def run(d):
     for n, ms in zip(names, t):
         print(f"| {n} | {ms:.4f} | {wbytes / ms / 1e6:.0f} | {t[3] / ms:.2f}x |")
     print()
+    mk.close()
+    mv.close()
     return ok
 
 
