@@ -23,40 +23,44 @@ static const char *scalar_ctype(const char *dtype)
 	return "int";
 }
 
+/* E0379: op `op`'s kernel does what a megakernel cannot undo yet. */
+static void not_linkable(Ctx *c, const MOp *op, const char *what, const char *note, const char *help)
+{
+	Diag *d = diag_new(c, DIAG_ERROR, "E0379", op->decl->kernel_sp, "op `%s`'s kernel `%s` %s", op->name,
+	                   op->k->name, what);
+	d->primary.msg = "its kernel";
+	diag_note(d, "%s", note);
+	diag_help(d, "%s", help);
+	diag_end(c, d);
+}
+
 int mega_check_linkable(Ctx *c, const MegaPlan *mp)
 {
-	int bad = 0;
+	char what[160];
 	for (int i = 0; i < mp->ops.n; i++) {
 		const MOp *op = mp->ops.v[i];
 		const Graph *g = op->pl->g;
-		for (int j = 0; j < g->kparams.n && !bad; j++) {
+		for (int j = 0; j < g->kparams.n; j++) {
 			const GKParam *kp = g->kparams.v[j];
 			if (op->args[j])
 				continue;
-			Diag *d = diag_new(c, DIAG_ERROR, "E0379", op->decl->kernel_sp,
-			                   "op `%s`'s kernel `%s` takes %s `%s`, which a megakernel cannot pass yet", op->name,
-			                   op->k->name, kp->kind == KP_TENSORMAP ? "a tensor map" : "a parameter", kp->name);
-			d->primary.msg = "its kernel";
-			diag_note(d, "a megakernel's entry passes its ops pointers, sizes and scalars; tensor maps would need "
-			          "one per op and slice, made by the runtime");
-			diag_help(d, "give the op a kernel whose components take `ptr<T>` params");
-			diag_end(c, d);
-			bad = 1;
+			snprintf(what, sizeof what, "takes %s `%s`, which a megakernel cannot pass yet",
+			         kp->kind == KP_TENSORMAP ? "a tensor map" : "a parameter", kp->name);
+			not_linkable(c, op, what, "a megakernel's entry passes its ops pointers, sizes and scalars; tensor "
+			             "maps would need one per op and slice, made by the runtime",
+			             "give the op a kernel whose components take `ptr<T>` params");
+			return -1;
 		}
-		for (int w = 0; w < op->pl->nwarpgroups && !bad; w++)
+		for (int w = 0; w < op->pl->nwarpgroups; w++)
 			if (op->pl->wg_regs && op->pl->wg_regs[w]) {
-				Diag *d = diag_new(c, DIAG_ERROR, "E0379", op->decl->kernel_sp,
-				                   "op `%s`'s kernel `%s` sets its warpgroups' registers, which a megakernel cannot "
-				                   "undo yet", op->name, op->k->name);
-				d->primary.msg = "its kernel";
-				diag_note(d, "setmaxnreg moves registers between warpgroups for one kernel's roles; the next op "
-				          "would find them where this one left them");
-				diag_help(d, "give the op a kernel whose components have no `regs` budget");
-				diag_end(c, d);
-				bad = 1;
+				not_linkable(c, op, "sets its warpgroups' registers, which a megakernel cannot undo yet",
+				             "setmaxnreg moves registers between warpgroups for one kernel's roles; the next op "
+				             "would find them where this one left them",
+				             "give the op a kernel whose components have no `regs` budget");
+				return -1;
 			}
 	}
-	return bad ? -1 : 0;
+	return 0;
 }
 
 /* One op: its waits, its main, its count. */
