@@ -660,10 +660,12 @@ static int kernel_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
 	return manifest_write_linked(c, l->ps, l->rs, l->n, binary, f);
 }
 
-static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, LinkResult *rs,
-                        const ArchInfo **as, int n)
+/* A cubin for one arch, a fatbin of rs' cubins for several, named for
+ * `name` unless -o says, with the manifest fn writes. */
+static int write_arches(Ctx *c, Options *o, const char *name, const LinkResult *rs, const ArchInfo **as, int n,
+                        ManifestFn fn, const void *ud)
 {
-	const char *out = binary_out(c, o, k->name, n);
+	const char *out = binary_out(c, o, name, n);
 	size_t len = strlen(out);
 	if (n > 1 && len > 6 && !strcmp(out + len - 6, ".cubin")) {
 		Diag *d = diag_new(c, DIAG_WARNING, NULL, span_none, "`%s` holds a fatbin of %d arches, not a cubin", out, n);
@@ -676,10 +678,16 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 		return 1;
 	if (n > 1)
 		bin = fb;
-	const Linked l = { (const Placement *const *)ps, rs, n };
-	int rc = write_linked(c, o, out, bin, size, kernel_manifest, &l);
+	int rc = write_linked(c, o, out, bin, size, fn, ud);
 	free(fb);
 	return rc;
+}
+
+static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, LinkResult *rs,
+                        const ArchInfo **as, int n)
+{
+	const Linked l = { (const Placement *const *)ps, rs, n };
+	return write_arches(c, o, k->name, rs, as, n, kernel_manifest, &l);
 }
 
 /* E0606 for any output of the kernel or select `name` (when it is built:
@@ -751,19 +759,20 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 typedef struct Selected {
 	const Select *s;
 	const Variant *vs;
-	const Placement *const *ps;
-	int n;
-	const LinkObj *objs;
+	const Placement *const *ps;   /* [arch * n + variant] */
+	int n, narch;
+	const LinkResult *rs;         /* per arch; NULL: --emit=manifest */
 } Selected;
 static int select_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
 {
 	const Selected *sl = ud;
-	return manifest_write_select(c, sl->s, sl->vs, sl->ps, sl->n, sl->objs, binary, f);
+	return manifest_write_select(c, sl->s, sl->vs, sl->ps, sl->n, sl->narch, sl->rs, binary, f);
 }
 
-/* A select: every variant checked and placed for the one arch, their
- * launched parameters compared, then all linked into one cubin with one
- * manifest (docs/language.md, "Variants"). */
+/* A select: every variant checked and placed for each arch, their
+ * launched parameters compared, then all linked into one cubin per arch
+ * (a fatbin of them for several) with one manifest (docs/language.md,
+ * "Variants"). */
 static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
                         const ArchInfo **arches, int narches)
 {
@@ -771,54 +780,58 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 	Variant *vs = select_variants(c, p, s, &nv);
 	if (!vs)
 		return 1;
-	if (narches > 1 || (o->emit != EMIT_DEFAULT && o->emit != EMIT_CUBIN && o->emit != EMIT_MANIFEST &&
-	                    o->emit != EMIT_PTX)) {
-		Diag *d = narches > 1
-		        ? diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "select `%s` is linked for one arch, not %d", s->name,
-		                   narches)
-		        : diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "--emit=%s shows one kernel, not select `%s`",
-		                   emit_names[o->emit], s->name);
-		d->primary.msg = narches > 1 ? "its variants share one cubin" : "a select of several kernels";
-		diag_help(d, narches > 1 ? "link it once per -arch, each into a cubin of its own"
-		                         : "name one of its variants with `--kernel VARIANT`");
+	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST;
+	if (!shown && !(o->emit == EMIT_PTX && narches == 1)) {
+		Diag *d = diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "--emit=%s shows %s, not select `%s`",
+		                   emit_names[o->emit], o->emit == EMIT_PTX ? "one arch" : "one kernel", s->name);
+		d->primary.msg = o->emit == EMIT_PTX ? "linked for several arches" : "a select of several kernels";
+		diag_help(d, o->emit == EMIT_PTX ? "give one -arch for --emit=ptx"
+		                                 : "name one of its variants with `--kernel VARIANT`");
 		diag_end(c, d);
 		return 1;
 	}
-	Placement **ps = arena_alloc(c->arena, (nv + 1) * sizeof *ps);
-	int rc = 0, base = 0;
-	for (int v = 0; v < nv; v++) {
-		rc |= place_kernel(c, o, p, vs[v].k, arches[0], base, &ps[v], 1);
-		if (rc)
-			continue;
-		base += graph_ids(ps[v]->g);   /* the next variant's ids follow this one's lanes */
-	}
-	if (rc || c->nerrors || select_check_launch(c, s, vs, (const Placement *const *)ps, nv))
+	Placement **ps = arena_alloc(c->arena, ((size_t)narches * nv + 1) * sizeof *ps);
+	int rc = 0;
+	for (int a = 0; a < narches && !rc; a++)   /* every variant's errors, for the first arch with any */
+		for (int v = 0, base = 0; v < nv; v++) {
+			Placement **pv = &ps[a * nv + v];
+			rc |= place_kernel(c, o, p, vs[v].k, arches[a], base, pv, a == 0);
+			if (!rc)
+				base += graph_ids((*pv)->g);   /* the next variant's ids follow this one's lanes */
+		}
+	for (int a = 0; !rc && !c->nerrors && a < narches; a++)
+		rc = select_check_launch(c, s, vs, (const Placement *const *)ps + a * nv, nv);
+	if (rc || c->nerrors)
 		return 1;
 	if (o->check_only)
 		return 0;
-	if (o->emit == EMIT_MANIFEST) {   /* a manifest of a cubin that could be linked */
-		if (link_check_ids(c, (const Placement *const *)ps, nv))
-			return 1;
+	Selected sl = { s, vs, (const Placement *const *)ps, nv, narches, NULL };
+	if (o->emit == EMIT_MANIFEST) {   /* a manifest of a binary that could be linked */
+		for (int a = 0; a < narches; a++)
+			if (link_check_ids(c, sl.ps + a * nv, nv))
+				return 1;
 		FILE *f = open_out(c, o, o->out);
-		rc = !f || manifest_write_select(c, s, vs, (const Placement *const *)ps, nv, NULL, NULL, f) || c->nerrors;
+		rc = !f || select_manifest(c, &sl, NULL, f) || c->nerrors;
 		return close_out(c, o, f, o->out) || rc;
 	}
-	LinkResult r;
-	double t0 = plk_clock();
-	rc = link_kernels(c, (const Placement *const *)ps, nv, o->emit == EMIT_PTX, &r) || c->nerrors;
-	ctx_time(c, arena_printf(c->arena, "link %s (total)", ps[0]->arch->name), t0);
-	if (rc)
-		return 1;
-	if (o->emit == EMIT_PTX) {
+	LinkResult *rs = arena_alloc(c->arena, (size_t)narches * sizeof *rs);
+	memset(rs, 0, (size_t)narches * sizeof *rs);
+	for (int a = 0; a < narches && !rc; a++) {
+		double t0 = plk_clock();
+		rc = link_kernels(c, sl.ps + a * nv, nv, o->emit == EMIT_PTX, &rs[a]) || c->nerrors;
+		ctx_time(c, arena_printf(c->arena, "link %s (total)", arches[a]->name), t0);
+	}
+	if (!rc && o->emit == EMIT_PTX) {
 		FILE *f = open_out(c, o, o->out);
 		if (f)
-			fputs(r.ptx ? r.ptx : "", f);
+			fputs(rs[0].ptx ? rs[0].ptx : "", f);
 		rc = close_out(c, o, f, o->out);
-	} else {
-		const Selected sl = { s, vs, (const Placement *const *)ps, nv, r.objs };
-		rc = write_linked(c, o, binary_out(c, o, s->name, 1), r.cubin, r.cubin_size, select_manifest, &sl);
+	} else if (!rc) {
+		sl.rs = rs;
+		rc = write_arches(c, o, s->name, rs, arches, narches, select_manifest, &sl);
 	}
-	link_result_free(&r);
+	for (int a = 0; a < narches; a++)
+		link_result_free(&rs[a]);
 	return rc || c->nerrors;
 }
 

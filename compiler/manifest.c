@@ -412,17 +412,36 @@ static void cond_json(FILE *o, const Graph *g, const Require *r)
 	fputs(" }", o);
 }
 
-int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
-                          const LinkObj *objs, const char *binary, FILE *o)
+/* A fatbin's per-arch launch shapes of variant v (ps[a * n + v]): the
+ * entries a reader picks from by the device's arch. */
+static void arch_entries(FILE *o, const Placement *const *ps, int n, int narch, int v, const char *ind, int more)
+{
+	for (int a = 0; a < narch; a++) {
+		const Placement *p = ps[a * n + v];
+		int cx = p->g->cluster[0] > 0 ? p->g->cluster[0] : 1, cy = p->g->cluster[1] > 0 ? p->g->cluster[1] : 1;
+		fprintf(o, "%s\n%s{ \"arch\": \"%s\", \"block\": [%d, 1, 1], \"cluster\": [%d, %d, 1], \"dynamic_smem\": %u }",
+		        a || more ? "," : "", ind, p->arch->name, p->threads, cx, cy, p->smem_bytes);
+	}
+}
+
+/* ps[a * n + v]: variant v placed for arch a (narch of them: a fatbin
+ * when more than one); rs[a] its link, or NULL. */
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n, int narch,
+                          const LinkResult *rs, const char *binary, FILE *o)
 {
 	/* the top level: the default variant's, so that a reader without
 	 * "variants" launches the kernel that serves every shape */
 	const Placement *dp = ps[n - 1];
 	const Graph *g = dp->g;
-	head_json(o, &dp, 1, s->name, g->k->name, binary);
+	const Placement *heads[8];   /* at most 8 -arch (main.c) */
+	int nh = narch < 8 ? narch : 8;
+	for (int a = 0; a < nh; a++)
+		heads[a] = ps[a * n + n - 1];
+	head_json(o, heads, nh, s->name, g->k->name, binary);
 	int off = 0;   /* objs: the variants' instances one after another */
 	for (int v = 0; v < n - 1; v++)
 		off += ps[v]->g->insts.n;
+	const LinkObj *objs = rs ? rs[0].objs : NULL;
 	params_json(o, g, "  ");
 	hooks_json(o, g);
 	fputs(",\n  \"instances\": ", o);
@@ -448,9 +467,16 @@ int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Plac
 		instances_json(o, ps[v], objs ? objs + off : NULL, "      ");
 		fputs(",\n      \"placement\": ", o);
 		placement_write_json(o, ps[v], "      ");
+		if (narch > 1) {
+			fputs(",\n      \"variants\": [", o);
+			arch_entries(o, ps, n, narch, v, "        ", 0);
+			fputs("\n      ]", o);
+		}
 		fputs(" }", o);
 		off += vg->insts.n;
 	}
+	if (narch > 1)   /* the default variant's, for a reader without kernel variants */
+		arch_entries(o, ps, n, narch, n - 1, "    ", 1);
 	fputs("\n  ]\n}\n", o);
 	return ferror(o) ? -1 : 0;
 }

@@ -1167,8 +1167,8 @@ void map_print(FILE *out, const Placement *p, const LinkObj *objs);
  * vs[i] placed): the top level is the default's (the last), and
  * "variants" lists each with its conditions and launch (docs/manifest.md);
  * objs (NULL: not linked): link_kernels' LinkResult.objs, for the link map. */
-int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n,
-                          const LinkObj *objs, const char *binary, FILE *out);
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n, int narch,
+                          const LinkResult *rs, const char *binary, FILE *o);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);

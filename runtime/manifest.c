@@ -415,8 +415,9 @@ static int parse_when(plk_kvariant *x, const pj_val *w, const char *where, char 
 }
 
 /* "variants": per arch ({arch, block, ...}), or kernels of one binary
- * ({name, when, launch}, a select's: docs/manifest.md). */
-static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, char *err)
+ * ({name, when, launch}, a select's: docs/manifest.md). A kernel variant
+ * (kv) of a fatbin has per-arch entries of its own, never kernels. */
+static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int kv, char *err)
 {
 	if (!v)
 		return 0;
@@ -431,13 +432,16 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, cha
 		snprintf(where, sizeof where, "variants[%d]", i);
 		if (o->k != PJ_OBJ)
 			return mfail(err, "%s must be an object", where);
+		if (pj_get(o, "name") && kv)
+			return mfail(err, "%s: a kernel variant's \"variants\" are per arch ({arch, block, ...}), "
+			             "not kernels", where);
 		if (pj_get(o, "name")) {
 			plk_kvariant *x = &m->kvars[m->nkvars++];
 			char e[PLK_ERRLEN - 64];
 			if (!(x->m = calloc(1, sizeof *x->m)))
 				return mfail(err, "out of memory");
-			if (parse(x->m, r, o, e))
-				return mfail(err, "%s: %s", where, e);
+			if (parse(x->m, r, o, e))   /* e without its own "manifest: " */
+				return mfail(err, "%s: %s", where, strncmp(e, "manifest: ", 10) ? e : e + 10);
 			if (parse_when(x, pj_get(o, "when"), where, err))
 				return -1;
 			/* one binding serves every variant: the same symbols and params */
@@ -479,8 +483,13 @@ static int arch_number(const char *a)
 	return n > 0 && n < 10000 ? (int)n : -1;
 }
 
+/* The arch's launch shape for m and, in a select's fatbin, for each of
+ * its kernel variants; the index of m's own per-arch entry, -1 if none. */
 int plk_manifest_select(plk_manifest *m, int major, int minor)
 {
+	for (int i = 0; i < m->nkvars; i++)
+		if (m->kvars[i].m->nvariants)
+			(void)plk_manifest_select(m->kvars[i].m, major, minor);
 	int dev = major * 10 + minor, best = -1, best_n = -1;
 	for (int i = 0; i < m->nvariants; i++) {
 		const char *a = m->variants[i].arch;
@@ -583,7 +592,8 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 		if (parse_param(m, &ps->items[i], i, err))
 			return -1;
 	}
-	return parse_grid(m, pj_get(l, "grid"), err) || (!kv && parse_variants(m, r, pj_get(r, "variants"), err)) ? -1 : 0;
+	return parse_grid(m, pj_get(l, "grid"), err) || parse_variants(m, r, pj_get(l, "variants"), kv != NULL, err) ? -1
+	                                                                                                           : 0;
 }
 
 plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)

@@ -693,6 +693,47 @@ static void test_kernel_variants(void)
 		CHECK_HAS(err, bad[i].want);
 		plk_manifest_free(m);
 	}
+	/* a select's fatbin: each kernel variant has its own per-arch entries,
+	 * the top level (the default variant) its own too */
+	const char *fb = "{\"plk_manifest\": 1, \"kernel\": \"pick\", \"entry\": \"pp\", \"block\": [384],"
+	                 " \"arch\": [\"sm_90a\", \"sm_80\"], \"params\": [], \"grid\": {\"policy\": \"tiles\", \"tiles\": [[1, 1]]},"
+	                 " \"variants\": ["
+	                 "  {\"name\": \"wide\", \"when\": [], \"block\": [256], \"dynamic_smem\": 1000, \"params\": [],"
+	                 "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[1, 1]]},"
+	                 "   \"variants\": [{\"arch\": \"sm_90a\", \"block\": [256], \"dynamic_smem\": 1000},"
+	                 "                {\"arch\": \"sm_80\", \"block\": [128], \"dynamic_smem\": 500}]},"
+	                 "  {\"name\": \"pp\", \"when\": [], \"block\": [384], \"params\": [],"
+	                 "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[1, 1]]},"
+	                 "   \"variants\": [{\"arch\": \"sm_90a\", \"block\": [384]}, {\"arch\": \"sm_80\", \"block\": [160]}]},"
+	                 "  {\"arch\": \"sm_90a\", \"block\": [384]}, {\"arch\": \"sm_80\", \"block\": [160]}]}";
+	static const struct { int major, minor, want, wide, wide_smem, pp, top; } arches[] = {
+		{ 9, 0, 0, 256, 1000, 384, 384 }, { 8, 6, 1, 128, 500, 160, 160 }, { 7, 5, -1, 256, 1000, 384, 384 },
+	};
+	for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++) {
+		m = mparse(fb, err);
+		CHECK(m != NULL);
+		if (!m) {
+			fprintf(stderr, "%s\n", err);
+			return;
+		}
+		CHECK_EQ(m->nkvars, 2);
+		CHECK_EQ(m->nvariants, 2);
+		CHECK_EQ(m->kvars[0].m->nvariants, 2);
+		CHECK_EQ(plk_manifest_select(m, arches[i].major, arches[i].minor), arches[i].want);
+		CHECK_EQ(m->kvars[0].m->block[0], arches[i].wide);
+		CHECK_EQ(m->kvars[0].m->dynamic_smem, arches[i].wide_smem);
+		CHECK_EQ(m->kvars[1].m->block[0], arches[i].pp);
+		CHECK_EQ(m->block[0], arches[i].top);
+		plk_manifest_free(m);
+	}
+	char buf[4096];
+	const char *at = strstr(fb, "{\"arch\": \"sm_80\", \"block\": [128]");
+	CHECK(at != NULL);
+	snprintf(buf, sizeof buf, "%.*s{\"name\": \"x\", %s", (int)(at - fb), fb, at + 1);
+	m = mparse(buf, err);
+	CHECK(m == NULL);
+	CHECK_HAS(err, "variants[0]: variants[1]: a kernel variant's \"variants\" are per arch");
+	plk_manifest_free(m);
 }
 
 static void test_tmap(void)

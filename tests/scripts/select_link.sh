@@ -99,4 +99,45 @@ root=$PWD
 "$PLKC" examples/gemm_auto.plk -arch sm_90a --kernel gemm_pp -o "$tmp/pp.cubin" 2>"$tmp/err" &&
 	[ "$(entries "$tmp/pp.cubin")" = gemm_pp ] && ! grep -q variants "$tmp/pp.manifest.json" ||
 	{ echo "--kernel gemm_pp: not gemm_pp alone"; head -n 5 "$tmp/err"; fail=1; }
+
+# Several -arch: a fatbin of one cubin per arch, each variant placed for
+# each arch; its manifest gives every variant (and the top level, the
+# default's) a launch per arch. Two mat-vec kernels (sm_80 and up).
+cat >"$tmp/mv.plk" <<EOF
+use "$root/components/decode/matvec.plk"
+kernel mv_thin(W: tensor<const bf16>[N, K], X: tensor<const bf16>[K], Y: tensor<bf16>[N]) {
+  const ROWS = 16, WARPS = 4
+  grid tiles(ceil_div(N, ROWS), 1)
+  m = matvec(w = W, v = X, y = Y)
+}
+kernel mv_wide(W: tensor<const bf16>[N, K], X: tensor<const bf16>[K], Y: tensor<bf16>[N]) {
+  const ROWS = 64, WARPS = 8
+  grid tiles(ceil_div(N, ROWS), 1)
+  m = matvec(w = W, v = X, y = Y)
+}
+select mv(W: tensor<const bf16>[N, K], X: tensor<const bf16>[K], Y: tensor<bf16>[N]) {
+  when N <= 4096: mv_thin
+  else: mv_wide
+}
+EOF
+if "$PLKC" "$tmp/mv.plk" -arch sm_80 -arch sm_90a -o "$tmp/mv.fatbin" 2>"$tmp/err"; then
+	python3 - "$tmp/mv.manifest.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))
+def per_arch(threads):
+    return [{"arch": a, "block": [threads, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 0} for a in ("sm_80", "sm_90a")]
+got = {v["name"]: v.get("variants") for v in m["variants"] if "name" in v}
+top = [v for v in m["variants"] if "name" not in v]
+if m["arch"] != ["sm_80", "sm_90a"] or got != {"mv_thin": per_arch(128), "mv_wide": per_arch(256)} \
+        or top != per_arch(256):
+    print("FAIL: the fatbin select's manifest:", m["arch"], got, top)
+    sys.exit(1)
+PY
+	# a fatbin (its magic) of two ELF images, each with both variants' entries
+	n=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+print(d.count(b"\x7fELF") if d[:4] == bytes.fromhex("50ed55ba") else "no fatbin")' "$tmp/mv.fatbin")
+	[ "$n" = 2 ] || { echo "the fatbin holds $n ELF images, not 2"; fail=1; }
+else
+	echo "a select for sm_80 and sm_90a failed:"; head -n 12 "$tmp/err"; fail=1
+fi
 exit $fail
