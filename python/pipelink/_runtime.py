@@ -183,7 +183,9 @@ class Kernel:
     def __init__(self, handle, lib, device, path=None):
         self._h, self._L, self.device, self.path = handle, lib, device, path
         self._lock = threading.RLock()   # RLock: an _Args may be collected while it is held
-        self._sets = weakref.WeakSet()   # every thread's argument set, freed before unload
+        # every thread's argument set, freed by close() before the unload; one
+        # the collector frees after it keeps the kernel alive till then (plkrt.h)
+        self._sets = weakref.WeakSet()
         self._tls = threading.local()
         L, h = lib, handle
         self.name = _s(L.plk_kernel_name(h))
