@@ -4,7 +4,8 @@
 #   make example    check, place and link examples/gemm_swiglu.plk for sm_90a
 #   make test       unit + golden tests, then the same under ASan/UBSan
 #   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60;
-#                   FUZZ_TARGET=object: the object reader)
+#                   FUZZ_TARGET=object: the object reader; manifest: the
+#                   runtime's manifest reader)
 #   make runtime    runtime/libplkrt.so and plk-run (gcc + -lcuda only)
 #   make install PREFIX=DIR [DESTDIR=...] [PYTHON=python3]
 #                   DIR/bin/{plkc,plk-run}, DIR/lib/libplkrt.{so,a},

@@ -437,7 +437,7 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int
 			             "not kernels", where);
 		if (pj_get(o, "name")) {
 			plk_kvariant *x = &m->kvars[m->nkvars++];
-			char e[PLK_ERRLEN - 64];
+			char e[PLK_ERRLEN];   /* mfail writes PLK_ERRLEN bytes; truncated into err below */
 			if (!(x->m = calloc(1, sizeof *x->m)))
 				return mfail(err, "out of memory");
 			if (parse(x->m, r, o, e))   /* e without its own "manifest: " */

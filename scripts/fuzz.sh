@@ -4,13 +4,16 @@
 # from tests/fuzz/corpus plus the golden inputs. TARGET object: the object
 # reader (objread.c), from the seeds fuzz_object.c writes (SEEDS), the
 # text seeds of tests/fuzz/objects and the committed objects of
-# tests/objects. New interesting inputs go to build/fuzz/corpus (or
-# build/fuzz/objcorpus); crashes to build/fuzz/.
+# tests/objects. TARGET manifest: the runtime's manifest parser and launch
+# plan (runtime/json.c, expr.c, manifest.c, plan.c), from the runtime
+# tests' manifests and those build/plkc writes for the examples. New
+# interesting inputs go to build/fuzz/corpus (objcorpus, mancorpus);
+# crashes to build/fuzz/.
 set -e
 secs=${1:-60}
 target=${2:-frontend}
 B=build/fuzz
-mkdir -p $B/gen $B/corpus $B/objcorpus
+mkdir -p $B/gen $B/corpus $B/objcorpus $B/mancorpus
 bison -Wall -Werror --defines=$B/gen/parser.h -o $B/gen/parser.c grammar/parser.y
 re2c -W --no-generation-date --no-version -o $B/gen/lexer.c grammar/lexer.re
 CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icompiler -Igrammar -I$B/gen"
@@ -33,8 +36,23 @@ object)
 	./fuzz_object -max_total_time="$secs" -max_len=65536 -timeout=5 -rss_limit_mb=2048 \
 		-dict=../../tests/fuzz/object.dict -print_final_stats=1 objcorpus
 	;;
+manifest)
+	CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+	clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE \
+		-Iruntime -I"$CUDA_HOME/include" -o $B/fuzz_manifest tests/fuzz/fuzz_manifest.c \
+		runtime/json.c runtime/expr.c runtime/manifest.c runtime/plan.c
+	cp tests/runtime/*.manifest.json $B/mancorpus/
+	if [ -x build/plkc ]; then   # the manifests of the examples, selects and megakernels among them
+		for f in examples/*.plk; do
+			build/plkc "$f" -arch sm_90a --emit=manifest -o "$B/mancorpus/$(basename "$f" .plk).json" 2>/dev/null || true
+		done
+	fi
+	cd $B
+	./fuzz_manifest -max_total_time="$secs" -max_len=65536 -timeout=5 -rss_limit_mb=2048 \
+		-dict=../../tests/fuzz/manifest.dict -print_final_stats=1 mancorpus
+	;;
 *)
-	echo "usage: scripts/fuzz.sh [SECONDS] [frontend|object]" >&2
+	echo "usage: scripts/fuzz.sh [SECONDS] [frontend|object|manifest]" >&2
 	exit 2
 	;;
 esac

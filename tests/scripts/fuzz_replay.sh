@@ -1,9 +1,10 @@
 #!/bin/bash
-# Replays the fuzz seed corpora through both fuzz targets, built with ASan
+# Replays the fuzz seed corpora through the fuzz targets, built with ASan
 # and UBSan: the front end's seeds and every golden input; the object
 # reader's generated ELF seeds (fuzz_object.c, SEEDS), its text seeds and
-# the committed objects. None may crash or report; and plkc names the
-# error of each damaged ELF seed.
+# the committed objects; the runtime's manifest reader on every manifest
+# the tests and examples have (fuzz_manifest.c). None may crash or
+# report; and plkc names the error of each damaged ELF seed.
 B=${1:-build}
 out="$B/fuzz-replay"
 mkdir -p "$out/objseeds"
@@ -15,6 +16,15 @@ cc $SAN -DREPLAY -o "$out/replay_object" tests/fuzz/fuzz_object.c $FRONT compile
 cc $SAN -DSEEDS -o "$out/object_seeds" tests/fuzz/fuzz_object.c $FRONT compiler/sha256.c compiler/stdlib.c || exit 1
 "$out/object_seeds" "$out/objseeds" >/dev/null || exit 1
 "$out/replay_object" "$out"/objseeds/* tests/fuzz/objects/* tests/objects/*.elf tests/objects/elf.bin || exit 1
+# the runtime's manifest parser and launch plan on the runtime tests'
+# manifests, those of the examples and the manifest fuzzer's finds
+mkdir -p "$out/manifests"
+for f in examples/*.plk; do
+	"${PLKC:-$PWD/$B/plkc}" "$f" -arch sm_90a --emit=manifest -o "$out/manifests/$(basename "$f" .plk).json" 2>/dev/null
+done
+cc $SAN -DREPLAY -Iruntime -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$out/replay_manifest" \
+	tests/fuzz/fuzz_manifest.c runtime/json.c runtime/expr.c runtime/manifest.c runtime/plan.c || exit 1
+"$out/replay_manifest" tests/runtime/*.manifest.json tests/fuzz/manifests/* "$out"/manifests/*.json || exit 1
 # and plkc says what is wrong with each seed (a cut table or e_shnum 0xFFFF
 # was "carries no contract"; a NOBITS section a SIGSEGV)
 PLKC=${PLKC:-$PWD/$B/plkc}
