@@ -10,8 +10,12 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 	     "gpu_runtime.py, gpu_threads.py (4 threads x own stream x 200 calls), gpu_python.py" \
 	     "(pipelink custom op: torch.compile fullgraph, CUDA graph replay), compute-sanitizer API check" \
 	     "and memcheck/racecheck/synccheck; bench/linked_bench.py) and bench/gpu_lanes.sh (3 and 4" \
-	     "pingpong lanes, sm_80 lanes); last results: tests/link/gpu_output.txt," \
-	     "tests/runtime/gpu_output.txt, bench/results/"
+	     "pingpong lanes, sm_80 lanes); and, each after its prepare step on the build host:" \
+	     "tests/gpu/mega_gpu.sh (megakernels: mega_chain.py, llama_decode.py, compute-sanitizer)," \
+	     "tests/gpu/attn_python.py and attn_sanitize.py (attention variants), gemm_auto_check.py" \
+	     "and gemm_split.sh (selects, split K), run_gemm.sh (the monolithic GEMMs);" \
+	     "last results: tests/link/gpu_output.txt, tests/runtime/gpu_output.txt," \
+	     "tests/gpu/*_output.txt, bench/results/"
 	exit 77
 fi
 case $B in *san*) echo "GPU tests run once, with the plain build"; exit 77 ;; esac
