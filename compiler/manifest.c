@@ -115,12 +115,17 @@ static void hooks_json(FILE *o, const Graph *g)
 }
 
 /* "block" through "grid" of p, the grid object left open; ind: indent. */
+/* The launch's cluster, x and y: 1 where the kernel declares none. */
+static int cluster_dim(const Graph *g, int d)
+{
+	return g->cluster[d] > 0 ? g->cluster[d] : 1;
+}
+
 static void launch_json(FILE *o, const Placement *p, const char *ind)
 {
 	const Graph *g = p->g;
-	int cx = g->cluster[0] > 0 ? g->cluster[0] : 1, cy = g->cluster[1] > 0 ? g->cluster[1] : 1;
 	fprintf(o, "%s\"block\": [%d, 1, 1],\n%s\"cluster\": [%d, %d, 1],\n%s\"dynamic_smem\": %u,\n",
-	        ind, p->threads, ind, cx, cy, ind, p->smem_bytes);
+	        ind, p->threads, ind, cluster_dim(g, 0), cluster_dim(g, 1), ind, p->smem_bytes);
 	fprintf(o, "%s\"grid\": { \"policy\": \"%s\", \"tiles\": [[", ind, g->persistent ? "persistent" : "tiles");
 	jexpr(o, g, g->tiles[0]);
 	fputs(", 1], [", o);
@@ -418,9 +423,9 @@ static void arch_entries(FILE *o, const Placement *const *ps, int n, int narch, 
 {
 	for (int a = 0; a < narch; a++) {
 		const Placement *p = ps[a * n + v];
-		int cx = p->g->cluster[0] > 0 ? p->g->cluster[0] : 1, cy = p->g->cluster[1] > 0 ? p->g->cluster[1] : 1;
 		fprintf(o, "%s\n%s{ \"arch\": \"%s\", \"block\": [%d, 1, 1], \"cluster\": [%d, %d, 1], \"dynamic_smem\": %u }",
-		        a || more ? "," : "", ind, p->arch->name, p->threads, cx, cy, p->smem_bytes);
+		        a || more ? "," : "", ind, p->arch->name, p->threads, cluster_dim(p->g, 0), cluster_dim(p->g, 1),
+		        p->smem_bytes);
 	}
 }
 
