@@ -23,21 +23,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef REPLAY
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		static char buf[4 << 20];
-		size_t n = fread(buf, 1, sizeof buf, f);
-		fclose(f);
-		LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
-	}
-	printf("replayed %d inputs\n", argc - 1);
-	return 0;
-}
-#endif
+#define REPLAY_WHAT "inputs"
+#include "replay.h"

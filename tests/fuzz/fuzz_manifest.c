@@ -67,21 +67,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef REPLAY
-int main(int argc, char **argv)
-{
-	static char buf[1 << 20];
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		size_t n = fread(buf, 1, sizeof buf, f);
-		fclose(f);
-		LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
-	}
-	printf("replayed %d manifests\n", argc - 1);
-	return 0;
-}
-#endif
+#define REPLAY_WHAT "manifests"
+#include "replay.h"
