@@ -648,8 +648,8 @@ static int read_deps(Ctx *c, const Component *comp, const Key *k, const char *de
 				target = 0;
 			continue;
 		}
-		char real[PATH_MAX];
-		if (!realpath(word, real)) {
+		char real[PATH_MAX];   /* a relative one is from where nvcc ran */
+		if (!realpath(dep_path(c, k->srcdir, word), real)) {
 			io_error(c, comp, "cannot find a file nvcc read", word);
 			rc = -1;
 			break;
@@ -700,6 +700,13 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 		io_error(c, comp, "cannot create a directory beside the output", out);
 		return -1;
 	}
+	char atdir[PATH_MAX];   /* nvcc runs elsewhere: its paths are absolute */
+	if (!realpath(tdir, atdir) || strlen(atdir) >= sizeof tdir) {
+		io_error(c, comp, "cannot resolve a directory beside the output", tdir);
+		sys_rmdir_files(tdir);
+		return -1;
+	}
+	strcpy(tdir, atdir);
 	int rc = -1;
 	char *log = NULL, *sec = NULL, *htext = NULL;
 	size_t secn = 0, hn = 0;
@@ -717,20 +724,31 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 	vec_push(c->arena, &argv, (char *)nvcc_path(c));
 	vec_push(c->arena, &argv, "-rdc=true");
 	vec_push(c->arena, &argv, "-c");
+	/* nvcc names a module's internal symbols after a number it draws
+	 * afresh each run (its pid by default), so two builds of one source
+	 * differed, and so did their digests. Seeded from the key, the same
+	 * inputs give the same LTO-IR; different keys, different names. nvcc
+	 * takes a 32-bit number (a longer one is drawn at random again). */
+	vec_push(c->arena, &argv, arena_printf(c->arena, "-frandom-seed=0x%.8s", k->key));
 	for (int i = 0; i < k->flags.n; i++)
 		vec_push(c->arena, &argv, k->flags.v[i]);
 	const char *lib = stdlib_dir(c);
 	if (lib)
-		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", lib));
+		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", abs_dir(c, lib)));
 	vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", tdir));
 	if (c->components_dir)   /* family headers: #include "common/acc_store.cuh" */
-		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", c->components_dir));
+		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", abs_dir(c, c->components_dir)));
 	vec_push(c->arena, &argv, "-MD");         /* the files it reads: the object's deps */
 	vec_push(c->arena, &argv, "-MF");
 	vec_push(c->arena, &argv, (char *)depf);
 	vec_push(c->arena, &argv, "-x");
 	vec_push(c->arena, &argv, "cu");
-	vec_push(c->arena, &argv, (char *)k->srcpath);
+	/* by its real path, nvcc run in the source's directory: nvcc names
+	 * the module after the path it is given and its real one, and the
+	 * code records the directory it ran in; so the code depends on
+	 * where the source is, not on where plkc ran */
+	const char *base = strrchr(k->srcpath, '/');
+	vec_push(c->arena, &argv, arena_printf(c->arena, "%s/%s", k->srcdir, base ? base + 1 : k->srcpath));
 	vec_push(c->arena, &argv, "-o");
 	vec_push(c->arena, &argv, (char *)code);
 	vec_push(c->arena, &argv, NULL);
@@ -741,7 +759,7 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 		fputc('\n', c->err);
 	}
 	double t0 = plk_clock();
-	int st = sys_run((char *const *)argv.v, &log);
+	int st = sys_run_in(k->srcdir, (char *const *)argv.v, &log);
 	const char *what = arena_printf(c->arena, "nvcc %s for", comp->name);
 	for (int i = 0; i < k->narches; i++)
 		what = arena_printf(c->arena, "%s %s", what, k->arches[i]);

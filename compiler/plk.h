@@ -154,6 +154,7 @@ enum { SYS_ENOTREG = 0x10001 };
 /* argv, no shell: exit status, 128 + N for signal N, -1 if it did not start;
  * its stdout and stderr go to *log (the first MiB), or with log NULL to ours. */
 int sys_run(char *const argv[], char **log);
+int sys_run_in(const char *dir, char *const argv[], char **log);  /* in directory dir */
 /* A whole regular file of at most max bytes; else NULL with errno EISDIR,
  * SYS_ENOTREG or EFBIG (or open's). Never blocks on a FIFO. */
 char *sys_read_file(const char *path, size_t max, size_t *len);

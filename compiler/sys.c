@@ -34,11 +34,18 @@ enum { LOG_MAX = 1 << 20 };
 
 int sys_run(char *const argv[], char **log)
 {
+	return sys_run_in(NULL, argv, log);
+}
+
+int sys_run_in(const char *dir, char *const argv[], char **log)
+{
 	int fd[2];
 	if (log && (*log = NULL, pipe(fd)))
 		return -1;
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
+	if (dir)
+		posix_spawn_file_actions_addchdir_np(&fa, dir);
 	if (log) {
 		posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
 		posix_spawn_file_actions_adddup2(&fa, fd[1], 2);

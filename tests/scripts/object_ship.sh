@@ -4,8 +4,8 @@
 # files deleted, link a recipe that names them with `use object`; the
 # cubin is the one linking from source gives, the manifest's link map
 # names each object's digest, and nothing is built (the cache stays
-# empty). An object serves its own constants only (E0214; -D builds
-# others); its digest binds its contract to its code (E0215); an object
+# empty). Two builds of one source give one digest. An object serves
+# its own constants only (E0214; -D builds others); its digest binds its contract to its code (E0215); an object
 # beside its declaration without the source stands for it.
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
@@ -27,7 +27,15 @@ done
 (cd "$tmp/src" && "$PLKC" -c components/hopper/store_bf16_tma.plk -D CH=64 -o "$tmp/ship/st64.o") ||
 	fail "plkc -c -D CH=64 failed"
 grep -q '^#define CH 64$' "$tmp/ship/st64.plk.h" || fail "st64.plk.h does not say CH = 64"
-rm -rf "$tmp/src" "$tmp/ship"/*.plk.h
+# reproducible: built again from the same source (another nvcc run, from
+# another directory, into another), an object carries the same code, so
+# the same digest. (nvcc names a module after its source's real path, so
+# a copy of the source elsewhere gives other code: docs/objects.md.)
+(cd "$tmp" && "$PLKC" -c src/components/hopper/tma_load_ab.plk -o "$tmp/again.o") || fail "plkc -c tma_load_ab again failed"
+d1=$("$PLKC" --emit=contract "$tmp/ship/tma_load_ab.o" | sed -n 's|^// digest ||p')
+d2=$("$PLKC" --emit=contract "$tmp/again.o" | sed -n 's|^// digest ||p')
+[ ${#d1} -eq 64 ] && [ "$d1" = "$d2" ] || fail "two builds of tma_load_ab differ: digest $d1 vs $d2"
+rm -rf "$tmp/src" "$tmp/ship"/*.plk.h "$tmp/again".*
 sed -e 's|use "../components/hopper/\(.*\)\.plk"|use object "\1.o"|' examples/gemm.plk >"$tmp/ship/gemm.plk"
 grep -q '^use object "tma_load_ab.o"$' "$tmp/ship/gemm.plk" || fail "the recipe was not rewritten"
 ls "$tmp/ship" | grep -v '\.o$' | grep -qv '^gemm.plk$' && fail "more than objects in the directory: $(ls "$tmp/ship")"

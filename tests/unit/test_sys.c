@@ -25,6 +25,16 @@ static void test_run(void)
 	CHECK_EQ_INT(sys_run(none, NULL), -1);
 	char *ok[] = { "true", NULL };
 	CHECK_EQ_INT(sys_run(ok, NULL), 0);
+	/* in a directory: the tool's working directory, ours unchanged */
+	char here[PATH_MAX], after[PATH_MAX];
+	CHECK(getcwd(here, sizeof here) != NULL);
+	char *pwd[] = { "sh", "-c", "pwd -P", NULL };
+	CHECK_EQ_INT(sys_run_in("/", pwd, &log), 0);
+	CHECK_STR(log, "/\n");
+	free(log);
+	CHECK_EQ_INT(sys_run_in("/nonexistent/plkc-test-dir", pwd, &log), -1);
+	free(log);
+	CHECK(getcwd(after, sizeof after) != NULL && !strcmp(here, after));
 }
 
 static void test_files(const char *dir)
