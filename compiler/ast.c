@@ -192,6 +192,10 @@ static void component(FILE *o, const Component *c)
 		expr_print(o, c->cluster);
 		fputc('\n', o);
 	}
+	if (c->engine)
+		fprintf(o, "    engine %s\n", c->engine);
+	if (c->prologue)
+		fputs("    prologue\n", o);
 	for (int i = 0; i < c->requires.n; i++) {
 		const Require *r = c->requires.v[i];
 		fputs("    require ", o);

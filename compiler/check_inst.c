@@ -223,6 +223,8 @@ static void check_hook_provider(Chk *k, const Component *cp, const Port *hp)
 		BAD(cp->regs->sp, "a register budget");
 	if (cp->cluster)
 		BAD(cp->cluster_sp, "a cluster size");
+	if (cp->prologue)
+		BAD(cp->prologue_sp, "a prologue: it has no entry to call");
 	for (int i = 0; i < cp->smem.n; i++)
 		BAD(((const Smem *)cp->smem.v[i])->sp, "a shared-memory buffer");
 	for (int i = 0; i < cp->barriers.n; i++)

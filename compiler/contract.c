@@ -218,6 +218,10 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 		print_expr(out, comp->cluster, P_ADD);
 		fputc('\n', out);
 	}
+	if (comp->engine)
+		fprintf(out, "  engine %s\n", comp->engine);
+	if (comp->prologue)
+		fputs("  prologue\n", out);
 	for (int i = 0; i < comp->requires.n; i++) {
 		fputs("  require ", out);
 		contract_print_require(out, comp->requires.v[i]);

@@ -630,6 +630,20 @@ static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nf
 	helper_call(g, name, args, 8);
 }
 
+/* The role's entries called with (c, c) in turn: c = -1 after the last
+ * work item, every entry (the flush: TMA stores in flight are waited for
+ * there); c = -2 before the first, the entries whose contract says
+ * `prologue` (work of the block's own, not a tile's: a comm stage's
+ * puts). */
+static void edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c)
+{
+	for (int i = 0; r->role && i < r->role->insts.n; i++) {
+		const GInst *in = r->role->insts.v[i];
+		if (c == -1 || in->comp->prologue)
+			call_entry(g, in, fr, nfr, r->nwarps * 32, ci32(g, c), ci32(g, c), NULL);
+	}
+}
+
 /* One role under `split(auto)` (stream-K; abi_streamk_source says how the
  * sums go): block c walks K tiles [c * total / G, (c + 1) * total / G) of
  * the tiles' total, a segment per tile it touches, the last segment
@@ -661,6 +675,7 @@ static void stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef t
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.head");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.body");
 	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.flush");
+	edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(b, head);
 	LLVMPositionBuilderAtEnd(b, head);
 	LLVMValueRef it = LLVMBuildPhi(b, i64, "k.it");   /* the segments, last first (see above) */
@@ -715,8 +730,7 @@ static void stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef t
 	LLVMBasicBlockRef inb[2] = { pre, latch };
 	LLVMAddIncoming(it, inv, inb, 2);
 	LLVMPositionBuilderAtEnd(b, flush);
-	for (int i = 0; r->role && i < r->role->insts.n; i++)
-		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, ci32(g, -1), ci32(g, -1), NULL);
+	edge_calls(g, r, fr, nfr, -1);
 	LLVMBuildBr(b, done);
 }
 
@@ -790,6 +804,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
 	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.flush");
+	edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(b, head);
 	LLVMPositionBuilderAtEnd(b, head);
 	LLVMValueRef t = LLVMBuildPhi(b, g->i32, "tile");
@@ -862,11 +877,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMValueRef inv[2] = { t0, next };
 	LLVMBasicBlockRef inb[2] = { pre, latch };
 	LLVMAddIncoming(t, inv, inb, 2);
-	/* After the last tile every entry once more with (-1, -1): components
-	 * with asynchronous work in flight (TMA stores) wait for it there. */
 	LLVMPositionBuilderAtEnd(b, flush);
-	for (int i = 0; r->role && i < r->role->insts.n; i++)
-		call_entry(g, r->role->insts.v[i], fr, nfr, r->nwarps * 32, ci32(g, -1), ci32(g, -1), NULL);
+	edge_calls(g, r, fr, nfr, -1);
 	LLVMBuildBr(b, done);
 }
 

@@ -97,6 +97,8 @@ typedef struct Inputs {
 	size_t glue_n, entry_n;
 	const char **objs;
 	int nobjs;
+	const char **libs;            /* the engines' device libraries: not LTO-IR, so cubin only */
+	int nlibs;
 } Inputs;
 
 /* One nvJitLink run; out is the cubin, or the PTX with `ptx`. */
@@ -129,6 +131,11 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	for (int i = 0; i < in->nobjs; i++) {
 		what = in->objs[i];
 		if ((r = nvJitLinkAddFile(h, NVJITLINK_INPUT_ANY, in->objs[i])) != NVJITLINK_SUCCESS)
+			goto fail;
+	}
+	for (int i = 0; i < in->nlibs && !ptx; i++) {
+		what = in->libs[i];
+		if ((r = nvJitLinkAddFile(h, NVJITLINK_INPUT_LIBRARY, in->libs[i])) != NVJITLINK_SUCCESS)
 			goto fail;
 	}
 	what = "link";
@@ -412,13 +419,54 @@ void link_result_free(LinkResult *r)
 	memset(r, 0, sizeof *r);
 }
 
+static void push_obj(const char **objs, int *n, const char *o)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(objs[j], o))
+			return;
+	objs[(*n)++] = o;
+}
+
+static int total_insts(const Placement *const *ps, int n)
+{
+	int total = 0;
+	for (int v = 0; v < n; v++)
+		total += ps[v]->g->insts.n;
+	return total;
+}
+
+/* Once each, the device library of every engine the n kernels'
+ * components call (docs/comm.md), into in; -1 when one is missing. */
+static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
+{
+	int m = 0;
+	const char **all = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *all);
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			const Component *cp = ((const GInst *)ps[v]->g->insts.v[i])->comp;
+			if (!cp->eng)
+				continue;
+			const char *tried, *home = engine_home(c, cp->eng, &tried);
+			const char *lib = home ? arena_printf(c->arena, "%s/%s", home, cp->eng->device_lib) : NULL;
+			if (!lib || access(lib, R_OK)) {
+				engine_missing(c, cp, lib ? arena_printf(c->arena, "%s (no %s there)", tried, cp->eng->device_lib) : tried);
+				return -1;
+			}
+			push_obj(all, &m, lib);
+		}
+	in->libs = all, in->nlibs = m;
+	return 0;
+}
+
 /* Glue, entries and objs[nobjs] of the n kernels, linked: the cubin
  * checked for each kernel, and the PTX with want_ptx. */
 static int link_all(Ctx *c, const Placement *const *ps, int n, const MegaPlan *mp, const char **objs, int nobjs,
                     int want_ptx, LinkResult *r)
 {
 	const Placement *p = ps[0];
-	Inputs in = { ps, n, mp ? mp->m->name : NULL, NULL, NULL, 0, 0, objs, nobjs };
+	Inputs in = { ps, n, mp ? mp->m->name : NULL, NULL, NULL, 0, 0, objs, nobjs, NULL, 0 };
+	if (engine_libs(c, ps, n, &in))
+		return -1;
 	void *glue = NULL, *entry = NULL, *bc = NULL;
 	size_t bcn = 0;
 	int rc = -1;
@@ -455,22 +503,6 @@ out:
 	if (rc)
 		link_result_free(r);
 	return rc;
-}
-
-static void push_obj(const char **objs, int *n, const char *o)
-{
-	for (int j = 0; j < *n; j++)
-		if (!strcmp(objs[j], o))
-			return;
-	objs[(*n)++] = o;
-}
-
-static int total_insts(const Placement *const *ps, int n)
-{
-	int total = 0;
-	for (int v = 0; v < n; v++)
-		total += ps[v]->g->insts.n;
-	return total;
 }
 
 int link_kernel_with(Ctx *c, const Placement *p, int want_ptx, ObjectFn object, void *ud, LinkResult *r)

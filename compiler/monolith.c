@@ -317,6 +317,13 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	 * rows `pairs_m`, with a cluster of 2 x 1; lane L of N starting at
 	 * item L and stepping by N. */
 	fprintf(o, "\t\t\tint tm, tn, kf = 0, kc = 0;\n");
+	for (int j = 0, first = 1; r->role && j < r->role->insts.n; j++)   /* glue.c, edge_calls */
+		if (((const GInst *)r->role->insts.v[j])->comp->prologue) {
+			if (first)
+				fprintf(o, "\t\t\ttm = tn = -2;   /* the prologue call */\n");
+			first = 0;
+			entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
+		}
 	if (g->stream) {   /* stream-K (glue.c, stream_body): this block's range of the K tiles */
 		fprintf(o, "\t\t\tconst long long per = plk_per, total = (long long)ntiles * per, G = gridDim.x, c = blockIdx.x;\n"
 		           "\t\t\tconst long long start = c * total / G, zero = (G * %d + 255) / 256 * 256;\n"

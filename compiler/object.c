@@ -448,6 +448,17 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		}
 		vec_push(c->arena, &k->flags, (void *)f);
 	}
+	if (comp->eng) {   /* the engine's headers and flags change the code */
+		const char *tried, *home = engine_home(c, comp->eng, &tried);
+		if (!home) {
+			engine_missing(c, comp, tried);
+			free(src);
+			key_fini(k);
+			return -1;
+		}
+		vec_push(c->arena, &k->flags, arena_printf(c->arena, "-I%s/include", abs_dir(c, home)));
+		vec_push(c->arena, &k->flags, (void *)comp->eng->flags);
+	}
 	for (int i = 0; i < k->narches; i++) {
 		const char *n = k->arches[i] + 3;   /* after "sm_" */
 		vec_push(c->arena, &k->flags, "-gencode");

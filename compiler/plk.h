@@ -111,6 +111,7 @@ typedef struct Ctx {
 	const char *cache_dir;   /* component object cache */
 	int verbose;
 	int timing;              /* --time: stage times on stderr */
+	const char *engine_home[1], *engine_tried[1];   /* engine.c's finds, by engine, once each */
 } Ctx;
 
 void ctx_init(Ctx *c, FILE *err);
@@ -187,6 +188,25 @@ const char *sys_cuda_home(void);                                 /* $CUDA_HOME, 
  * -> PREFIX/share/pipelink; build/plkc (and build/san/plkc, build/unit/x)
  * in the source tree -> the tree. 0 ok; -1 none found. */
 int sys_home(char *path, size_t n);
+
+/* ------------------------------------------------------------- engines
+ * engine.c: the communication engines a component may call (`engine
+ * NAME`, docs/comm.md). */
+typedef struct Engine {
+	const char *name;        /* as `engine NAME` says it */
+	const char *home_env;    /* the variable naming its install directory */
+	const char *probe;       /* a file that directory holds */
+	const char *module;      /* the Python package of its wheel, else */
+	const char *pip;         /* the package that installs it */
+	const char *flags;       /* nvcc flags its callers are built with */
+	const char *device_lib;  /* under its home: what the link adds */
+} Engine;
+const Engine *engine_lookup(const char *name);   /* NULL: not one */
+const char *engine_names(void);                  /* the known ones, for a message */
+/* Its install directory, NULL when not found; *tried says where it looked. */
+const char *engine_home(Ctx *c, const Engine *e, const char **tried);
+struct Component;
+void engine_missing(Ctx *c, const struct Component *comp, const char *tried);   /* E0219 */
 
 /* -------------------------------------------------------------- sha256
  * sha256.c: FIPS 180-4; the object cache's key, the contract's digest. */
@@ -333,6 +353,11 @@ typedef struct Component {
 	Expr *regs;             /* NULL: no setmaxnreg budget */
 	Expr *cluster;          /* `cluster N`: the blocks per cluster it assumes; NULL: any */
 	Span cluster_sp;
+	const char *engine;     /* `engine NAME`: the communication engine its code calls */
+	Span engine_sp;
+	const struct Engine *eng;   /* that engine, found by resolve; NULL: none */
+	int prologue;           /* `prologue`: its entry is called once before the first work item */
+	Span prologue_sp;
 	Vec params, ports, smem, barriers;
 	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */

@@ -167,10 +167,23 @@ static const char *chain(Resolver *r, const File *f, const char *last)
 	return s;
 }
 
+/* `engine NAME`: one of engine.c's, decided here for every later stage */
+static void find_engine(Ctx *c, Component *comp)
+{
+	if (!comp->engine || (comp->eng = engine_lookup(comp->engine)))
+		return;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0380", comp->engine_sp, "unknown communication engine `%s`", comp->engine);
+	d->primary.msg = "not an engine plkc links";
+	diag_note(d, "the engines: %s", engine_names());
+	diag_help(d, "a component calls an existing engine's device API: name one of them (docs/comm.md)");
+	diag_end(c, d);
+}
+
 static void add_component(Resolver *r, Component *comp, Span at, const Use *objuse)
 {
 	int from_object = objuse != NULL;
 	Ctx *c = r->c;
+	find_engine(c, comp);
 	Origin *o = namemap_get(&r->origins, comp->name);
 	if (o && o->from_object != from_object) {
 		/* An object beside its declaration: the object stands for it

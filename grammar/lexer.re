@@ -302,6 +302,8 @@ loop:
 	"require"    { SPAN(); return KW_REQUIRE; }
 	"hook"       { SPAN(); return KW_HOOK; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }
+	"engine"     { SPAN(); return KW_ENGINE; }
+	"prologue"   { SPAN(); return KW_PROLOGUE; }
 	"select"     { SPAN(); return KW_SELECT; }
 	"when"       { SPAN(); return KW_WHEN; }
 	"else"       { SPAN(); return KW_ELSE; }

@@ -119,6 +119,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
 %token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
+%token KW_ENGINE "engine" KW_PROLOGUE "prologue"
 %token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split"
 %token KW_MEGAKERNEL "megakernel" KW_OP "op" KW_BUFFER "buffer" KW_FOR "for" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
@@ -225,7 +226,8 @@ citems
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
  *       | port { "handoff" | "split" }    (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
- *       | "cluster" expr | "require" cond { "," cond } | ";" . */
+ *       | "cluster" expr | "require" cond { "," cond }
+ *       | "engine" IDENT | "prologue" | ";" . */
 citem
 	: "source" STRING    { Component *c = lx->comp; c->source = $2; c->source_sp = @2; }
 	| "entry" IDENT      { Component *c = lx->comp; c->entry = $2; c->entry_sp = @2; }
@@ -238,6 +240,8 @@ citem
 	| "warpgroups" expr  { Component *c = lx->comp; c->warps = $2; c->warpgroups = 1; }
 	| "regs" expr        { Component *c = lx->comp; c->regs = $2; }
 	| "cluster" expr     { Component *c = lx->comp; c->cluster = $2; c->cluster_sp = @$; }
+	| "engine" IDENT     { Component *c = lx->comp; c->engine = $2; c->engine_sp = @2; }
+	| "prologue"         { Component *c = lx->comp; c->prologue = 1; c->prologue_sp = @$; }
 	| "require" conds
 	| "param" IDENT ':' ptype {
 		Param *p = NEW(Param);

@@ -24,6 +24,11 @@
  * keeps it, at the price of a dead `.weak .func` copy in the linked PTX. */
 #define PLK_ENTRY extern "C" __device__ __forceinline__ __attribute__((used))
 
+/* The tile an entry gets on its calls that are not a work item's: the
+ * flush after the last (every entry) and the prologue before the first
+ * (an entry whose contract says `prologue`). docs/abi.md, Entry. */
+enum { PLK_FLUSH = -1, PLK_PROLOGUE = -2 };
+
 /* ---- Functions the glue defines: stdlib/abi.def (docs/abi.md) ---- */
 extern "C" {
 #define PLK_ABI(id, name, ret, params, nkeys, kind, meaning) __device__ ret name params;

@@ -4,7 +4,8 @@
  * 128B-swizzled, each stage completing on its full barrier by TMA
  * transaction count. Contract: tma_load_ab.plk. The K tiles of a work
  * item are [k_first, k_first + k_count): all of them, or under a split
- * grid one split's share (`split`, docs/abi.md).
+ * grid one split's share (`split`, docs/abi.md). With its `ready` hook
+ * connected, a tile's A rows are waited for first (docs/comm.md).
  *
  * MCAST = 2 (a 2 x 1 cluster, the glue pairing tile rows 2m and 2m + 1 on
  * the same tile column): each CTA loads its own A tile and half of the
@@ -24,7 +25,7 @@
 #include <tma_load_ab.plk.h>
 #endif
 
-PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab,
+PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab, const void *ready,
                                int tile_m, int tile_n, int k_first, int k_count)
 {
 	if (tile_m < 0)
@@ -39,6 +40,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 #if __CUDA_ARCH__ >= 900
 	/* the work item's K tiles: all ceil(K / BK), or its split's share */
 	(void)K;
+	/* A's rows may come from another GPU (an all-gather's comm stage):
+	 * wait for them; unconnected, the default returns at once */
+	plk_tile_ready(inst, TMA_LOAD_AB_PORT_READY, ready, tile_m * BM, BM);
 	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete

@@ -87,6 +87,8 @@ extern "C" __device__ __forceinline__ int plk_named_barrier(int inst, int bar) {
 extern "C" __device__ __forceinline__ int plk_barrier_threads(int inst, int bar) { return 32 * CONSUMER_WARPS; }
 extern "C" __device__ __forceinline__ int plk_role_first_warp(int inst) { return inst == 0 ? 0 : LOAD_WARPS; }
 extern "C" __device__ __forceinline__ int plk_role_warps(int inst) { return inst == 0 ? 1 : CONSUMER_WARPS; }
+/* the loader's `ready` hook, unconnected: nothing to wait for */
+extern "C" __device__ __forceinline__ int plk_tile_ready(int inst, int port, const void *ctx, int row, int rows) { return 0; }
 
 /* ---------------- component sources, each with its cparams ---------------- */
 #if CFG_MAIN == 1
@@ -187,6 +189,7 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 #endif
 	const int tiles_m = (M + CFG_BM - 1) / CFG_BM, tiles_n = (nacc + CFG_BN - 1) / CFG_BN;
 	const int ntiles = tiles_m * tiles_n;
+	const int KT = (K + CFG_BK - 1) / CFG_BK;   /* K tiles: every work item takes all of them */
 	const int warp = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
 
 	if (warp < LOAD_WARPS) {
@@ -200,14 +203,14 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 				int tm, tn;
 				plk_raster_grouped(t, tiles_m, tiles_n, CFG_GROUP, &tm, &tn);
 #if CFG_MAIN == 1
-				plk_tma_load_ab(0, &a_map, &b_map, K, &ab, tm, tn);
+				plk_tma_load_ab(0, &a_map, &b_map, K, &ab, nullptr, tm, tn, 0, KT);
 #else
 				plk_cp_async_load_ab(0, a, b, M, nacc, K, &ab, tm, tn);
 #endif
 			}
 			/* flush: every entry once more with tile -1 */
 #if CFG_MAIN == 1
-			plk_tma_load_ab(0, &a_map, &b_map, K, &ab, -1, -1);
+			plk_tma_load_ab(0, &a_map, &b_map, K, &ab, nullptr, -1, -1, 0, 0);
 #else
 			plk_cp_async_load_ab(0, a, b, M, nacc, K, &ab, -1, -1);
 #endif
@@ -224,7 +227,7 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 			int tm, tn;
 			plk_raster_grouped(t, tiles_m, tiles_n, CFG_GROUP, &tm, &tn);
 #if CFG_MAIN == 1
-			plk_wgmma_mainloop(1, K, &ab, acc, tm, tn);
+			plk_wgmma_mainloop(1, K, &ab, acc, tm, tn, 0, KT);
 #else
 			plk_mma_sync_mainloop(1, K, &ab, acc, tm, tn);
 #endif
@@ -232,7 +235,7 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 		}
 		/* flush: every entry once more with tile -1 */
 #if CFG_MAIN == 1
-		plk_wgmma_mainloop(1, K, &ab, acc, -1, -1);
+		plk_wgmma_mainloop(1, K, &ab, acc, -1, -1, 0, 0);
 #else
 		plk_mma_sync_mainloop(1, K, &ab, acc, -1, -1);
 #endif

@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # CUTLASS's headers for a component written against CuTe (the nvidia-cutlass
 # wheel, which .ci/run installs); without them those components are skipped
+NVSHMEM=${NVSHMEM_HOME:-$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])' 2>/dev/null)}
 CUTE=$(python3 -c 'import cutlass_library, os; print(os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include"))' 2>/dev/null)
 fail=0 n=0 skipped=""
 for plk in components/*/*.plk bench/components/*.plk; do
@@ -41,11 +42,15 @@ for plk in components/*/*.plk bench/components/*.plk; do
 		[ -f "$CUTE/cute/tensor.hpp" ] || { skipped="$skipped $name"; continue; }
 		inc=(-I"$CUTE" -std=c++17)
 	fi
+	if grep -q '^ *engine nvshmem' "$plk"; then   # its headers, as plkc builds it (compiler/engine.c)
+		[ -f "$NVSHMEM/include/nvshmem.h" ] || { skipped="$skipped $name"; continue; }
+		inc=(-I"$NVSHMEM/include" -DNVSHMEM_ENABLE_ALL_DEVICE_INLINING -std=c++17)
+	fi
 	if ! "$NVCC" -rdc=true -ptx -gencode arch=compute_$sm,code=compute_$sm -Istdlib -I"$tmp" "${inc[@]}" \
 		-o "$tmp/$name.ptx" "$src" 2>"$tmp/err"; then
 		echo "$plk: its source disagrees with its contract:"; grep -m 5 error "$tmp/err"; fail=1
 	fi
 done
 [ $n -gt 0 ] || { echo "no components found"; exit 1; }
-echo "$n components checked${skipped:+; without the CUTLASS headers (pip install nvidia-cutlass) not:$skipped}"
+echo "$n components checked${skipped:+; without CUTLASS's or NVSHMEM's headers (pip install nvidia-cutlass nvidia-nvshmem-cu13) not:$skipped}"
 exit $fail

@@ -1,0 +1,80 @@
+/* engine.c: the communication engines a component may call (`engine
+ * NAME`, docs/comm.md): where each is installed, what its sources are
+ * built with and what the link adds. One engine so far, NVSHMEM, its
+ * device calls inlined so that LTO sees through them; its device library
+ * is linked for what is not inlined (the one definition of its device
+ * state, which the runtime's nvshmemx_cumodule_init fills in). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "plk.h"
+
+static const Engine engines[] = {   /* Ctx.engine_home holds as many */
+	{ "nvshmem", "NVSHMEM_HOME", "include/nvshmem.h", "nvidia.nvshmem", "nvidia-nvshmem-cu13",
+	  "-DNVSHMEM_ENABLE_ALL_DEVICE_INLINING", "lib/libnvshmem_device.a" },
+};
+
+const Engine *engine_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof engines / sizeof *engines; i++)
+		if (!strcmp(engines[i].name, name))
+			return &engines[i];
+	return NULL;
+}
+
+const char *engine_names(void)
+{
+	return "nvshmem";
+}
+
+static int holds(Ctx *c, const char *home, const char *file)
+{
+	return access(arena_printf(c->arena, "%s/%s", home, file), R_OK) == 0;
+}
+
+/* $HOME_ENV when set (it must hold the probe), else where Python finds
+ * the engine's wheel; NULL when neither. */
+static const char *find_home(Ctx *c, const Engine *e, const char **tried)
+{
+	const char *env = getenv(e->home_env);
+	if (env && *env) {
+		*tried = arena_printf(c->arena, "%s=%s", e->home_env, env);
+		return holds(c, env, e->probe) ? arena_strdup(c->arena, env) : NULL;
+	}
+	*tried = arena_printf(c->arena, "%s unset, and python3 finds no %s", e->home_env, e->module);
+	const char *prog = arena_printf(c->arena, "import importlib.util as u; s = u.find_spec('%s'); "
+	                                "print(s.submodule_search_locations[0] if s else '')", e->module);
+	char *argv[] = { "python3", "-c", (char *)prog, NULL }, *out = NULL;
+	const char *home = NULL;
+	if (sys_run(argv, &out) == 0 && out) {
+		out[strcspn(out, "\n")] = 0;
+		if (*out && holds(c, out, e->probe))
+			home = arena_strdup(c->arena, out);
+		else if (*out)
+			*tried = arena_printf(c->arena, "%s unset; python3 finds %s, which holds no %s", e->home_env, out, e->probe);
+	}
+	free(out);
+	return home;
+}
+
+const char *engine_home(Ctx *c, const Engine *e, const char **tried)
+{
+	int i = (int)(e - engines);
+	if (!c->engine_tried[i])
+		c->engine_home[i] = find_home(c, e, &c->engine_tried[i]);
+	*tried = c->engine_tried[i];
+	return c->engine_home[i];
+}
+
+/* E0219: comp calls an engine that is not installed. */
+void engine_missing(Ctx *c, const Component *comp, const char *tried)
+{
+	const Engine *e = comp->eng;
+	Diag *d = diag_new(c, DIAG_ERROR, "E0219", comp->engine_sp.src >= 0 ? comp->engine_sp : comp->name_sp,
+		"cannot find %s, which component `%s` calls", e->name, comp->name);
+	diag_label(d, comp->engine_sp, "its engine");
+	diag_note(d, "looked for %s: %s", e->probe, tried);
+	diag_help(d, "install it (`pip install %s`) or set %s to the directory that holds %s",
+	          e->pip, e->home_env, e->probe);
+	diag_end(c, d);
+}
