@@ -185,6 +185,28 @@ static void params_json(FILE *o, const Graph *g, const char *ind)
 		fputs("]", o);
 }
 
+/* "engines": the communication engines the n kernels' components call,
+ * once each (the runtime initialises them for the module); none: nothing. */
+static void engines_json(FILE *o, const Placement *const *ps, int n)
+{
+	const Engine *seen[8];
+	int ns = 0;
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			const Engine *e = ((const GInst *)ps[v]->g->insts.v[i])->comp->eng;
+			int j = 0;
+			while (e && j < ns && seen[j] != e)
+				j++;
+			if (!e || j < ns || ns == 8)
+				continue;
+			fputs(ns ? ", " : "  \"engines\": [", o);
+			json_str(o, e->name);
+			seen[ns++] = e;
+		}
+	if (ns)
+		fputs("],\n", o);
+}
+
 /* The top level up to "params" (exclusive): p's launch, k's tensors. */
 static void head_json(FILE *o, const Placement *const *ps, int n, const char *kernel, const char *entry,
                       const char *binary)
@@ -207,6 +229,7 @@ static void head_json(FILE *o, const Placement *const *ps, int n, const char *ke
 		json_str(o, binary);
 		fputs(",\n", o);
 	}
+	engines_json(o, ps, n);
 	launch_json(o, p, "  ");
 	fputs(" },\n  \"tensors\": [", o);
 	int nt = 0;

@@ -46,6 +46,9 @@ attn_softcap sm_90a ok
 attn_document sm_90a ok
 attn_block_sparse sm_90a ok
 llama_decode sm_90a E0377
+ag_gemm sm_80 E0329
+ag_gemm sm_90a ok
+ag_gemm sm_100a E0330
 LIST
 for e in examples/*.plk; do
 	grep -q "^$(basename "$e" .plk) " "$tmp/list" || { echo "$e: not in this test's list"; fail=1; }

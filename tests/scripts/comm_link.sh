@@ -1,0 +1,63 @@
+#!/bin/bash
+# The all-gather comm stage on NVSHMEM (docs/comm.md), linked without a
+# GPU: examples/ag_gemm.plk links for sm_90a; its manifest names the
+# engine (the runtime initialises it); the cubin defines NVSHMEM's device
+# state once (nvshmemx_cumodule_init fills it in by name); the glue calls
+# the push stage's prologue (-2, -2) before the tile loop and the flush
+# after it; the loader's wait is inlined (no plk_ call survives, the
+# proxy fence is there). The push stage built alone (-c) carries `engine`
+# and `prologue` in its contract and links from its object to the same
+# cubin. Without NVSHMEM: E0219, naming where plkc looked.
+# Exit 0 pass, 1 fail, 77 skip (no nvcc, or no NVSHMEM: pip install nvidia-nvshmem-cu13).
+B=${1:-build}
+PLKC=${PLKC:-$PWD/$B/plkc}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -x "$CUDA_HOME/bin/nvcc" ] || { echo "skip: no nvcc under $CUDA_HOME"; exit 77; }
+NV=${NVSHMEM_HOME:-$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])' 2>/dev/null)}
+[ -f "$NV/include/nvshmem.h" ] || { echo "skip: no NVSHMEM: pip install nvidia-nvshmem-cu13"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+export PLKC_CACHE=${PLKC_CACHE:-$tmp/cache}
+
+"$PLKC" examples/ag_gemm.plk -arch sm_90a -o "$tmp/ag.cubin" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); sys.exit(m.get("engines") != ["nvshmem"])' \
+	"$tmp/ag.manifest.json" || no "the manifest does not say engines [nvshmem]: $(grep engines "$tmp/ag.manifest.json")"
+"$PLKC" examples/gemm.plk -arch sm_90a -o "$tmp/g.cubin" || no "gemm does not link"
+grep -q '"engines"' "$tmp/g.manifest.json" && no "gemm's manifest names an engine"
+n=$(readelf -s -W "$tmp/ag.cubin" 2>/dev/null | awk '$5 == "GLOBAL" && $8 == "nvshmemi_device_state_d"' | wc -l)
+[ "$n" = 1 ] || no "the cubin defines nvshmemi_device_state_d $n times, not once"
+
+"$PLKC" examples/ag_gemm.plk -arch sm_90a --emit=glue-ll -o "$tmp/ag.ll" || no "--emit=glue-ll failed"
+grep -qE 'call void @plk_nvshmem_ag_push\(i32 [0-9]+, .*i32 -2, i32 -2\)' "$tmp/ag.ll" || no "no prologue call of the push stage"
+grep -qE 'call void @plk_nvshmem_ag_push\(i32 [0-9]+, .*i32 -1, i32 -1\)' "$tmp/ag.ll" || no "no flush call of the push stage"
+# in the push stage's role: prologue call, then its tile loop's head, then its work item call
+awk '/call void @plk_nvshmem_ag_push\(.*i32 -2, i32 -2\)/ { p = NR }
+     p && !h && /^tile\.head/ { h = NR }
+     h && /call void @plk_nvshmem_ag_push\(.*%tile_m/ { ok = 1; exit }
+     END { exit !ok }' "$tmp/ag.ll" || no "the prologue call is not before the push stage's tile loop"
+"$PLKC" examples/gemm.plk -arch sm_90a --emit=glue-ll -o "$tmp/g.ll" || no "gemm --emit=glue-ll failed"
+grep -qE 'i32 -2, i32 -2\)' "$tmp/g.ll" && no "gemm's glue has a prologue call"
+
+"$PLKC" examples/ag_gemm.plk -arch sm_90a --emit=ptx -o "$tmp/ag.ptx" || no "--emit=ptx failed"
+grep -q 'fence.proxy.async.global' "$tmp/ag.ptx" || no "the ready hook's fence is not in the PTX"
+
+# the stage as its owner ships it
+"$PLKC" -c components/comm/nvshmem_ag_push.plk -arch sm_90a -o "$tmp/push.o" || no "-c nvshmem_ag_push failed"
+"$PLKC" --emit=contract "$tmp/push.o" >"$tmp/contract" || no "--emit=contract of the object failed"
+grep -qx '  engine nvshmem' "$tmp/contract" && grep -qx '  prologue' "$tmp/contract" ||
+	no "the object's contract lacks engine/prologue: $(cat "$tmp/contract")"
+sed "s|^use \"../components/comm/nvshmem_ag_push.plk\"|use object \"$tmp/push.o\"|" examples/ag_gemm.plk >"$tmp/ag_obj.plk"
+sed -i "s|\"\.\./components/|\"$PWD/components/|" "$tmp/ag_obj.plk"
+"$PLKC" "$tmp/ag_obj.plk" -arch sm_90a -o "$tmp/ag_obj.cubin" 2>"$tmp/err" || no "ag_gemm from the shipped object: $(cat "$tmp/err")"
+cmp -s "$tmp/ag.cubin" "$tmp/ag_obj.cubin" || no "the shipped object links another cubin"
+
+# no engine installed: E0219 at the clause, where plkc looked
+out=$(NVSHMEM_HOME=/nonexistent/nvshmem PLKC_CACHE="$tmp/cold" "$PLKC" examples/ag_gemm.plk -arch sm_90a -o "$tmp/x.cubin" 2>&1)
+[ $? = 1 ] && grep -q 'error\[E0219\]: cannot find nvshmem, which component `nvshmem_ag_push` calls' <<<"$out" &&
+	grep -q 'NVSHMEM_HOME=/nonexistent/nvshmem' <<<"$out" && grep -q 'pip install nvidia-nvshmem-cu13' <<<"$out" ||
+	no "without NVSHMEM: $out"
+[ -e "$tmp/x.cubin" ] && no "a cubin was written without NVSHMEM"
+[ $fail = 0 ] && echo "comm_link: ag_gemm links with NVSHMEM's device library, prologue and wait in place"
+exit $fail
