@@ -57,6 +57,26 @@ static int get_str(const pj_val *o, const char *key, int required, char **out, c
 	return *out ? 0 : mfail(err, "out of memory");
 }
 
+/* o[key], when there: an array of strings, into a NULL-ended *out of *n. */
+static int get_strs(const pj_val *o, const char *key, char ***out, int *n, char *err)
+{
+	const pj_val *a = pj_get(o, key);
+	if (!a)
+		return 0;
+	if (a->k != PJ_ARR)
+		return mfail(err, "\"%s\" must be an array of strings", key);
+	if (!(*out = calloc((size_t)a->n + 1, sizeof **out)))
+		return mfail(err, "out of memory");
+	for (int i = 0; i < a->n; i++) {
+		if (a->items[i].k != PJ_STR)
+			return mfail(err, "\"%s\"[%d] must be a string", key, i);
+		if (!((*out)[i] = dup(a->items[i].s)))
+			return mfail(err, "out of memory");
+		*n = i + 1;
+	}
+	return 0;
+}
+
 static int int_of(const pj_val *v, int64_t lo, int64_t hi, int64_t *out, const char *what, char *err)
 {
 	if (!v || v->k != PJ_NUM || !v->is_int)
@@ -542,20 +562,8 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 		return -1;
 	if (!m->kernel && !(m->kernel = dup(m->entry)))
 		return mfail(err, "out of memory");
-	const pj_val *a = pj_get(r, "arch");
-	if (a) {
-		if (a->k != PJ_ARR)
-			return mfail(err, "\"arch\" must be an array of strings");
-		if (!(m->arch = calloc((size_t)a->n + 1, sizeof *m->arch)))
-			return mfail(err, "out of memory");
-		for (int i = 0; i < a->n; i++) {
-			if (a->items[i].k != PJ_STR)
-				return mfail(err, "\"arch\"[%d] must be a string", i);
-			if (!(m->arch[i] = dup(a->items[i].s)))
-				return mfail(err, "out of memory");
-			m->narch = i + 1;
-		}
-	}
+	if (get_strs(r, "arch", &m->arch, &m->narch, err) || get_strs(r, "engines", &m->engines, &m->nengines, err))
+		return -1;
 	if (get_dim3(l, "block", 1, m->block, 1024, err) || get_dim3(l, "cluster", 0, m->cluster, 16, err))
 		return -1;
 	if ((uint64_t)m->block[0] * m->block[1] * m->block[2] > 1024)
@@ -625,6 +633,9 @@ void plk_manifest_free(plk_manifest *m)
 	for (int i = 0; i < m->narch; i++)
 		free(m->arch[i]);
 	free(m->arch);
+	for (int i = 0; i < m->nengines; i++)
+		free(m->engines[i]);
+	free(m->engines);
 	for (int i = 0; i < m->ntiles; i++)
 		free(m->tiles[i].expr);
 	free(m->tiles);

@@ -72,6 +72,8 @@ typedef struct plk_manifest {
 	char *kernel, *entry, *binary;
 	char **arch;
 	int narch;
+	char **engines;             /* "engines": the comm engines it calls (docs/comm.md) */
+	int nengines;
 	unsigned block[3], cluster[3];
 	uint32_t dynamic_smem;
 	int cooperative;            /* every block resident at once (a megakernel's waits) */

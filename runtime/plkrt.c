@@ -57,6 +57,7 @@ struct plk_kernel {
 	int forced;                  /* fns index PLK_VARIANT or plk_force_variant chose; -1: by the rule */
 	int sm_count, cc_major, cc_minor;
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
+	int attached;                /* its engines initialised for mod (plk_comm_attach) */
 	int live;                    /* argument sets other than def, not yet freed */
 	int unloaded;                /* plk_unload came first: the last set's free frees k */
 	char err[PLK_ERRLEN];
@@ -688,6 +689,10 @@ int plk_args_launch(plk_args *a, CUstream stream)
 	if (plk_args_prepare(a))
 		return -1;
 	const plk_kernel *k = a->k;
+	if (k->m->nengines && !k->attached)
+		return efail(a->err, "kernel `%s` calls %s (its manifest's \"engines\"): initialise the engine "
+		             "(plk_comm_init) and attach the kernel (plk_comm_attach) before launching it",
+		             k->m->kernel, k->m->engines[0]);
 	const plk_fn *f = &k->fns[a->var];
 	const plk_manifest *m = f->m;
 	CUlaunchAttribute at[2] = { { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION } };
@@ -798,6 +803,29 @@ int plk_bind_int(plk_kernel *k, const char *p, int64_t v) { return on_def(k, plk
 int plk_bind_float(plk_kernel *k, const char *p, double v) { return on_def(k, plk_args_float(k->def, p, v)); }
 void plk_unbind_all(plk_kernel *k) { plk_args_clear(k->def); }
 int plk_prepare(plk_kernel *k) { return on_def(k, plk_args_prepare(k->def)); }
+/* comm.cc: the engine's state in a module */
+int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err);
+
+int plk_comm_attach(plk_comm *c, plk_kernel *k)
+{
+	if (!c)
+		return kfail(k, "plk_comm_attach: no engine (plk_comm_init failed?)");
+	if (!k->m->nengines)
+		return kfail(k, "plk_comm_attach: kernel `%s` calls no engine (its manifest names none)", k->m->kernel);
+	for (int i = 0; i < k->m->nengines; i++)
+		if (strcmp(k->m->engines[i], "nvshmem"))
+			return kfail(k, "kernel `%s` calls engine `%s`, which this runtime does not know", k->m->kernel,
+			             k->m->engines[i]);
+	CU(k->err, cuCtxPushCurrent(k->ctx), "plk_comm_attach: cuCtxPushCurrent");
+	int rc = plk_comm_module_init(c, k->mod, k->err);
+	CUcontext old;
+	cuCtxPopCurrent(&old);
+	if (rc)
+		return -1;
+	k->attached = 1;
+	return 0;
+}
+
 int plk_launch(plk_kernel *k, CUstream stream) { return on_def(k, plk_args_launch(k->def, stream)); }
 
 int plk_launch_shape(plk_kernel *k, unsigned grid[3], unsigned block[3], unsigned cluster[3],

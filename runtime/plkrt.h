@@ -124,6 +124,35 @@ PLK_API const char *plk_args_variant(plk_args *a);
  * unknown. */
 PLK_API const char *plk_cuda_error_name(int code);
 
+/* Communication engines (docs/comm.md). A kernel whose manifest names
+ * "engines" launches only once attached to an initialised engine:
+ *
+ *   char id[128];                                  // plk_comm_unique_id_size()
+ *   if (rank == 0) plk_comm_unique_id(id, sizeof id, err, sizeof err);
+ *   ... hand id to every rank (torch.distributed.broadcast, a file) ...
+ *   plk_comm *c = plk_comm_init(rank, nranks, id, sizeof id, err, sizeof err);
+ *   CUdeviceptr a = plk_comm_alloc(c, bytes);       // symmetric: same on every rank
+ *   plk_comm_attach(c, k);                          // the module's engine state
+ *   ... plk_launch(k, stream) ...
+ *   plk_comm_free(c, a); plk_comm_fini(c);
+ *
+ * One engine per process (NVSHMEM's own rule); its errors come by name
+ * ("NVSHMEMX_ERROR_INTERNAL (7)"). Initialise it with the device's
+ * primary context current, the one plk_load uses. Allocation and
+ * plk_comm_fini are collective: every rank calls them alike. */
+typedef struct plk_comm plk_comm;
+PLK_API size_t plk_comm_unique_id_size(void);   /* 0: built without NVSHMEM */
+PLK_API int plk_comm_unique_id(void *id, size_t n, char *err, size_t errlen);
+PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, char *err, size_t errlen);
+PLK_API CUdeviceptr plk_comm_alloc(plk_comm *c, size_t bytes);   /* 0: plk_comm_error says why */
+PLK_API void plk_comm_free(plk_comm *c, CUdeviceptr p);
+PLK_API int plk_comm_barrier(plk_comm *c, CUstream stream);     /* every rank, on the stream */
+PLK_API int plk_comm_attach(plk_comm *c, plk_kernel *k);         /* errors in plk_error(k) */
+PLK_API void plk_comm_fini(plk_comm *c);
+PLK_API int plk_comm_rank(const plk_comm *c);
+PLK_API int plk_comm_size(const plk_comm *c);
+PLK_API const char *plk_comm_error(const plk_comm *c);
+
 /* Introspection (valid for the handle's life). */
 PLK_API const char *plk_kernel_name(const plk_kernel *k);
 PLK_API CUcontext plk_context(const plk_kernel *k);

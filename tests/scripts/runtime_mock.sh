@@ -15,7 +15,7 @@ if [ -n "$PLK_SANITIZED" ]; then
 	     LDFLAGS="-fsanitize=address,undefined")
 fi
 make -s -C runtime B="$out/rt" CUDA_HOME="$CUDA_HOME" "${san[@]}" "$out/rt/plk-run" "$out/rt/libplkrt.so" \
-	"$out/rt/mock_lifetime" || exit 1
+	"$out/rt/mock_lifetime" "$out/rt/mock_comm" || exit 1
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
 	-o "$out/mock/libcuda.so.1" tests/runtime/mock_cuda.c || exit 1
 export LD_LIBRARY_PATH="$out/mock" MOCK_CUDA_LOG="$out/w/log"
@@ -159,6 +159,27 @@ has "$o" "kernel tma_scale has no shape symbol Q"
 # order): the kernel is freed with its last set (ASan in the sanitizer pass).
 o=$("$out/rt/mock_lifetime" 2>&1) || fail "lifetime: $o"
 has "$o" "lifetime ok"
+
+# The engine (docs/comm.md) against a mock NVSHMEM: a kernel whose
+# manifest names it launches only once attached; its errors by name.
+if grep -q '^#define PLK_NVSHMEM\b\|-DPLK_NVSHMEM' <(make -s -n -C runtime B="$out/rt" "$out/rt/comm.o" -W comm.cc 2>/dev/null); then
+	mkdir -p "$out/mocknv/lib"
+	cc -std=c11 -O1 -g -Wall -shared -fPIC -Wl,-soname,libnvshmem_host.so.3 -o "$out/mocknv/lib/libnvshmem_host.so.3" \
+		tests/runtime/mock_nvshmem.c || fail "mock NVSHMEM does not build"
+	for mode in ok init-fails module-fails; do
+		rm -f "$W/nvlog"
+		o=$(NVSHMEM_HOME="$out/mocknv" MOCK_NVSHMEM_LOG="$W/nvlog" MOCK_NVSHMEM_FAIL=${mode%-fails} \
+			"$out/rt/mock_comm" "$mode" 2>&1) || fail "comm $mode: $o"
+		has "$o" "comm ok"
+	done
+	rm -f "$W/nvlog"
+	NVSHMEM_HOME="$out/mocknv" MOCK_NVSHMEM_LOG="$W/nvlog" "$out/rt/mock_comm" ok >/dev/null 2>&1
+	has "$(cat "$W/nvlog" 2>/dev/null)" "set_attr_uniqueid_args 0 1 5a" "init_thread flags 8" "malloc 512" \
+		"cumodule_init module" "barrier_all_on_stream" "free" "finalize"
+	o=$(NVSHMEM_HOME="$out/none" LD_LIBRARY_PATH="$out/mock" "$out/rt/mock_comm" ok 2>&1) && fail "no NVSHMEM: no error"
+else
+	echo "note: libplkrt built without NVSHMEM's headers: engine checks skipped (pip install nvidia-nvshmem-cu13)"
+fi
 
 # The Python module: loading, introspection and load errors (no torch needed).
 if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then

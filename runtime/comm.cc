@@ -1,0 +1,232 @@
+/*
+ * comm.cc: the communication engine of kernels whose manifest names one
+ * ("engines", docs/comm.md): NVSHMEM, initialised from a unique id that
+ * rank 0 makes and the caller hands to every rank (torch.distributed, a
+ * file, MPI), its symmetric buffers, and the module initialisation each
+ * such kernel needs before it launches (plk_comm_attach, in plkrt.c).
+ *
+ * C++ only because NVSHMEM's host headers are: nothing of the C++
+ * library is used (no exceptions, no new), so libplkrt stays a C library.
+ * NVSHMEM is opened at run time (dlopen), never linked: a kernel without
+ * an engine needs none. Its headers come at build time when the Makefile
+ * finds them (PLK_NVSHMEM); without them every function says so.
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plkrt.h"
+#include "plan.h"
+#ifdef PLK_NVSHMEM
+#include <nvshmem_host.h>          /* the host API only: the device headers need nvcc */
+#include <host/nvshmemx_api.h>
+#include <host/nvshmemx_coll_api.h>
+#include <non_abi/nvshmemx_error.h>
+#endif
+
+struct plk_comm {
+	void *lib;
+	int rank, nranks;
+#ifdef PLK_NVSHMEM
+	decltype(&nvshmemx_cumodule_init) cumodule_init;
+	decltype(&nvshmem_malloc) malloc_;
+	decltype(&nvshmem_free) free_;
+	decltype(&nvshmemx_barrier_all_on_stream) barrier_on_stream;
+	void (*finalize)(void);
+#endif
+	char err[PLK_ERRLEN];
+};
+
+static int cfail(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#ifndef PLK_NVSHMEM
+#define NO_ENGINE "this libplkrt was built without NVSHMEM's headers (pip install nvidia-nvshmem-cu13, " \
+                  "or NVSHMEM_HOME=DIR, then rebuild runtime/)"
+extern "C" {
+PLK_API size_t plk_comm_unique_id_size(void) { return 0; }
+PLK_API int plk_comm_unique_id(void *id, size_t n, char *err, size_t errlen) { return cfail(err, errlen, NO_ENGINE); }
+PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, char *err, size_t errlen)
+{
+	cfail(err, errlen, NO_ENGINE);
+	return NULL;
+}
+PLK_API CUdeviceptr plk_comm_alloc(plk_comm *c, size_t bytes) { return 0; }
+PLK_API void plk_comm_free(plk_comm *c, CUdeviceptr p) {}
+PLK_API int plk_comm_barrier(plk_comm *c, CUstream stream) { return -1; }
+PLK_API void plk_comm_fini(plk_comm *c) {}
+PLK_API int plk_comm_rank(const plk_comm *c) { return -1; }
+PLK_API int plk_comm_size(const plk_comm *c) { return 0; }
+PLK_API const char *plk_comm_error(const plk_comm *c) { return NO_ENGINE; }
+int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err) { return cfail(err, PLK_ERRLEN, NO_ENGINE); }
+}
+#else
+
+/* "NVSHMEMX_ERROR_INTERNAL (7)" */
+static const char *status_name(int st, char buf[64])
+{
+	snprintf(buf, 64, "%s (%d)", nvshmemx_status_string(st), st);
+	return buf;
+}
+
+/* The host library: $NVSHMEM_HOME/lib, else the directory the build
+ * found, else by soname (LD_LIBRARY_PATH). */
+static void *open_lib(char *err, size_t n)
+{
+	const char *home = getenv("NVSHMEM_HOME");
+	char path[4096], why[1024] = "";
+	const char *tries[3] = { NULL, NULL, "libnvshmem_host.so.3" };
+	char a[4096];
+	if (home && *home) {
+		snprintf(a, sizeof a, "%s/lib/libnvshmem_host.so.3", home);
+		tries[0] = a;
+	}
+#ifdef PLK_NVSHMEM_LIBDIR
+	snprintf(path, sizeof path, "%s/libnvshmem_host.so.3", PLK_NVSHMEM_LIBDIR);
+	tries[1] = path;
+#endif
+	for (int i = 0; i < 3; i++) {
+		if (!tries[i])
+			continue;
+		void *h = dlopen(tries[i], RTLD_NOW | RTLD_GLOBAL);
+		if (h)
+			return h;
+		const char *e = dlerror();
+		snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s", *why ? "; " : "", e ? e : tries[i]);
+	}
+	cfail(err, n, "cannot open NVSHMEM's host library: %s (pip install nvidia-nvshmem-cu13, or set NVSHMEM_HOME)", why);
+	return NULL;
+}
+
+#define SYM(h, name, out) (*(void **)&(out) = dlsym(h, name))
+
+extern "C" {
+
+PLK_API size_t plk_comm_unique_id_size(void) { return sizeof(nvshmemx_uniqueid_t); }
+
+PLK_API int plk_comm_unique_id(void *id, size_t n, char *err, size_t errlen)
+{
+	if (!id || n < sizeof(nvshmemx_uniqueid_t))
+		return cfail(err, errlen, "plk_comm_unique_id: the id needs %zu bytes, got %zu",
+		             sizeof(nvshmemx_uniqueid_t), n);
+	void *h = open_lib(err, errlen);
+	decltype(&nvshmemx_get_uniqueid) get = NULL;
+	if (!h)
+		return -1;
+	if (!SYM(h, "nvshmemx_get_uniqueid", get))
+		return cfail(err, errlen, "NVSHMEM's host library lacks nvshmemx_get_uniqueid");
+	nvshmemx_uniqueid_t uid = NVSHMEMX_UNIQUEID_INITIALIZER;
+	char b[64];
+	int st = get(&uid);
+	if (st)
+		return cfail(err, errlen, "nvshmemx_get_uniqueid: %s", status_name(st, b));
+	memcpy(id, &uid, sizeof uid);
+	return 0;
+}
+
+PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, char *err, size_t errlen)
+{
+	if (nranks < 1 || rank < 0 || rank >= nranks) {
+		cfail(err, errlen, "plk_comm_init: rank %d of %d", rank, nranks);
+		return NULL;
+	}
+	if (!id || n != sizeof(nvshmemx_uniqueid_t)) {
+		cfail(err, errlen, "plk_comm_init: the unique id is %zu bytes (plk_comm_unique_id's), got %zu",
+		      sizeof(nvshmemx_uniqueid_t), n);
+		return NULL;
+	}
+	plk_comm *c = (plk_comm *)calloc(1, sizeof *c);
+	if (!c) {
+		cfail(err, errlen, "out of memory");
+		return NULL;
+	}
+	decltype(&nvshmemx_set_attr_uniqueid_args) set_args = NULL;
+	decltype(&nvshmemi_init_thread) init_thread = NULL;
+	decltype(&nvshmem_my_pe) my_pe = NULL;
+	decltype(&nvshmem_n_pes) n_pes = NULL;
+	if (!(c->lib = open_lib(err, errlen)))
+		goto fail;
+	if (!SYM(c->lib, "nvshmemx_set_attr_uniqueid_args", set_args) || !SYM(c->lib, "nvshmemi_init_thread", init_thread) ||
+	    !SYM(c->lib, "nvshmem_my_pe", my_pe) || !SYM(c->lib, "nvshmem_n_pes", n_pes) ||
+	    !SYM(c->lib, "nvshmemx_cumodule_init", c->cumodule_init) || !SYM(c->lib, "nvshmem_malloc", c->malloc_) ||
+	    !SYM(c->lib, "nvshmem_free", c->free_) || !SYM(c->lib, "nvshmemx_barrier_all_on_stream", c->barrier_on_stream) ||
+	    !SYM(c->lib, "nvshmemi_finalize", c->finalize)) {
+		cfail(err, errlen, "NVSHMEM's host library lacks a function plkrt calls: %s", dlerror());
+		goto fail;
+	}
+	{
+		nvshmemx_uniqueid_t uid;
+		memcpy(&uid, id, sizeof uid);
+		nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+		char b[64];
+		int st = set_args(rank, nranks, &uid, &attr), provided = 0;
+		if (st) {
+			cfail(err, errlen, "nvshmemx_set_attr_uniqueid_args: %s", status_name(st, b));
+			goto fail;
+		}
+		/* nvshmemx_init_attr's own steps, which exit the process on an
+		 * error: here the caller gets it */
+		nvshmemi_version_t ver = { NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
+		                           NVSHMEM_VENDOR_PATCH_VERSION };
+		if ((st = init_thread(NVSHMEM_THREAD_SERIALIZED, &provided, NVSHMEMX_INIT_WITH_UNIQUEID, &attr, ver))) {
+			cfail(err, errlen, "NVSHMEM initialisation (rank %d of %d): %s", rank, nranks, status_name(st, b));
+			goto fail;
+		}
+	}
+	c->rank = my_pe();
+	c->nranks = n_pes();
+	if (c->rank != rank || c->nranks != nranks) {
+		cfail(err, errlen, "NVSHMEM says PE %d of %d, asked for rank %d of %d", c->rank, c->nranks, rank, nranks);
+		c->finalize();
+		goto fail;
+	}
+	return c;
+fail:
+	free(c);   /* the library stays open: NVSHMEM may hold threads of its own */
+	return NULL;
+}
+
+PLK_API CUdeviceptr plk_comm_alloc(plk_comm *c, size_t bytes)
+{
+	void *p = c->malloc_(bytes);
+	if (!p)
+		cfail(c->err, sizeof c->err, "nvshmem_malloc(%zu): out of symmetric memory (NVSHMEM_SYMMETRIC_SIZE)", bytes);
+	return (CUdeviceptr)(uintptr_t)p;
+}
+
+PLK_API void plk_comm_free(plk_comm *c, CUdeviceptr p) { c->free_((void *)(uintptr_t)p); }
+
+PLK_API int plk_comm_barrier(plk_comm *c, CUstream stream)
+{
+	c->barrier_on_stream((cudaStream_t)stream);
+	return 0;
+}
+
+PLK_API void plk_comm_fini(plk_comm *c)
+{
+	if (!c)
+		return;
+	c->finalize();
+	free(c);
+}
+
+PLK_API int plk_comm_rank(const plk_comm *c) { return c->rank; }
+PLK_API int plk_comm_size(const plk_comm *c) { return c->nranks; }
+PLK_API const char *plk_comm_error(const plk_comm *c) { return c->err; }
+
+/* For plk_comm_attach (plkrt.c): NVSHMEM's device state in the module. */
+int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err)
+{
+	char b[64];
+	int st = c->cumodule_init(mod);
+	return st ? cfail(err, PLK_ERRLEN, "nvshmemx_cumodule_init: %s", status_name(st, b)) : 0;
+}
+}
+#endif

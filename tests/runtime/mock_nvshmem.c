@@ -1,0 +1,54 @@
+/* A stand-in for NVSHMEM's host library (libnvshmem_host.so.3) for the
+ * runtime's engine code without GPUs (tests/runtime/mock_comm.c): the
+ * functions plkrt opens, each logged to $MOCK_NVSHMEM_LOG; one rank of
+ * one; MOCK_NVSHMEM_FAIL=init makes the initialisation fail with status 7
+ * (NVSHMEMX_ERROR_INTERNAL), =module the module initialisation. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void logf_(const char *fmt, ...)
+{
+	const char *p = getenv("MOCK_NVSHMEM_LOG");
+	FILE *f = p ? fopen(p, "a") : NULL;
+	if (!f)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static int failing(const char *what)
+{
+	const char *f = getenv("MOCK_NVSHMEM_FAIL");
+	return f && !strcmp(f, what);
+}
+
+static int inited;
+
+int nvshmemx_get_uniqueid(void *id) { memset(id, 0x5a, 128); logf_("get_uniqueid"); return 0; }
+int nvshmemx_set_attr_uniqueid_args(int rank, int nranks, const void *id, void *attr)
+{
+	logf_("set_attr_uniqueid_args %d %d %02x", rank, nranks, ((const unsigned char *)id)[0]);
+	return 0;
+}
+int nvshmemi_init_thread(int requested, int *provided, unsigned flags, void *attr, int major, int minor, int patch)
+{
+	logf_("init_thread flags %u", flags);
+	if (failing("init"))
+		return 7;
+	inited = 1;
+	*provided = requested;
+	return 0;
+}
+int nvshmem_my_pe(void) { return inited ? 0 : -1; }
+int nvshmem_n_pes(void) { return inited ? 1 : -1; }
+int nvshmemx_cumodule_init(void *mod) { logf_("cumodule_init %s", mod ? "module" : "NULL"); return failing("module") ? 7 : 0; }
+void *nvshmem_malloc(size_t n) { logf_("malloc %zu", n); return malloc(n); }
+void nvshmem_free(void *p) { logf_("free"); free(p); }
+void nvshmemx_barrier_all_on_stream(void *s) { logf_("barrier_all_on_stream"); }
+void nvshmemi_finalize(void) { logf_("finalize"); inited = 0; }
