@@ -195,16 +195,24 @@ fail:
 
 PLK_API CUdeviceptr plk_comm_alloc(plk_comm *c, size_t bytes)
 {
+	if (!c)
+		return 0;
 	void *p = c->malloc_(bytes);
 	if (!p)
 		cfail(c->err, sizeof c->err, "nvshmem_malloc(%zu): out of symmetric memory (NVSHMEM_SYMMETRIC_SIZE)", bytes);
 	return (CUdeviceptr)(uintptr_t)p;
 }
 
-PLK_API void plk_comm_free(plk_comm *c, CUdeviceptr p) { c->free_((void *)(uintptr_t)p); }
+PLK_API void plk_comm_free(plk_comm *c, CUdeviceptr p)
+{
+	if (c && p)
+		c->free_((void *)(uintptr_t)p);
+}
 
 PLK_API int plk_comm_barrier(plk_comm *c, CUstream stream)
 {
+	if (!c)
+		return -1;
 	c->barrier_on_stream((cudaStream_t)stream);
 	return 0;
 }
@@ -217,9 +225,9 @@ PLK_API void plk_comm_fini(plk_comm *c)
 	free(c);
 }
 
-PLK_API int plk_comm_rank(const plk_comm *c) { return c->rank; }
-PLK_API int plk_comm_size(const plk_comm *c) { return c->nranks; }
-PLK_API const char *plk_comm_error(const plk_comm *c) { return c->err; }
+PLK_API int plk_comm_rank(const plk_comm *c) { return c ? c->rank : -1; }
+PLK_API int plk_comm_size(const plk_comm *c) { return c ? c->nranks : 0; }
+PLK_API const char *plk_comm_error(const plk_comm *c) { return c ? c->err : "no engine (plk_comm_init failed)"; }
 
 /* For plk_comm_attach (plkrt.c): NVSHMEM's device state in the module. */
 int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err)

@@ -177,6 +177,15 @@ if grep -q '^#define PLK_NVSHMEM\b\|-DPLK_NVSHMEM' <(make -s -n -C runtime B="$o
 	has "$(cat "$W/nvlog" 2>/dev/null)" "set_attr_uniqueid_args 0 1 5a" "init_thread flags 8" "malloc 512" \
 		"cumodule_init module" "barrier_all_on_stream" "free" "finalize"
 	o=$(NVSHMEM_HOME="$out/none" LD_LIBRARY_PATH="$out/mock" "$out/rt/mock_comm" ok 2>&1) && fail "no NVSHMEM: no error"
+	if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
+		for f in "" init; do
+			rm -f "$W/nvlog"
+			o=$(NVSHMEM_HOME="$out/mocknv" MOCK_NVSHMEM_LOG="$W/nvlog" MOCK_NVSHMEM_FAIL=$f \
+				PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_comm.py "$W" 2>&1) || fail "comm python ${f:-ok}: $o"
+			has "$o" "comm python ok"
+		done
+		has "$(cat "$W/nvlog" 2>/dev/null)" "init_thread flags 8"
+	fi
 else
 	echo "note: libplkrt built without NVSHMEM's headers: engine checks skipped (pip install nvidia-nvshmem-cu13)"
 fi
