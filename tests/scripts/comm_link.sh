@@ -4,7 +4,8 @@
 # engine (the runtime initialises it); the cubin defines NVSHMEM's device
 # state once (nvshmemx_cumodule_init fills it in by name); the glue calls
 # the push stage's prologue (-2, -2) before the tile loop and the flush
-# after it; the loader's wait is inlined (no plk_ call survives, the
+# after it; the tile order is the rank-rotated one (nvshmem_rank_order);
+# the loader's wait is inlined (no plk_ call survives, the
 # proxy fence is there). The push stage built alone (-c) carries `engine`
 # and `prologue` in its contract and links from its object to the same
 # cubin. Without NVSHMEM: E0219, naming where plkc looked.
@@ -35,8 +36,10 @@ grep -qE 'call void @plk_nvshmem_ag_push\(i32 [0-9]+, .*i32 -1, i32 -1\)' "$tmp/
 # in the push stage's role: prologue call, then its tile loop's head, then its work item call
 awk '/call void @plk_nvshmem_ag_push\(.*i32 -2, i32 -2\)/ { p = NR }
      p && !h && /^tile\.head/ { h = NR }
-     h && /call void @plk_nvshmem_ag_push\(.*%tile_m/ { ok = 1; exit }
+     h && /call void @plk_nvshmem_ag_push\(.*i32 %[^,]*, i32 %[^,]*\)$/ { ok = 1; exit }
      END { exit !ok }' "$tmp/ag.ll" || no "the prologue call is not before the push stage's tile loop"
+n=$(grep -c 'call i32 @plk_nvshmem_rank_order_m(' "$tmp/ag.ll")
+[ "$n" -ge 3 ] || no "the roles do not take their tiles from nvshmem_rank_order ($n calls)"
 "$PLKC" examples/gemm.plk -arch sm_90a --emit=glue-ll -o "$tmp/g.ll" || no "gemm --emit=glue-ll failed"
 grep -qE 'i32 -2, i32 -2\)' "$tmp/g.ll" && no "gemm's glue has a prologue call"
 
