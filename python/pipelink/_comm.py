@@ -20,34 +20,6 @@ from ._runtime import PlkError, _ERRLEN, _lib
 _SAFE_ENV = {"NVSHMEM_DISABLE_NVLS": "1"}
 
 
-def _declare(L):
-    if getattr(L, "_plk_comm_declared", False):
-        return
-    vp, cp, i, sz, u64 = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_size_t, ctypes.c_uint64
-    sig = {
-        "plk_comm_unique_id_size": (sz, []),
-        "plk_comm_unique_id": (i, [vp, sz, cp, sz]),
-        "plk_comm_init": (vp, [i, i, vp, sz, cp, sz]),
-        "plk_comm_alloc": (u64, [vp, sz]),
-        "plk_comm_free": (None, [vp, u64]),
-        "plk_comm_barrier": (i, [vp, vp]),
-        "plk_comm_attach": (i, [vp, vp]),
-        "plk_comm_fini": (None, [vp]),
-        "plk_comm_rank": (i, [vp]),
-        "plk_comm_size": (i, [vp]),
-        "plk_comm_error": (cp, [vp]),
-        "plk_error": (cp, [vp]),
-    }
-    for name, (res, args) in sig.items():
-        try:
-            f = getattr(L, name)
-        except AttributeError:
-            raise PlkError(f"{L._name} has no {name}: it is older than this pipelink package; "
-                           "rebuild or reinstall the runtime") from None
-        f.restype, f.argtypes = res, args
-    L._plk_comm_declared = True
-
-
 class _Symmetric:
     """A symmetric buffer as __cuda_array_interface__, for torch.as_tensor."""
 
@@ -63,7 +35,6 @@ class Comm:
     def unique_id():
         """Rank 0's bootstrap id (bytes), to hand to every rank."""
         L = _lib()
-        _declare(L)
         n = L.plk_comm_unique_id_size()
         if n == 0:
             raise PlkError(_comm_error(L, None))
@@ -76,7 +47,6 @@ class Comm:
         for k, v in _SAFE_ENV.items():
             os.environ.setdefault(k, v)
         L = _lib()
-        _declare(L)
         self._L, self._bufs = L, {}
         err = ctypes.create_string_buffer(_ERRLEN)
         uid = bytes(uid)

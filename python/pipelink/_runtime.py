@@ -122,6 +122,18 @@ def _declare(L):
         "plk_num_variants": (i, [vp]),
         "plk_variant_name": (cp, [vp, i]),
         "plk_args_variant": (cp, [vp]),
+        # the communication engine (_comm.py, docs/comm.md)
+        "plk_comm_unique_id_size": (ctypes.c_size_t, []),
+        "plk_comm_unique_id": (i, [vp, ctypes.c_size_t, cp, ctypes.c_size_t]),
+        "plk_comm_init": (vp, [i, i, vp, ctypes.c_size_t, cp, ctypes.c_size_t]),
+        "plk_comm_alloc": (u64, [vp, ctypes.c_size_t]),
+        "plk_comm_free": (None, [vp, u64]),
+        "plk_comm_barrier": (i, [vp, vp]),
+        "plk_comm_attach": (i, [vp, vp]),
+        "plk_comm_fini": (None, [vp]),
+        "plk_comm_rank": (i, [vp]),
+        "plk_comm_size": (i, [vp]),
+        "plk_comm_error": (cp, [vp]),
     }
     for name, (res, args) in sig.items():
         try:

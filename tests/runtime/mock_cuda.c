@@ -36,21 +36,8 @@ typedef struct MTmap { uint64_t magic, addr; uint32_t rank, dtype, swizzle; uint
 static _Thread_local CUcontext current;
 static int ctx_obj;
 
-static void logf_(const char *fmt, ...)
-{
-	const char *p = getenv("MOCK_CUDA_LOG");
-	if (!p)
-		return;
-	FILE *f = fopen(p, "a");
-	if (!f)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fputc('\n', f);
-	fclose(f);
-}
+#define MOCK_LOG_ENV "MOCK_CUDA_LOG"
+#include "mock_log.h"
 
 CUresult cuGetErrorName(CUresult e, const char **s)
 {

@@ -3,24 +3,11 @@
  * functions plkrt opens, each logged to $MOCK_NVSHMEM_LOG; one rank of
  * one; MOCK_NVSHMEM_FAIL=init makes the initialisation fail with status 7
  * (NVSHMEMX_ERROR_INTERNAL), =module the module initialisation. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void logf_(const char *fmt, ...)
-{
-	const char *p = getenv("MOCK_NVSHMEM_LOG");
-	FILE *f = p ? fopen(p, "a") : NULL;
-	if (!f)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fputc('\n', f);
-	fclose(f);
-}
+#define MOCK_LOG_ENV "MOCK_NVSHMEM_LOG"
+#include "mock_log.h"
 
 static int failing(const char *what)
 {
