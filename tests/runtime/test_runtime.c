@@ -210,6 +210,7 @@ static void test_manifest(void)
 	CHECK_STR(m->binary, "gemm.cubin");
 	CHECK_EQ(m->narch, 1);
 	CHECK_STR(m->arch[0], "sm_90a");
+	CHECK_EQ(m->nengines, 0);
 	CHECK_EQ(m->block[0], 384);
 	CHECK_EQ(m->block[1], 1);
 	CHECK_EQ(m->cluster[0], 1);
@@ -246,6 +247,8 @@ static void test_manifest(void)
 	/* Minimal: no grid, no tensors; defaults. */
 	m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128], \"params\": []}", err);
 	CHECK(m != NULL);
+	if (m)
+		CHECK_EQ(m->nengines, 0);
 	if (m) {
 		CHECK_STR(m->kernel, "k");
 		CHECK_EQ(m->block[1], 1);
@@ -274,6 +277,10 @@ static void test_manifest(void)
 		{ "{\"plk_manifest\": 1, \"block\": [1], \"params\": []}", "missing \"entry\"" },
 		{ "{\"plk_manifest\": 1, \"entry\": 3, \"block\": [1], \"params\": []}", "\"entry\" must be a non-empty string" },
 		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"params\": []}", "missing \"block\"" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"engines\": \"nvshmem\", \"block\": [1], \"params\": []}",
+		  "\"engines\" must be an array of strings" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"engines\": [1], \"block\": [1], \"params\": []}",
+		  "\"engines\"[0] must be a string" },
 		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [0], \"params\": []}", "\"block\"[0] is 0" },
 		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [64, 32], \"params\": []}", "more than 1024 threads" },
 		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"dynamic_smem\": -1, \"params\": []}",
