@@ -26,6 +26,8 @@ PLK_ENTRY void plk_nvshmem_ag_push(int inst, __nv_bfloat16 *a, unsigned long lon
 	if (tile_m != PLK_PROLOGUE)
 		return;            /* tiles: nothing of its own */
 	const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
+	if (M % (npes * BM))
+		__trap();   /* each GPU's share is whole row blocks: else a launch error, never a wrong C */
 	const int share = M / npes;                    /* rows per GPU */
 	const int blocks = share / BM;                 /* row blocks per GPU */
 	const size_t bytes = (size_t)BM * K * sizeof(__nv_bfloat16);

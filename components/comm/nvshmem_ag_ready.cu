@@ -16,6 +16,8 @@
 
 PLK_ENTRY int plk_nvshmem_ag_ready(int inst, unsigned long long *sig, int M, int epoch, int row, int rows)
 {
+	if (M % (nvshmem_n_pes() * BM))
+		__trap();   /* as the push stage: shares of whole row blocks */
 	const int share = M / nvshmem_n_pes();
 	if (row / share == nvshmem_my_pe())
 		return 0;

@@ -8,7 +8,8 @@
 # the loader's wait is inlined (no plk_ call survives, the
 # proxy fence is there). The push stage built alone (-c) carries `engine`
 # and `prologue` in its contract and links from its object to the same
-# cubin. Without NVSHMEM: E0219, naming where plkc looked.
+# cubin. examples/gemm_rs.plk links too (its engine, its order, its
+# signal store). Without NVSHMEM: E0219, naming where plkc looked.
 # Exit 0 pass, 1 fail, 77 skip (no nvcc, or no NVSHMEM: pip install nvidia-nvshmem-cu13).
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
@@ -45,6 +46,15 @@ grep -qE 'i32 -2, i32 -2\)' "$tmp/g.ll" && no "gemm's glue has a prologue call"
 
 "$PLKC" examples/ag_gemm.plk -arch sm_90a --emit=ptx -o "$tmp/ag.ptx" || no "--emit=ptx failed"
 grep -q 'fence.proxy.async.global' "$tmp/ag.ptx" || no "the ready hook's fence is not in the PTX"
+
+# GEMM + reduce-scatter: the epilogue calls NVSHMEM; its own rows last (SHIFT = 1)
+"$PLKC" examples/gemm_rs.plk -arch sm_90a -o "$tmp/rs.cubin" 2>"$tmp/err" || no "gemm_rs: $(cat "$tmp/err")"
+python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); sys.exit(m.get("engines") != ["nvshmem"])' \
+	"$tmp/rs.manifest.json" || no "gemm_rs's manifest does not say engines [nvshmem]"
+"$PLKC" examples/gemm_rs.plk -arch sm_90a --emit=map >"$tmp/rs.map" || no "gemm_rs --emit=map failed"
+grep -q '^  cparams   SHIFT = 1$' "$tmp/rs.map" || no "gemm_rs's order is not SHIFT = 1: $(grep -A3 '^rot' "$tmp/rs.map")"
+"$PLKC" examples/gemm_rs.plk -arch sm_90a --emit=ptx -o "$tmp/rs.ptx" || no "gemm_rs --emit=ptx failed"
+grep -q 'st.release.sys.global.u64' "$tmp/rs.ptx" || no "gemm_rs's signal store is not in the PTX"
 
 # the stage as its owner ships it
 "$PLKC" -c components/comm/nvshmem_ag_push.plk -arch sm_90a -o "$tmp/push.o" || no "-c nvshmem_ag_push failed"

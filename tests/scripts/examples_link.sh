@@ -49,6 +49,9 @@ llama_decode sm_90a E0377
 ag_gemm sm_80 E0329
 ag_gemm sm_90a ok
 ag_gemm sm_100a E0330
+gemm_rs sm_80 E0329
+gemm_rs sm_90a ok
+gemm_rs sm_100a E0330
 LIST
 for e in examples/*.plk; do
 	grep -q "^$(basename "$e" .plk) " "$tmp/list" || { echo "$e: not in this test's list"; fail=1; }
@@ -57,8 +60,8 @@ done
 # it a comm example must say so (E0219) where it would link
 NV=${NVSHMEM_HOME:-$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])' 2>/dev/null)}
 if [ ! -f "$NV/include/nvshmem.h" ]; then
-	echo "note: no NVSHMEM: ag_gemm for sm_90a is expected to give E0219"
-	sed -i 's/^ag_gemm sm_90a ok$/ag_gemm sm_90a E0219/' "$tmp/list"
+	echo "note: no NVSHMEM: ag_gemm and gemm_rs for sm_90a are expected to give E0219"
+	sed -i -e 's/^ag_gemm sm_90a ok$/ag_gemm sm_90a E0219/' -e 's/^gemm_rs sm_90a ok$/gemm_rs sm_90a E0219/' "$tmp/list"
 fi
 # example arch expected (ok, or the error code)
 while read -r ex arch want; do
