@@ -1,4 +1,5 @@
-"""All-gather + GEMM (examples/ag_gemm.plk, docs/comm.md) on the GPUs of
+"""All-gather + GEMM (examples/ag_gemm.plk, docs/comm.md) and GEMM +
+reduce-scatter (examples/gemm_rs.plk; correctness only) on the GPUs of
 one machine, one process each (tests/gpu/comm_gpu.sh runs it through
 torchrun). Correct: every rank's C against an fp32 reference over the
 whole A on random inputs (fresh each case, the rows of other ranks
@@ -80,6 +81,39 @@ def main():
               flush=True)
         comm.free(a.data_ptr())
         comm.free(s.data_ptr())
+    # GEMM + reduce-scatter: each rank's partial over its K share, its rows of the sum
+    rs = pipelink.load(os.path.join(DIR, "gemm_rs.cubin"))
+    comm.attach(rs)
+    for M, K, N in [(1024 * world, 2048 * world, 1024), (256 * world, 1024 * world, 3584)]:
+        Ks, share = K // world, M // world
+        A = torch.randn(M, Ks, device="cuda", dtype=torch.bfloat16)   # this rank's K share
+        W = torch.randn(N, Ks, device="cuda", dtype=torch.bfloat16) / K ** 0.5
+        full = A.float() @ W.float().T
+        dist.all_reduce(full)                                            # fp32 sum of the partials
+        ref = full[rank * share:(rank + 1) * share]
+        r = comm.tensor((M, N), torch.bfloat16)
+        s = comm.tensor(((M // BM) * ((N + 255) // 256) * world,), torch.uint64)
+        s.zero_()
+        c = torch.empty(share, N, device="cuda", dtype=torch.bfloat16)
+        worst = 0.0
+        for it in range(3):
+            r.fill_(float("nan"))
+            c.fill_(float("nan"))
+            torch.cuda.synchronize()
+            dist.barrier()
+            epoch[0] += 1
+            rs(A=A, B=W, C=c, R=r, S=s, epoch=epoch[0])
+            torch.cuda.synchronize()
+            err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
+            worst = max(worst, err if err == err else float("inf"))
+            dist.barrier()
+        good = worst < 2e-2   # P bf16 partials, summed in f32
+        ok &= good
+        print(f"rank {rank}: gemm_rs M {M} K {K} N {N}: max rel error {worst:.2e} over 3 launches "
+              f"{'ok' if good else 'FAIL'}", flush=True)
+        comm.free(r.data_ptr())
+        comm.free(s.data_ptr())
+    rs.close()
     # timing at the issue's shapes (world > 1), rank 0 reports
     if world > 1:
         for M in (4096, 8192, 16384):

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build host: links examples/ag_gemm.plk (and examples/gemm.plk, the same
+# Build host: links examples/ag_gemm.plk, examples/gemm_rs.plk (and examples/gemm.plk, the same
 # GEMM without the comm stage) for sm_90a into OUT/ for
 # tests/gpu/comm_gpu.sh. Needs NVSHMEM's wheel (pip install
 # nvidia-nvshmem-cu13) for plkc to build the comm stage.
@@ -9,5 +9,6 @@ OUT=${1:-.carry/comm}
 PLKC=${PLKC:-$PWD/build/plkc}
 mkdir -p "$OUT" || exit 1
 "$PLKC" examples/ag_gemm.plk -arch sm_90a -o "$OUT/ag_gemm.cubin" || exit 1
+"$PLKC" examples/gemm_rs.plk -arch sm_90a -o "$OUT/gemm_rs.cubin" || exit 1
 "$PLKC" examples/gemm.plk -arch sm_90a -o "$OUT/gemm.cubin" || exit 1
 ls -l "$OUT"
