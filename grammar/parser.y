@@ -374,12 +374,15 @@ feature
 	}
 	;
 
-/* smemattr = "align" expr | "live" IDENT .  (the smem item's mid-rule
- * action pushed the buffer; its attributes go to lx->last_smem) */
+/* smemattr = "align" expr | "live" ( IDENT | "prologue" ) .  (the smem
+ * item's mid-rule action pushed the buffer; its attributes go to
+ * lx->last_smem. `prologue` is a keyword, the `prologue` clause, and
+ * also the name of a phase.) */
 smemattrs
 	: %empty
 	| smemattrs ',' "align" expr { lx->last_smem->align = $4; }
 	| smemattrs ',' "live" IDENT { lx->last_smem->live = $4; lx->last_smem->live_sp = @4; }
+	| smemattrs ',' "live" "prologue" { lx->last_smem->live = "prologue"; lx->last_smem->live_sp = @4; }
 	;
 
 /* kernel = "kernel" IDENT "(" [ kparam { "," kparam } ] ")" "{" { kitem } "}" . */

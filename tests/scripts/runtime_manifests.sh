@@ -26,7 +26,11 @@ for e in examples/*.plk; do
 		echo "FAIL: plkc $e --emit=manifest: $(head -c 2000 "$m.err")"; fails=$((fails + 1)); continue
 	fi
 	syms="M=4096 N=4096 K=4096"
-	case $e in */attn_*) syms="B=2 H=16 HKV=8 SQ=4096 SKV=4096 QB=32 KVB=32" ;; esac
+	case $e in
+	*/attn_*) syms="B=2 H=16 HKV=8 SQ=4096 SKV=4096 QB=32 KVB=32" ;;
+	*/ag_gemm.plk) syms="$syms MB=32" ;;              # the signals: M / 128
+	*/gemm_rs.plk) syms="$syms MP=1024 NS=512" ;;     # 4 GPUs' share; signals
+	esac
 	# shellcheck disable=SC2086
 	if ! o=$("$out/test_runtime" --manifest "$m" $syms 2>&1); then
 		echo "FAIL: $e: $o"; fails=$((fails + 1)); continue
