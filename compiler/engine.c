@@ -66,10 +66,13 @@ const char *engine_home(Ctx *c, const Engine *e, const char **tried)
 	return c->engine_home[i];
 }
 
-/* E0219: comp calls an engine that is not installed. */
+/* E0219: comp calls an engine that is not installed; once a run (every
+ * component of the engine would say the same). */
 void engine_missing(Ctx *c, const Component *comp, const char *tried)
 {
 	const Engine *e = comp->eng;
+	if (c->engine_reported[e - engines]++)
+		return;   /* the first said it; the caller fails all the same */
 	Diag *d = diag_new(c, DIAG_ERROR, "E0219", comp->engine_sp.src >= 0 ? comp->engine_sp : comp->name_sp,
 		"cannot find %s, which component `%s` calls", e->name, comp->name);
 	diag_label(d, comp->engine_sp, "its engine");

@@ -112,6 +112,7 @@ typedef struct Ctx {
 	int verbose;
 	int timing;              /* --time: stage times on stderr */
 	const char *engine_home[1], *engine_tried[1];   /* engine.c's finds, by engine, once each */
+	int engine_reported[1];                          /* its E0219 shown (once a run) */
 } Ctx;
 
 void ctx_init(Ctx *c, FILE *err);

@@ -69,7 +69,8 @@ cmp -s "$tmp/ag.cubin" "$tmp/ag_obj.cubin" || no "the shipped object links anoth
 # no engine installed: E0219 at the clause, where plkc looked
 out=$(NVSHMEM_HOME=/nonexistent/nvshmem PLKC_CACHE="$tmp/cold" "$PLKC" examples/ag_gemm.plk -arch sm_90a -o "$tmp/x.cubin" 2>&1)
 [ $? = 1 ] && grep -q 'error\[E0219\]: cannot find nvshmem, which component `nvshmem_ag_push` calls' <<<"$out" &&
-	grep -q 'NVSHMEM_HOME=/nonexistent/nvshmem' <<<"$out" && grep -q 'pip install nvidia-nvshmem-cu13' <<<"$out" ||
+	grep -q 'NVSHMEM_HOME=/nonexistent/nvshmem' <<<"$out" && grep -q 'pip install nvidia-nvshmem-cu13' <<<"$out" &&
+	[ "$(grep -c 'error\[E0219\]' <<<"$out")" = 1 ] ||
 	no "without NVSHMEM: $out"
 [ -e "$tmp/x.cubin" ] && no "a cubin was written without NVSHMEM"
 [ $fail = 0 ] && echo "comm_link: ag_gemm links with NVSHMEM's device library, prologue and wait in place"
