@@ -22,9 +22,12 @@ const Engine *engine_lookup(const char *name)
 	return NULL;
 }
 
-const char *engine_names(void)
+const char *engine_names(Ctx *c)
 {
-	return "nvshmem";
+	const char *all = "";
+	for (size_t i = 0; i < sizeof engines / sizeof *engines; i++)
+		all = arena_printf(c->arena, "%s%s`%s`", all, i ? ", " : "", engines[i].name);
+	return all;
 }
 
 static int holds(Ctx *c, const char *home, const char *file)

@@ -203,7 +203,7 @@ typedef struct Engine {
 	const char *device_lib;  /* under its home: what the link adds */
 } Engine;
 const Engine *engine_lookup(const char *name);   /* NULL: not one */
-const char *engine_names(void);                  /* the known ones, for a message */
+const char *engine_names(Ctx *c);                /* the known ones, for a message */
 /* Its install directory, NULL when not found; *tried says where it looked. */
 const char *engine_home(Ctx *c, const Engine *e, const char **tried);
 struct Component;

@@ -174,7 +174,7 @@ static void find_engine(Ctx *c, Component *comp)
 		return;
 	Diag *d = diag_new(c, DIAG_ERROR, "E0380", comp->engine_sp, "unknown communication engine `%s`", comp->engine);
 	d->primary.msg = "not an engine plkc links";
-	diag_note(d, "the engines: %s", engine_names());
+	diag_note(d, "the engines: %s", engine_names(c));
 	diag_help(d, "a component calls an existing engine's device API: name one of them (docs/comm.md)");
 	diag_end(c, d);
 }
