@@ -69,10 +69,18 @@ int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err) { return cfail(er
 }
 #else
 
-/* "NVSHMEMX_ERROR_INTERNAL (7)" */
+/* "NVSHMEMX_ERROR_INTERNAL (7)". Our own table of enum nvshmemx_status:
+ * nvshmemx_status_string() is in NVSHMEM 3.8's headers, not in every
+ * release the GPU hosts carry (the values are the same in all of them). */
 static const char *status_name(int st, char buf[64])
 {
-	snprintf(buf, 64, "%s (%d)", nvshmemx_status_string(st), st);
+	static const char *const names[] = {
+		"NVSHMEMX_SUCCESS", "NVSHMEMX_ERROR_INVALID_VALUE", "NVSHMEMX_ERROR_OUT_OF_MEMORY",
+		"NVSHMEMX_ERROR_NOT_SUPPORTED", "NVSHMEMX_ERROR_SYMMETRY", "NVSHMEMX_ERROR_GPU_NOT_SELECTED",
+		"NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED", "NVSHMEMX_ERROR_INTERNAL",
+	};
+	const int n = (int)(sizeof names / sizeof names[0]);
+	snprintf(buf, 64, "%s (%d)", st >= 0 && st < n ? names[st] : "NVSHMEMX_ERROR_<unknown>", st);
 	return buf;
 }
 
@@ -148,16 +156,16 @@ PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, 
 		return NULL;
 	}
 	decltype(&nvshmemx_set_attr_uniqueid_args) set_args = NULL;
-	decltype(&nvshmemi_init_thread) init_thread = NULL;
+	decltype(&nvshmemx_hostlib_init_attr) init_attr = NULL;
 	decltype(&nvshmem_my_pe) my_pe = NULL;
 	decltype(&nvshmem_n_pes) n_pes = NULL;
 	if (!(c->lib = open_lib(err, errlen)))
 		goto fail;
-	if (!SYM(c->lib, "nvshmemx_set_attr_uniqueid_args", set_args) || !SYM(c->lib, "nvshmemi_init_thread", init_thread) ||
+	if (!SYM(c->lib, "nvshmemx_set_attr_uniqueid_args", set_args) || !SYM(c->lib, "nvshmemx_hostlib_init_attr", init_attr) ||
 	    !SYM(c->lib, "nvshmem_my_pe", my_pe) || !SYM(c->lib, "nvshmem_n_pes", n_pes) ||
 	    !SYM(c->lib, "nvshmemx_cumodule_init", c->cumodule_init) || !SYM(c->lib, "nvshmem_malloc", c->malloc_) ||
 	    !SYM(c->lib, "nvshmem_free", c->free_) || !SYM(c->lib, "nvshmemx_barrier_all_on_stream", c->barrier_on_stream) ||
-	    !SYM(c->lib, "nvshmemi_finalize", c->finalize)) {
+	    !SYM(c->lib, "nvshmemx_hostlib_finalize", c->finalize)) {
 		cfail(err, errlen, "NVSHMEM's host library lacks a function plkrt calls: %s", dlerror());
 		goto fail;
 	}
@@ -166,16 +174,17 @@ PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, 
 		memcpy(&uid, id, sizeof uid);
 		nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
 		char b[64];
-		int st = set_args(rank, nranks, &uid, &attr), provided = 0;
+		int st = set_args(rank, nranks, &uid, &attr);
 		if (st) {
 			cfail(err, errlen, "nvshmemx_set_attr_uniqueid_args: %s", status_name(st, b));
 			goto fail;
 		}
-		/* nvshmemx_init_attr's own steps, which exit the process on an
-		 * error: here the caller gets it */
-		nvshmemi_version_t ver = { NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
-		                           NVSHMEM_VENDOR_PATCH_VERSION };
-		if ((st = init_thread(NVSHMEM_THREAD_SERIALIZED, &provided, NVSHMEMX_INIT_WITH_UNIQUEID, &attr, ver))) {
+		/* The host library's own init: nvshmemx_init_attr (a header
+		 * inline) calls nvshmemi_init_thread, which lives in the static
+		 * device library an nvcc-built program links, not in
+		 * libnvshmem_host.so, and exits the process on an error. Our
+		 * kernels get their device state from nvshmemx_cumodule_init. */
+		if ((st = init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr))) {
 			cfail(err, errlen, "NVSHMEM initialisation (rank %d of %d): %s", rank, nranks, status_name(st, b));
 			goto fail;
 		}

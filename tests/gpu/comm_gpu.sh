@@ -9,7 +9,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 DIR=${1:-.carry/comm}
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-NV=$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])') || { echo "no NVSHMEM wheel"; exit 1; }
+# NVSHMEM_HOME: another NVSHMEM than the wheel python3 finds (the one the
+# cubins' device library came from, say)
+NV=${NVSHMEM_HOME:-$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])')} || { echo "no NVSHMEM wheel"; exit 1; }
+echo "NVSHMEM: $NV, $(grep -h VENDOR_BASE_VERSION_STRING "$NV/include/non_abi/nvshmem_version.h" 2>/dev/null | cut -d'"' -f2)"
 make -s -C runtime B="$PWD/build/runtime" NVSHMEM_HOME="$NV" all || exit 1
 export PLKRT_LIB="$PWD/build/runtime/libplkrt.so" NVSHMEM_HOME="$NV"
 n=$(nvidia-smi -L | wc -l)

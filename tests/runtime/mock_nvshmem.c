@@ -23,13 +23,12 @@ int nvshmemx_set_attr_uniqueid_args(int rank, int nranks, const void *id, void *
 	logf_("set_attr_uniqueid_args %d %d %02x", rank, nranks, ((const unsigned char *)id)[0]);
 	return 0;
 }
-int nvshmemi_init_thread(int requested, int *provided, unsigned flags, void *attr, int major, int minor, int patch)
+int nvshmemx_hostlib_init_attr(unsigned flags, void *attr)
 {
-	logf_("init_thread flags %u", flags);
+	logf_("hostlib_init_attr flags %u", flags);
 	if (failing("init"))
 		return 7;
 	inited = 1;
-	*provided = requested;
 	return 0;
 }
 int nvshmem_my_pe(void) { return inited ? 0 : -1; }
@@ -38,4 +37,4 @@ int nvshmemx_cumodule_init(void *mod) { logf_("cumodule_init %s", mod ? "module"
 void *nvshmem_malloc(size_t n) { logf_("malloc %zu", n); return malloc(n); }
 void nvshmem_free(void *p) { logf_("free"); free(p); }
 void nvshmemx_barrier_all_on_stream(void *s) { logf_("barrier_all_on_stream"); }
-void nvshmemi_finalize(void) { logf_("finalize"); inited = 0; }
+void nvshmemx_hostlib_finalize(void) { logf_("finalize"); inited = 0; }

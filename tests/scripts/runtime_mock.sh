@@ -172,9 +172,24 @@ if grep -q '^#define PLK_NVSHMEM\b\|-DPLK_NVSHMEM' <(make -s -n -C runtime B="$o
 			"$out/rt/mock_comm" "$mode" 2>&1) || fail "comm $mode: $o"
 		has "$o" "comm ok"
 	done
+	# every function plkrt opens is one the real host library exports (a
+	# function of the static device library, as nvshmemi_init_thread is,
+	# passed the mock and failed on the GPU host), and the mock defines
+	# only such functions
+	nv=${NVSHMEM_HOME:-$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])' 2>/dev/null)}
+	real=$nv/lib/libnvshmem_host.so.3
+	if [ -f "$real" ] && command -v nm >/dev/null; then
+		exported=$(nm -D --defined-only "$real" | awk '{print $3}' | sed 's/@.*//')
+		for f in $(grep -o 'SYM([a-z_>-]*, "[a-z_]*"' runtime/comm.cc | cut -d'"' -f2) \
+			$(grep -o '^[a-z].* \**\(nvshmem[a-z_]*\)(' tests/runtime/mock_nvshmem.c | grep -o 'nvshmem[a-z_]*'); do
+			printf '%s\n' "$exported" | grep -qx "$f" || fail "NVSHMEM's host library ($real) does not export $f"
+		done
+	else
+		echo "note: no NVSHMEM host library to check plkrt's functions against"
+	fi
 	rm -f "$W/nvlog"
 	NVSHMEM_HOME="$out/mocknv" MOCK_NVSHMEM_LOG="$W/nvlog" "$out/rt/mock_comm" ok >/dev/null 2>&1
-	has "$(cat "$W/nvlog" 2>/dev/null)" "set_attr_uniqueid_args 0 1 5a" "init_thread flags 8" "malloc 512" \
+	has "$(cat "$W/nvlog" 2>/dev/null)" "set_attr_uniqueid_args 0 1 5a" "hostlib_init_attr flags 8" "malloc 512" \
 		"cumodule_init module" "barrier_all_on_stream" "free" "finalize"
 	o=$(NVSHMEM_HOME="$out/none" LD_LIBRARY_PATH="$out/mock" "$out/rt/mock_comm" ok 2>&1) && fail "no NVSHMEM: no error"
 	if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
@@ -184,7 +199,7 @@ if grep -q '^#define PLK_NVSHMEM\b\|-DPLK_NVSHMEM' <(make -s -n -C runtime B="$o
 				PLKRT_LIB="$out/rt/libplkrt.so" python3 tests/runtime/mock_comm.py "$W" 2>&1) || fail "comm python ${f:-ok}: $o"
 			has "$o" "comm python ok"
 		done
-		has "$(cat "$W/nvlog" 2>/dev/null)" "init_thread flags 8"
+		has "$(cat "$W/nvlog" 2>/dev/null)" "hostlib_init_attr flags 8"
 	fi
 else
 	echo "note: libplkrt built without NVSHMEM's headers: engine checks skipped (pip install nvidia-nvshmem-cu13)"
