@@ -189,11 +189,15 @@ ATTN_CHECK = [(1, 2, 2, 1000, 1000), (1, 2, 1, 4097, 4097), (2, 4, 2, 640, 640),
 ATTN_CHECK_XL = ATTN_CHECK + [(1, 2, 2, 500, 1300), (1, 2, 2, 1300, 500)]   # SQ != SKV
 ATTN_BIG = [(2, 16, 16, 8192, 8192)]
 ATTN_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 192, BN = 128, HD = 64, LREGS = 32")]   # 3 warpgroups
+W2_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]   # 2 warpgroups
 
 
 def _attn(kind, recipe, hd, shapes, check):
+    """At head dim 64 the tiles pipelink.attention takes (_attention.py):
+    two warpgroups for the sliding window, three for the others."""
+    edit = [] if hd == 128 else W2_D64 if kind == "sliding" else ATTN_D64
     return dict(name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
-                kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=ATTN_D64 if hd == 64 else [])
+                kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=edit)
 
 
 SETS["attention"] = [
@@ -266,4 +270,23 @@ SETS["stream"] = [
          shapes=STREAM_SHAPES + [(2048, 2048, 2048), (4096, 4096, 4096)],
          edit=[("[stages = auto, pingpong = 2]", "[stages = auto]"),
                ("raster grouped(8)", "raster grouped(8), split(auto)")]),
+]
+
+# Attention tiles for the short work items of the sliding window and the
+# document mask at head dim 64 (issue 15: both under 1.5x FlexAttention):
+# q blocks of 128 rows on two warpgroups, against the 192 rows on three of
+# the `attention` set (attn_*_d64). At W = 1024 a 128-row block visits 9
+# KV blocks, 2 of them partial; a 192-row one 10-11, 4-5 partial. And the
+# dense core at 240 registers with 24-register loaders (FA3's split).
+SETS["attn_tiles"] = [
+    dict(_attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL), name="attn_sliding_d64w3",
+         edit=ATTN_D64),
+    dict(_attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL), name="attn_sliding_d64w2"),
+    _attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
+    dict(_attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_document_d64w2",
+         edit=W2_D64),
+    _attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    dict(_attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+         name="attn_dense_d128_r240",
+         edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 128, REGS = 240, LREGS = 24")]),
 ]

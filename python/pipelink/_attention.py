@@ -59,8 +59,12 @@ def recipe_text(kind, hd):
     components, found on plkc's default `use` path."""
     v = _VARIANTS[kind]
     # HD 64: three consumer warpgroups (BM 192), loaders at 32 registers;
-    # the block-sparse mask is of 128 x 128 blocks, so it keeps BM 128
-    bm, lregs = (192, 32) if hd == 64 and kind != "block_sparse" else (128, 40)
+    # the block-sparse mask is of 128 x 128 blocks, so it keeps BM 128; the
+    # sliding window keeps BM 128 too: its q blocks visit few KV blocks,
+    # fewer of them partial at 128 rows (288 against 247 TFLOP/s at W
+    # 1024, bench/results/2026-12-02-attention-tiles.md)
+    three = hd == 64 and kind not in ("block_sparse", "sliding")
+    bm, lregs = (192, 32) if three else (128, 40)
     uses = ["tma_load_q", "tma_load_kv", "attn_core", "attn_store"] + v["uses"]
     if "lpt" in v["grid"]:
         uses.append("lpt_order")
