@@ -30,6 +30,7 @@ struct plk_comm {
 	int rank, nranks;
 #ifdef PLK_NVSHMEM
 	decltype(&nvshmemx_cumodule_init) cumodule_init;
+	decltype(&nvshmemx_vendor_get_version_info) version;
 	decltype(&nvshmem_malloc) malloc_;
 	decltype(&nvshmem_free) free_;
 	decltype(&nvshmemx_barrier_all_on_stream) barrier_on_stream;
@@ -163,7 +164,8 @@ PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, 
 		goto fail;
 	if (!SYM(c->lib, "nvshmemx_set_attr_uniqueid_args", set_args) || !SYM(c->lib, "nvshmemx_hostlib_init_attr", init_attr) ||
 	    !SYM(c->lib, "nvshmem_my_pe", my_pe) || !SYM(c->lib, "nvshmem_n_pes", n_pes) ||
-	    !SYM(c->lib, "nvshmemx_cumodule_init", c->cumodule_init) || !SYM(c->lib, "nvshmem_malloc", c->malloc_) ||
+	    !SYM(c->lib, "nvshmemx_cumodule_init", c->cumodule_init) ||
+	    !SYM(c->lib, "nvshmemx_vendor_get_version_info", c->version) || !SYM(c->lib, "nvshmem_malloc", c->malloc_) ||
 	    !SYM(c->lib, "nvshmem_free", c->free_) || !SYM(c->lib, "nvshmemx_barrier_all_on_stream", c->barrier_on_stream) ||
 	    !SYM(c->lib, "nvshmemx_hostlib_finalize", c->finalize)) {
 		cfail(err, errlen, "NVSHMEM's host library lacks a function plkrt calls: %s", dlerror());
@@ -243,7 +245,16 @@ int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err)
 {
 	char b[64];
 	int st = c->cumodule_init(mod);
-	return st ? cfail(err, PLK_ERRLEN, "nvshmemx_cumodule_init: %s", status_name(st, b)) : 0;
+	if (!st)
+		return 0;
+	/* What failed on the H200 with a kernel linked against NVSHMEM
+	 * 3.8.0's device library and a 3.4.5 host library: NVSHMEM prints
+	 * "version ... does not match" to stderr and returns INTERNAL. */
+	int major = 0, minor = 0, patch = 0;
+	c->version(&major, &minor, &patch);
+	return cfail(err, PLK_ERRLEN, "nvshmemx_cumodule_init: %s; the kernel's NVSHMEM device library (linked by "
+	             "plkc) must come from the same NVSHMEM release as the host library, which is %d.%d.%d "
+	             "(NVSHMEM_HOME chooses it)", status_name(st, b), major, minor, patch);
 }
 }
 #endif
