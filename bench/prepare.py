@@ -3,7 +3,10 @@
 
 For each configuration of bench/configs.py: write the recipe variant, link
 it with plkc (cubin + manifest), write its monolith with
-`plkc --emit=monolith` and build that with one ordinary nvcc call. Also
+`plkc --emit=monolith` and build that with one ordinary nvcc call
+(`nvcc -gencode arch=compute_XX,code=sm_XX -cubin -I. -Istdlib`; nvcc's LTO
+path, -rdc=true -c code=lto_XX then nvJitLink -lto, gives the same SASS
+instruction for instruction, docs/toolchain.md). Also
 times each recipe's link (plkc wall time and nvJitLink's share, from
 `plkc --time`) beside the nvcc time of its monolith. Everything goes to
 OUT (default .carry/bench), which the GPU run reads.
