@@ -879,7 +879,7 @@ static int mega_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
 static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const ArchInfo **arches, int narches)
 {
 	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST ||
-	            o->emit == EMIT_SCHEDULE || o->emit == EMIT_GLUE_LL;
+	            o->emit == EMIT_SCHEDULE || o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH;
 	if (narches > 1 || !shown) {
 		Diag *d = narches > 1
 		        ? diag_new(c, DIAG_ERROR, "E0377", m->name_sp, "megakernel `%s` is linked for one arch, not %d",
@@ -909,9 +909,10 @@ static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const
 	if (mega_check_linkable(c, mp))
 		return 1;
 	const Placement *const *ps = (const Placement *const *)mp->kernels.v;
-	if (o->emit == EMIT_MANIFEST || o->emit == EMIT_GLUE_LL) {
+	if (o->emit == EMIT_MANIFEST || o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
 		FILE *f = open_out(c, o, o->out);
 		int rc = !f || (o->emit == EMIT_MANIFEST ? manifest_write_mega(c, mp, NULL, NULL, f)
+		                : o->emit == EMIT_MONOLITH ? monolith_write_mega(c, mp, f)
 		                : glue_emit_ll_ops(c, ps, mp->kernels.n, 1, mega_entry_source(c, mp, ps, mp->kernels.n), f));
 		return close_out(c, o, f, o->out) || rc || c->nerrors;
 	}

@@ -1008,6 +1008,7 @@ void mega_schedule_print(FILE *out, const MegaPlan *mp);
 /* mega_entry.c: the megakernel's __global__ entry (CUDA, NVRTC to LTO-IR),
  * which runs each op's pieces on its block with the waits; its manifest. */
 const char *mega_entry_source(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int n);
+void mega_entry_write(Ctx *c, FILE *out, const MegaPlan *mp, const Placement *const *ps, int n, int own_smem);
 int mega_entry_ltoir(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int n, void **ir, size_t *len);
 int manifest_write_mega(Ctx *c, const MegaPlan *mp, const struct LinkResult *r, const char *binary, FILE *out);
 /* E0379 for an op the entry cannot run yet; 0 when all can. */
@@ -1070,6 +1071,7 @@ int link_objects(Ctx *c, const Placement *p, LinkObj *objs);
 int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r);
 int manifest_write(Ctx *c, const Placement *p, FILE *out);
 int monolith_write(Ctx *c, const Placement *p, FILE *out);
+int monolith_write_mega(Ctx *c, const MegaPlan *mp, FILE *out);   /* its op kernels' mains and entry */
 
 /* abi.c: the constant tables behind the plk_* ABI functions, and the
  * block's warpgroup, dispatch and cluster facts, that the glue, the entry

@@ -1,8 +1,8 @@
 #!/bin/bash
 # GPU host: the megakernel tests (docs/megakernel.md) on what
 # tests/gpu/mega_prepare.sh linked: tests/gpu/mega_chain.py at every size;
-# tests/gpu/llama_decode.py on the reduced model and at KV 2048 (16 steps)
-# and timed at KV 512, 2048, 8192, and its timeline drawn ($OUT/*.svg);
+# tests/gpu/llama_decode.py on the reduced model and at KV 2048 (16 steps,
+# timed against its monolith) and timed at KV 512, 2048, 8192, and its timeline drawn ($OUT/*.svg);
 # then compute-sanitizer memcheck,
 # racecheck and synccheck on the small chain (plk-run --check: outputs
 # written, poisoned, run again and bit-identical) and the reduced model.
@@ -32,7 +32,8 @@ san() {   # san CUBIN ARGS...: memcheck, racecheck and synccheck under plk-run
 timeout "$T" python3 tests/gpu/mega_chain.py "$D"/small "$D"/l4 "$D"/l16 || fail=1
 san small/chain.cubin --check
 if timeout "$T" python3 tests/gpu/llama_decode.py "$D"/llama_small --steps 4; then
-	timeout "$T" python3 tests/gpu/llama_decode.py "$D"/llama_kv2048 --steps 16 --time || fail=1
+	timeout "$T" python3 tests/gpu/llama_decode.py "$D"/llama_kv2048 --steps 16 --time --against "$D"/llama_kv2048_mono ||
+		fail=1
 	timeout "$T" python3 tests/gpu/llama_decode.py "$D"/llama_kv2048_cute --steps 4 --time || fail=1
 	timeout "$T" python3 tests/gpu/llama_decode.py "$D"/llama_kv2048_timeline --steps 1 \
 		--timeline "${OUT:-.}/llama_decode_timeline.svg" || fail=1

@@ -3,7 +3,8 @@
 # (chain.cubin, the megakernel; mv.cubin, its op kernel alone), and
 # examples/llama_decode.plk at KV 512, 2048 and 8192 and as a reduced model
 # (2 layers, vocab 4096, KV 256) into OUT/llama_<size>/ (KV 2048 also with
-# --timeline, into OUT/llama_kv2048_timeline/), for
+# --timeline, into OUT/llama_kv2048_timeline/, and its monolith built by
+# nvcc into OUT/llama_kv2048_mono/), for
 # tests/gpu/mega_chain.py, tests/gpu/llama_decode.py and the sanitizer
 # runs of tests/gpu/mega_gpu.sh.
 #   bash tests/gpu/mega_prepare.sh [OUT]       (default .carry/mega)
@@ -33,6 +34,14 @@ for size in "small 2 4096 256" "kv512 16 128256 512" "kv2048 16 128256 2048" "kv
 	if [ $rc -eq 0 ] && [ "$1" = kv2048 ]; then   # the same, recording its timeline
 		mkdir -p "$OUT/llama_kv2048_timeline" &&
 			"$PLKC" "examples/.llama_$1.plk" -arch sm_90a --timeline -o "$OUT/llama_kv2048_timeline/llama_decode.cubin"
+		rc=$?
+	fi
+	if [ $rc -eq 0 ] && [ "$1" = kv2048 ]; then   # and as one unit: its monolith, the linked one's manifest
+		M=$OUT/llama_kv2048_mono
+		mkdir -p "$M" && "$PLKC" "examples/.llama_$1.plk" -arch sm_90a --emit=monolith -o "$M/llama_decode.mono.cu" &&
+			"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" -gencode arch=compute_90a,code=sm_90a -cubin -I. -Istdlib \
+				-diag-suppress 177 -o "$M/llama_decode.cubin" "$M/llama_decode.mono.cu" &&
+			cp "$OUT/llama_$1/llama_decode.manifest.json" "$M/"
 		rc=$?
 	fi
 	rm -f "examples/.llama_$1.plk"

@@ -4,8 +4,9 @@
 # entry; the manifest says cooperative, its grid, ops and workspace; the
 # entry waits where the schedule says; libplkrt and plk-run load the real
 # cubin and launch it cooperatively (tests/runtime/mock_cuda.c as the
-# driver); kernels a megakernel cannot run yet are refused (E0379), and
-# what it cannot emit (E0377). Exit 0 pass, 1 fail, 77 skip.
+# driver); its monolith is written and built by nvcc; kernels a
+# megakernel cannot run yet are refused (E0379), and what it cannot emit
+# (E0377). Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -74,6 +75,23 @@ if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "oproj", "qkv"] 
     print("FAIL: llama_decode manifest:", len(ops), kernels, ops[-1], ops[1], m["block"])
     sys.exit(1)
 PY
+
+# the monolith (--emit=monolith): the same op kernels' sources as one unit,
+# each op kernel's body a noinline main, under the same entry; one nvcc call
+# builds it into a cubin with the entry's resources
+"$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --emit=monolith -o "$tmp/chain.mono.cu" >"$tmp/mlog" 2>&1 ||
+	no "--emit=monolith: $(cat "$tmp/mlog")"
+[ "$(grep -c '^extern "C" __device__ __noinline__ void plk_main(' "$tmp/chain.mono.cu")" = 1 ] ||
+	no "the chain's monolith does not define its op kernel's main once"
+[ "$(grep -c '^[[:space:]]*plk_main(.*first, 132);' "$tmp/chain.mono.cu")" = 5 ] || no "the monolith's entry does not run 5 ops"
+grep -q '^extern "C" __global__ void __launch_bounds__(128, 1)$' "$tmp/chain.mono.cu" || no "the monolith has no entry"
+(cd "$PWD" && "$CUDA_HOME/bin/nvcc" -gencode arch=compute_90a,code=sm_90a -cubin -I. -Istdlib -I tests/gpu/mega \
+	-o "$tmp/chain.mono.cubin" "$tmp/chain.mono.cu" >"$tmp/nvlog" 2>&1) || no "nvcc on the monolith: $(tail -n 20 "$tmp/nvlog")"
+grep -qa ".text.chain" "$tmp/chain.mono.cubin" || no "the monolith's cubin has no entry chain"
+"$PLKC" examples/llama_decode.plk -arch sm_90a --emit=monolith -o "$tmp/llama.mono.cu" >"$tmp/mlog" 2>&1 ||
+	no "llama_decode --emit=monolith: $(cat "$tmp/mlog")"
+[ "$(grep -c '^extern "C" __device__ __noinline__ void plk_main_' "$tmp/llama.mono.cu")" = 6 ] ||
+	no "llama_decode's monolith does not define six op mains"
 
 o=$("$PLKC" tests/mega/gemm_mlp.plk -arch sm_90a -o "$tmp/gemm.cubin" 2>&1)
 [ $? -eq 1 ] && grep -q "error\[E0379\]" <<<"$o" || no "a tensor-map op was not refused (E0379): $o"
