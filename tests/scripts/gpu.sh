@@ -14,7 +14,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 	     "tests/gpu/mega_gpu.sh (megakernels: mega_chain.py, llama_decode.py, compute-sanitizer)," \
 	     "tests/gpu/attn_python.py and attn_sanitize.py (attention variants), gemm_auto_check.py" \
 	     "and gemm_split.sh (selects, split K), run_gemm.sh (the monolithic GEMMs)," \
-	     "tests/gpu/comm_gpu.sh (all-gather GEMM on NVSHMEM, world size 1 and every GPU; never run yet);" \
+	     "tests/gpu/comm_gpu.sh (all-gather GEMM and GEMM + reduce-scatter on NVSHMEM, world size 1 and every GPU; run at world size 1 only);" \
 	     "last results: tests/link/gpu_output.txt, tests/runtime/gpu_output.txt," \
 	     "tests/gpu/*_output.txt, bench/results/"
 	exit 77
