@@ -134,8 +134,9 @@ def main():
     ap.add_argument("--iters", type=int, default=100)
     ap.add_argument("--timeline")
     ap.add_argument("--compile", action="store_true", help="with --time: also torch.compile(mode=max-autotune)")
-    ap.add_argument("--against", help="with --time: also time this DIR's megakernel of the same model "
-                    "(another revision's), interleaved")
+    ap.add_argument("--against", nargs="+", default=[], metavar="DIR",
+                    help="with --time: also time these DIRs' megakernels of the same model (another revision's, "
+                    "the monolith's), interleaved")
     args = ap.parse_args()
     man = json.load(open(os.path.join(args.dir, "llama_decode.manifest.json")))
     gen = torch.Generator(device="cuda").manual_seed(2026)
@@ -192,19 +193,19 @@ def main():
         eager()
         graph = captured(eager)
         fns, names = [ours, eager, graph.replay], ["megakernel", "PyTorch eager", "PyTorch CUDA graph"]
-        if args.against:   # another revision's megakernel, checked on this step before it is timed
-            mk2 = plkrt.load(os.path.join(args.against, "llama_decode.cubin"))
+        for d in args.against:   # another build of the step, checked on it before it is timed
+            mk2 = plkrt.load(os.path.join(d, "llama_decode.cubin"))
             l2, H2 = torch.full_like(logits, float("nan")), H.clone()
 
-            def theirs():
+            def theirs(mk2=mk2, l2=l2, H2=H2):
                 mk2(H=H2, Wqkv=m["Wqkv"], Wo=m["Wo"], Wgu=m["Wgu"], Wd=m["Wd"], Gattn=m["Gattn"], Gmlp=m["Gmlp"],
                     Gf=m["Gf"], Wlm=m["Wlm"], KC=kc, VC=vc, Logits=l2, Pos=pos)
             ours()
             theirs()
             torch.cuda.synchronize()
-            print(f"--against {args.against}: logits rel diff {rel(l2, logits):.2e} from this megakernel's")
+            print(f"--against {d}: logits rel diff {rel(l2, logits):.2e} from this megakernel's")
             fns.append(theirs)
-            names.append("megakernel of " + os.path.basename(os.path.normpath(args.against)))
+            names.append("megakernel of " + d)
         if args.compile:   # inductor's kernels, autotuned, in its own CUDA graphs
             import time
             cstep = torch.compile(torch_step, mode="max-autotune")
