@@ -290,3 +290,28 @@ SETS["attn_tiles"] = [
          name="attn_dense_d128_r240",
          edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 128, REGS = 240, LREGS = 24")]),
 ]
+
+# Skinny GEMMs (examples/gemm_skinny.plk, issue 16's small M): C^T = B A^T
+# on 64-row tiles of the weights by 16 rows of A; the ring's depth and a K
+# split varied (run 1 of bench/results/2026-12-02-skinny.md timed the
+# recipe of then, split 4 ways, against these edits of it). And C of odd
+# width, which no TMA map describes: the pingpong GEMM with register
+# stores (store_bf16), as examples/gemm_auto.plk's gemm_odd.
+SKINNY_SHAPES = [(m, n, k) for m in (1, 16) for (n, k) in ((14336, 4096), (4096, 14336), (6144, 4096),
+                                                          (128256, 2048))] + [(7, 4095, 4096)]
+SKINNY_GRID = "grid persistent, tiles(ceil_div(N, BM), ceil_div(M, BN))"
+SETS["skinny"] = [
+    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES),
+    dict(name="skinny16_s8", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8], edit=[("[stages = 16, pingpong = 2]", "[stages = auto, pingpong = 2]")]),
+    dict(name="skinny16_s12", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8], edit=[("[stages = 16, pingpong = 2]", "[stages = 12, pingpong = 2]")]),
+    dict(name="skinny16_split4", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8],
+         edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
+               (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, 8 * WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
+    dict(name="pp128_regs", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=[(4096, 4095, 4096), (4097, 4095, 4096), (1000, 2999, 1000), (4096, 4096, 4096)],
+         edit=[('use "../components/hopper/store_bf16_tma.plk"', 'use "../components/hopper/store_bf16.plk"'),
+               ("store = store_bf16_tma(c = C)", "store = store_bf16(c = C)")]),
+]

@@ -7,9 +7,9 @@
  * branch names a kernel (E0361) that takes the select's parameters
  * (E0360), none twice and no name declared twice (E0363), the last branch
  * and only the last is `else` (E0362), and the conditions use only shape
- * symbols, SMS and integers. After each variant is placed, their launched
- * parameter lists must agree too (E0360), since one argument list serves
- * them all. */
+ * symbols, SMS and integers. After each variant is placed, the tensors'
+ * dims must agree (E0360); the kernel parameters they launch may differ
+ * (select_check_launch). */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -339,23 +339,6 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
 
 /* ------------------------------------------------- launched params */
 
-static const char *gkparam_text(Ctx *c, const GKParam *k)
-{
-	const char *kind = kparam_kind_name(k->kind);
-	if (k->tensor)
-		return arena_printf(c->arena, "`%s`, the %s of tensor `%s`", k->name, kind, k->tensor);
-	if (k->dim)
-		return arena_printf(c->arena, "`%s`, the %s of `%s`", k->name, kind, k->dim);
-	return arena_printf(c->arena, "`%s` (%s)", k->name, kind);
-}
-
-static int gkparam_same(const GKParam *a, const GKParam *b)
-{
-	return !strcmp(a->name, b->name) && a->kind == b->kind && str_same(a->tensor, b->tensor) &&
-	       str_same(a->dim, b->dim) && (a->kind != KP_TENSORMAP || a->rank == b->rank) &&
-	       (a->kind == KP_I32 || a->kind == KP_I64 || str_same(a->dtype, b->dtype));
-}
-
 /* Variant v's value of const name (1), or 0 when name is no const of it. */
 static int const_of(const Graph *g, const char *name, int64_t *v)
 {
@@ -417,35 +400,17 @@ static void share_workspace(Ctx *c, const Placement *const *ps, int nv)
 	}
 }
 
+/* After placement: the tensors' shapes are one for every variant, and a
+ * workspace param in each where one splits K. The kernel parameters each
+ * variant launches may differ where a tensor or a shape gives them (a
+ * tensor map in one, a pointer in another: the runtime computes each
+ * variant's list from one argument list); those the caller binds by name
+ * agree already, as every variant takes the select's parameters (E0360)
+ * and uses each of them (E0332). */
 int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
 {
 	if (same_dims(c, s, vs, ps, nv))
 		return -1;
 	share_workspace(c, ps, nv);
-	const Graph *g0 = ps[0]->g;
-	for (int v = 1; v < nv; v++) {
-		const Graph *g = ps[v]->g;
-		int n = g0->kparams.n < g->kparams.n ? g0->kparams.n : g->kparams.n, at = n;
-		for (int i = 0; i < n && at == n; i++)
-			if (!gkparam_same(g0->kparams.v[i], g->kparams.v[i]))
-				at = i;
-		if (at == n && g0->kparams.n == g->kparams.n)
-			continue;
-		Diag *d = diag_new(c, DIAG_ERROR, "E0360", vs[v].k->name_sp,
-		                   "variants `%s` and `%s` of select `%s` launch different kernel parameters",
-		                   vs[0].k->name, vs[v].k->name, s->name);
-		d->primary.msg = arena_printf(c->arena, "%d kernel parameters", g->kparams.n);
-		diag_label(d, vs[0].k->name_sp, "%d kernel parameters", g0->kparams.n);
-		if (at < n)
-			diag_note(d, "kernel parameter %d is %s in `%s`, %s in `%s`", at + 1,
-			          gkparam_text(c, g0->kparams.v[at]), vs[0].k->name, gkparam_text(c, g->kparams.v[at]),
-			          vs[v].k->name);
-		else
-			diag_note(d, "`%s` launches %d, `%s` %d", vs[0].k->name, g0->kparams.n, vs[v].k->name, g->kparams.n);
-		diag_note(d, "one argument list serves every variant: only tensor-map boxes and swizzles may differ");
-		diag_help(d, "bind the components' params to the same kernel parameters in every variant, under the same names");
-		diag_end(c, d);
-		return -1;
-	}
 	return 0;
 }

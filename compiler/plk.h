@@ -937,9 +937,9 @@ typedef struct Variant {
  * s's shape symbols, SMS and integers (E0320, E0323, E0324). NULL on errors
  * (reported). */
 Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
-/* E0360 unless the variants' launched parameter lists (ps[i]: variant i
- * placed) agree but for tensor-map boxes and swizzles, and every name of
- * the select's tensor dims is a const of none or of all, of one value. */
+/* E0360 unless every name of the select's tensor dims is a const of no
+ * variant (ps[i]: variant i placed) or of all, of one value; gives every
+ * variant the workspace param where one splits K. */
 int select_check_launch(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n);
 const Select *program_select(const Program *p, const char *name);   /* NULL: none */
 int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */

@@ -229,6 +229,7 @@ static int parse_param(plk_manifest *m, const pj_val *v, int i, char *err)
 	char where[64], *kind = NULL, *tensor = NULL, *dtype = NULL, *swz = NULL;
 	int rc = -1;
 	p->tensor = -1;
+	p->top = -1;
 	snprintf(where, sizeof where, "params[%d]", i);
 	if (v->k != PJ_OBJ)
 		return mfail(err, "%s must be an object", where);
@@ -464,14 +465,28 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int
 				return mfail(err, "%s: %s", where, strncmp(e, "manifest: ", 10) ? e : e + 10);
 			if (parse_when(x, pj_get(o, "when"), where, err))
 				return -1;
-			/* one binding serves every variant: the same symbols and params */
-			int same = x->m->nsyms == m->nsyms && x->m->nparams == m->nparams;
+			/* One binding serves every variant: the same symbols, and
+			 * the params bound by name are the top level's. The others
+			 * (a tensor's pointer or map, a dim, the workspace) come
+			 * from the tensors and symbols, so may differ. */
+			int same = x->m->nsyms == m->nsyms;
 			for (int j = 0; same && j < m->nsyms; j++)
 				same = !strcmp(x->m->syms[j], m->syms[j]);
-			for (int j = 0; same && j < m->nparams; j++)
-				same = !strcmp(x->m->params[j].name, m->params[j].name) && x->m->params[j].kind == m->params[j].kind;
 			if (!same)
-				return mfail(err, "%s (%s): its symbols or params differ from the top level's", where, x->m->entry);
+				return mfail(err, "%s (%s): its symbols differ from the top level's", where, x->m->entry);
+			for (int j = 0; j < x->m->nparams; j++) {
+				plk_mparam *xp = &x->m->params[j];
+				if (!plk_mparam_free(xp))
+					continue;
+				int t = plk_manifest_param(m, xp->name);
+				if (t < 0 || !plk_mparam_free(&m->params[t]) || m->params[t].kind != xp->kind)
+					return mfail(err, "%s (%s): param \"%s\" (%s) is bound by name, but the top level "
+					             "has no such %s param", where, x->m->entry, xp->name,
+					             plk_pkind_name(xp->kind), plk_pkind_name(xp->kind));
+				xp->top = t;
+			}
+			if (x->m->nparams > m->maxparams)
+				m->maxparams = x->m->nparams;
 			continue;
 		}
 		plk_mvariant *x = &m->variants[m->nvariants++];
@@ -599,7 +614,10 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 		m->nparams = i + 1;
 		if (parse_param(m, &ps->items[i], i, err))
 			return -1;
+		if (plk_mparam_free(&m->params[i]))
+			m->params[i].top = i;
 	}
+	m->maxparams = m->nparams;
 	return parse_grid(m, pj_get(l, "grid"), err) || parse_variants(m, r, pj_get(l, "variants"), kv != NULL, err) ? -1
 	                                                                                                           : 0;
 }

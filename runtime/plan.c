@@ -58,8 +58,8 @@ plk_plan *plk_plan_new(const plk_manifest *m)
 	plk_plan *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
-	if (!NEW(p->sym, m->nsyms) || !NEW(p->tdims, m->ntensors) || !NEW(p->pval, m->nparams)
-	    || !NEW(p->tmap, m->nparams)) {
+	if (!NEW(p->sym, m->nsyms) || !NEW(p->tdims, m->ntensors) || !NEW(p->pval, m->maxparams)
+	    || !NEW(p->tmap, m->maxparams)) {
 		plk_plan_free(p);
 		return NULL;
 	}
@@ -228,8 +228,8 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 				return -1;
 			}
 			f = (double)v;
-		} else if (b->pval_set[i]) {
-			p->pval[i] = b->pval[i];
+		} else if (mp->top >= 0 && b->pval_set[mp->top]) {
+			p->pval[i] = b->pval[mp->top];
 			continue;
 		} else {
 			pfail(err, "parameter %s (%s) has no value", mp->name, plk_pkind_name(mp->kind));

@@ -37,6 +37,8 @@ typedef struct plk_mparam {
 	int box_rank;
 	uint32_t box[PLK_TMAP_MAX_RANK];  /* innermost first */
 	int swizzle;                /* bytes: 0, 32, 64, 128 */
+	int top;                    /* a param bound by name: its index in the top level's
+	                               params (where bindings keep its value); else -1 */
 } plk_mparam;
 
 typedef struct plk_mtile { char *expr; int64_t tile; } plk_mtile;
@@ -87,6 +89,7 @@ typedef struct plk_manifest {
 	int ntensors;
 	plk_mparam *params;
 	int nparams;
+	int maxparams;              /* the most params of any kernel of the binary (a plan's size) */
 	char **syms;                /* every shape symbol, in first-use order */
 	int nsyms;
 	plk_mvariant *variants;
@@ -104,6 +107,11 @@ void plk_manifest_free(plk_manifest *m);
  * chosen, -1 when none matches (the top level stays). */
 int plk_manifest_select(plk_manifest *m, int major, int minor);
 int plk_manifest_tensor(const plk_manifest *m, const char *name);   /* -1: none */
+/* A param the caller binds by name: no tensor, no dim, not the workspace. */
+static inline int plk_mparam_free(const plk_mparam *p)
+{
+	return p->tensor < 0 && !p->dim && p->kind != PK_WORKSPACE;
+}
 int plk_manifest_variant(const plk_manifest *m, const char *name);  /* kvars index; -1: none */
 /* The first kernel variant whose conditions hold for the symbol values
  * sym (m's order) and sms SMs; an error when none does. */

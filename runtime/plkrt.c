@@ -511,7 +511,7 @@ plk_args *plk_args_new(const plk_kernel *k)
 	if (!a)
 		return NULL;
 	a->k = k;
-	int n = k->m->nparams;
+	int n = k->m->maxparams;   /* a select's variants may launch different lists */
 	/* cuTensorMapEncodeTiled wants 64-byte alignment; CUDA 13 declares the
 	 * type 128-byte aligned. */
 	size_t align = _Alignof(CUtensorMap) > 64 ? _Alignof(CUtensorMap) : 64;
@@ -524,8 +524,6 @@ plk_args *plk_args_new(const plk_kernel *k)
 		plk_args_free(a);
 		return NULL;
 	}
-	for (int i = 0; i < n; i++)
-		a->kparams[i] = k->m->params[i].kind == PK_TENSORMAP ? (void *)&a->tmaps[i] : (void *)&a->p->pval[i];
 	if (k->def)   /* a caller's set (def is made first, in plk_load) */
 		__atomic_add_fetch(&((plk_kernel *)k)->live, 1, __ATOMIC_SEQ_CST);
 	a->counted = k->def != NULL;
@@ -584,13 +582,12 @@ void plk_args_clear(plk_args *a)
 	plk_binding_clear(a->k->m, a->b);
 }
 
-static int encode(plk_args *a, int i)
+static int encode(plk_args *a, const plk_manifest *m, int i)
 {
 	const plk_tmap_args *t = &a->p->tmap[i];
 	if (a->tmap_valid[i] && !memcmp(t, &a->tmap_done[i], sizeof *t))
 		return 0;
 	a->tmap_valid[i] = 0;
-	const plk_manifest *m = a->k->m;
 	const plk_mparam *mp = &m->params[i];
 	CU(a->err, cuTensorMapEncodeTiled(&a->tmaps[i], (CUtensorMapDataType)t->dtype, t->rank, (void *)(uintptr_t)t->addr,
 	                                  t->dim, t->stride, t->box, t->estride, CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -624,9 +621,13 @@ int plk_args_prepare(plk_args *a)
 	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_work_items(f->m, a->p->sym, &a->p->work, a->err)
 	    || plk_grid(f->m, a->p->work, f->capacity, a->p->grid, a->err))
 		return -1;
-	for (int i = 0; i < k->m->nparams; i++)
-		if (k->m->params[i].kind == PK_TENSORMAP && encode(a, i))
+	/* the variant's parameter list: a tensor map, or a value of the plan */
+	for (int i = 0; i < f->m->nparams; i++) {
+		int map = f->m->params[i].kind == PK_TENSORMAP;
+		a->kparams[i] = map ? (void *)&a->tmaps[i] : (void *)&a->p->pval[i];
+		if (map && encode(a, f->m, i))
 			return -1;
+	}
 	a->prepared = 1;
 	return 0;
 }

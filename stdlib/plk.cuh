@@ -463,6 +463,52 @@ template <int count> __device__ __forceinline__ void plk_fence_regs(float *d)
 		asm volatile("" : "+f"(d[i])::"memory");
 }
 
+/* The narrow forms, m64n16k16 to m64n64k16 (n/2 f32 per thread): skinny
+ * tiles, whose N side is a GEMM's small M (C^T = B A^T). */
+__device__ __forceinline__ void plk_wgmma_m64n16k16(float *d, unsigned long long da,
+    unsigned long long db, int accumulate)
+{
+	asm volatile(
+	    "{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+	    "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+	    "{"
+	    "%0, %1, %2, %3, %4, %5, %6, %7"
+	    "}, %8, %9, p, 1, 1, 0, 0;\n}\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+	    : "l"(da), "l"(db), "r"(accumulate));
+}
+
+__device__ __forceinline__ void plk_wgmma_m64n32k16(float *d, unsigned long long da,
+    unsigned long long db, int accumulate)
+{
+	asm volatile(
+	    "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+	    "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+	    "{"
+	    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+	    "}, %16, %17, p, 1, 1, 0, 0;\n}\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+	      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+	    : "l"(da), "l"(db), "r"(accumulate));
+}
+
+__device__ __forceinline__ void plk_wgmma_m64n64k16(float *d, unsigned long long da,
+    unsigned long long db, int accumulate)
+{
+	asm volatile(
+	    "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+	    "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+	    "{"
+	    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+	    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+	    "}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+	    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+	      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+	      "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+	    : "l"(da), "l"(db), "r"(accumulate));
+}
+
 /* m64n128k16, bf16 x bf16 -> f32, A and B K-major in shared memory. */
 __device__ __forceinline__ void plk_wgmma_m64n128k16(float *d, unsigned long long da,
     unsigned long long db, int accumulate)

@@ -3,8 +3,9 @@
  * f32 values to a row-major bf16 matrix, shared by the epilogues. The four
  * lanes that share a row swap column pairs (a 4 x 4 transpose by xor
  * shuffles) so that each lane writes 8 consecutive columns with one 16-byte
- * store and a warp writes whole 64-byte row segments. Needs ld % 8 == 0 and
- * a 16-byte-aligned base.
+ * store and a warp writes whole 64-byte row segments. Where ld % 8 != 0 or
+ * the base is not 16-byte aligned (a C of odd width, which no TMA map can
+ * describe either), the same lanes write their 8 columns one by one.
  */
 #ifndef PLK_ACC_STORE_CUH
 #define PLK_ACC_STORE_CUH
@@ -26,6 +27,8 @@ __device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __n
 {
 	static_assert(nblocks % 4 == 0, "stores go 4 column blocks (32 columns) at a time");
 	const int q = plk_lane() & 3;
+	/* uniform over the warp: every row start 16-byte aligned, or none */
+	const bool vec = ld % 8 == 0 && ((uintptr_t)out & 15) == 0;
 #pragma unroll
 	for (int mi = 0; mi < mblocks; mi++) {
 #pragma unroll
@@ -53,9 +56,16 @@ __device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __n
 							o[b] = got;
 				}
 				const int col = (n4 + q) * 8;
-				/* cols % 8 == 0, so a started 8-column block is whole */
-				if (row < rows && col < cols)
+				if (row >= rows || col >= cols)
+					continue;
+				if (vec) {	/* cols % 8 == 0: a started 8-column block is whole */
 					*(uint4 *)(orow + col) = make_uint4(o[0], o[1], o[2], o[3]);
+					continue;
+				}
+#pragma unroll
+				for (int e = 0; e < 8; e++)
+					if (col + e < cols)
+						((uint16_t *)orow)[col + e] = (uint16_t)(o[e >> 1] >> (16 * (e & 1)));
 			}
 		}
 	}

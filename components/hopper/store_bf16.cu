@@ -2,8 +2,8 @@
  * store_bf16: epilogue writing a BM x BN f32 accumulator fragment (layout
  * wgmma_acc) to C [M, N] as bf16 straight from registers, 16 bytes per
  * store (common/acc_store.cuh). Arch-neutral: it runs on the warps of any
- * mainloop that promises wgmma_acc. Needs N % 8 == 0. Contract:
- * store_bf16.plk.
+ * mainloop that promises wgmma_acc. Any N (element stores where N % 8 != 0).
+ * Contract: store_bf16.plk.
  */
 #include "plk.cuh"
 #include "../common/acc_store.cuh"

@@ -33,9 +33,10 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	constexpr unsigned A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
 	static_assert(BK * 2 == 128, "sw128: one BK row of bf16 must be one 128-byte swizzle row");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
-	static_assert(BM % 64 == 0 && BN % 64 == 0, "tiles are whole 64-row wgmma blocks");
+	static_assert(BM % 64 == 0, "A's tile is whole 64-row wgmma blocks");
 	static_assert(MCAST == 1 || MCAST == 2, "B is multicast to a pair of CTAs at most (MCAST 1 or 2)");
-	static_assert(BN % (64 * MCAST) == 0, "each CTA's share of B is whole 64-row blocks");
+	static_assert(BN % (8 * MCAST) == 0,
+	              "each CTA's share of B is whole 8-row swizzle atoms (1024 bytes: the sw128 phase)");
 
 #if __CUDA_ARCH__ >= 900
 	/* the work item's K tiles: all ceil(K / BK), or its split's share */

@@ -4,6 +4,9 @@
  * layout wgmma_acc: docs/components.md). Warpgroup g owns the m64 blocks
  * g, g + WG, ...; each k16 step is one wgmma m64nBNk16 per block with both
  * operands read from shared memory through 128B-swizzle descriptors.
+ * BN of 16 to 64 makes skinny tiles: bound with A and B swapped, a tile is
+ * 64 rows of the weights by a GEMM's few rows of activations (C^T = B A^T,
+ * stored transposed by store_bf16_t).
  * Contract: wgmma_mainloop.plk. MCAST > 1 (the loader multicasts B across
  * a cluster of MCAST CTAs): a stage goes back to the producers of every
  * CTA of the cluster.
@@ -22,6 +25,8 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 		return;	/* the flush call: nothing asynchronous left behind */
 	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
 	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
+	static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 256,
+	              "BN: a wgmma m64nBNk16 form of plk.cuh (16, 32, 64, 128 or 256)");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;
@@ -62,10 +67,16 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 				const uint64_t db = plk_wgmma_desc_sw128_at(db0, kk * K16_DESC);
 				/* the first k16 step of a tile overwrites (scale-d = 0) */
 				const int accumulate = (k | kk) != 0;
-				if (BN == 256)
+				if constexpr (BN == 256)
 					plk_wgmma_m64n256k16(acc + mi * NACC, da, db, accumulate);
-				else
+				else if constexpr (BN == 128)
 					plk_wgmma_m64n128k16(acc + mi * NACC, da, db, accumulate);
+				else if constexpr (BN == 64)
+					plk_wgmma_m64n64k16(acc + mi * NACC, da, db, accumulate);
+				else if constexpr (BN == 32)
+					plk_wgmma_m64n32k16(acc + mi * NACC, da, db, accumulate);
+				else
+					plk_wgmma_m64n16k16(acc + mi * NACC, da, db, accumulate);
 			}
 		}
 		plk_wgmma_commit();

@@ -5,7 +5,8 @@ each, several kernels, the runtime picking one per call.
 
 * every variant forced with PLK_VARIANT (set before the load, as a test
   would), at shapes of both kinds, against an fp32 torch reference on an
-  output poisoned with NaN first: relative Frobenius error < 1e-2;
+  output poisoned with NaN first: relative Frobenius error < 1e-2; those
+  that store C through a pointer also at odd widths of C (N % 8 != 0);
 * the rule's own pick (no PLK_VARIANT) at M = 128, at a shape whose
   128 x 256 tiles fill one wave of 132 SMs (GEMM 1000 x 3000 x 1000,
   SwiGLU 1000 x 1504 x 1000: 2N = 3008; N a multiple of 8, as the
@@ -130,16 +131,22 @@ def swiglu(k, M, N, K):
 SHAPES = {"gemm_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 776, 520), (4096, 4096, 4096),
                         (16, 776, 520), (16, 4096, 14336), (1, 6144, 4096)],
           "gemm_swiglu_auto": [(16, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (300, 768, 512), (4096, 4096, 4096)]}
+# C of odd width (rows not 16-byte aligned: no TMA map of C): the
+# variants that store C through a pointer, forced; the others refuse
+ODD = [(7, 4095, 4096), (300, 1001, 520), (1, 777, 64), (16, 4095, 4104)]
 # the rule's picks on 132 SMs: small, pingpong, wide (one wave of 128 x 256 tiles), pingpong
 AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096),
-                      (16, 4096, 14336), (256, 4096, 14336), (33, 128256, 2048)],
+                      (16, 4096, 14336), (256, 4096, 14336), (33, 128256, 2048), (1, 6144, 4096),
+                      (64, 128256, 2048), (4096, 4095, 4096), (300, 1001, 520), (5, 4095, 4096)],
         "gemm_swiglu_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096)]}
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
     names = [v["name"] for v in m["variants"]]
+    ptr_c = [v["name"] for v in m["variants"]
+             if any(p["name"] == "c" and p["kind"] == "ptr" for p in v["params"])]
     for v in names:
         k = load(name, v)
-        for M, N, K in SHAPES[name]:
+        for M, N, K in SHAPES[name] + (ODD if v in ptr_c else []):
             def forced(k=k, v=v, M=M, N=N, K=K):
                 msg = run(k, M, N, K)
                 assert k.variant() == v, f"PLK_VARIANT={v} launched {k.variant()}"

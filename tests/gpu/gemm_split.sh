@@ -1,12 +1,13 @@
 #!/bin/bash
 # GPU host: the split-K variants of examples/gemm_auto.plk (issue 16).
 #
-#   bash tests/gpu/gemm_split.sh [DIR]      (default .carry/python, from tests/runtime/gpu_prepare.sh)
+#   [ONLY=VARIANT,...] bash tests/gpu/gemm_split.sh [DIR]   (default .carry/python, from tests/runtime/gpu_prepare.sh)
 #
 # Builds the runtime, runs tests/gpu/gemm_auto_check.py (every variant
 # forced, the rule's picks, the split variants' repeat launches), then
 # compute-sanitizer memcheck, racecheck and synccheck on each split
-# variant, forced, at shapes whose K tiles split unevenly (plk-run --check:
+# variant, forced, at shapes whose K tiles split unevenly, and on the
+# odd-width store (gemm_odd; the skinny ones store any N too) (plk-run --check:
 # written outputs, poisoned and run again, bit-identical). Exit 0: all passed.
 cd "$(dirname "$0")/../.." || exit 1
 D=${1:-.carry/python}
@@ -15,8 +16,11 @@ make -s -C runtime B="$B" all || exit 1
 export PLKRT_LIB="$B/libplkrt.so"
 fail=0
 timeout 300 python3 tests/gpu/gemm_auto_check.py "$D" || fail=1
-for v in gemm_small_sk; do
-	for shape in "M=33 N=776 K=520" "M=16 N=4096 K=4104"; do
+for vs in "gemm_small_sk:M=33 N=776 K=520" "gemm_small_sk:M=16 N=4096 K=4104" \
+	  "gemm_skinny:M=7 N=4095 K=4104" "gemm_skinny:M=16 N=776 K=520" "gemm_odd:M=300 N=1001 K=520"; do
+	v=${vs%%:*}
+	[ -n "${ONLY:-}" ] && [[ ",$ONLY," != *",$v,"* ]] && continue
+	for shape in "${vs#*:}"; do
 		dims=$(for d in $shape; do printf -- '--dim %s ' "$d"; done)
 		for tool in memcheck racecheck synccheck; do
 			out=$(PLK_VARIANT=$v timeout 300 compute-sanitizer --tool $tool --report-api-errors no \

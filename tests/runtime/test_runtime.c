@@ -685,8 +685,9 @@ static void test_kernel_variants(void)
 		{ "\"op\": \"in\", \"set\"", "\"op\": \"in\", \"sets\"", "\"in\" needs a \"set\" array" },
 		{ "{\"lhs\": \"ceil_div(M, 256)\", ", "{", "needs \"lhs\"" },
 		{ "\"when\": []", "\"when\": {}", "variants[1]: \"when\" must be an array of conditions" },
-		{ "\"dynamic_smem\": 1000, \"params\": [{\"name\": \"M\"", "\"dynamic_smem\": 1000, \"params\": [{\"name\": \"N\"",
-		  "variants[0] (wide): its symbols or params differ" },
+		{ "\"dynamic_smem\": 1000, \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}",
+		  "\"dynamic_smem\": 1000, \"params\": [{\"name\": \"alpha\", \"kind\": \"f32\"}",
+		  "variants[0] (wide): param \"alpha\" (f32) is bound by name, but the top level has no such f32 param" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char buf[4096];
@@ -698,6 +699,48 @@ static void test_kernel_variants(void)
 		m = mparse(buf, err);
 		CHECK(m == NULL);
 		CHECK_HAS(err, bad[i].want);
+		plk_manifest_free(m);
+	}
+	/* Variants launching different lists: `wide` takes A's pointer first
+	 * and M, the default only M; both the scalar s, bound once by name at
+	 * the top level, where each variant finds it by its index there. */
+	const char *dl = "{\"plk_manifest\": 1, \"kernel\": \"auto\", \"entry\": \"pp\", \"block\": [128],"
+	                 " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+	                 " \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}, {\"name\": \"s\", \"kind\": \"f32\"}],"
+	                 " \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 128]]},"
+	                 " \"variants\": ["
+	                 "  {\"name\": \"wide\", \"when\": [{\"lhs\": \"M\", \"op\": \">\", \"rhs\": 64}], \"block\": [256],"
+	                 "   \"params\": [{\"name\": \"a\", \"kind\": \"ptr\", \"tensor\": \"A\"},"
+	                 "    {\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}, {\"name\": \"s\", \"kind\": \"f32\"}],"
+	                 "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 256]]}},"
+	                 "  {\"name\": \"pp\", \"when\": [], \"block\": [128],"
+	                 "   \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}, {\"name\": \"s\", \"kind\": \"f32\"}],"
+	                 "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 128]]}}]}";
+	m = mparse(dl, err);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_EQ(m->maxparams, 3);
+		CHECK_EQ(m->kvars[0].m->params[2].top, 1);
+		CHECK_EQ(m->kvars[0].m->params[0].top, -1);
+		plk_binding *b = plk_binding_new(m);
+		plk_plan *p = plk_plan_new(m);
+		CHECK(b && p);
+		CHECK_EQ(plk_binding_tensor(m, b, "A", 0x40000, (int64_t[]){ 100, 64 }, 2, err), 0);
+		CHECK_EQ(plk_binding_float(m, b, "s", 0.25, err), 0);
+		CHECK_EQ(plk_resolve(m->kvars[0].m, b, p, err), 0);
+		CHECK_EQ(p->pval[0], 0x40000);
+		CHECK_EQ(p->pval[1], 100);
+		float f;
+		uint32_t bits = (uint32_t)p->pval[2];
+		memcpy(&f, &bits, 4);
+		CHECK(f == 0.25f);
+		CHECK_EQ(plk_resolve(m->kvars[1].m, b, p, err), 0);
+		CHECK_EQ(p->pval[0], 100);
+		bits = (uint32_t)p->pval[1];
+		memcpy(&f, &bits, 4);
+		CHECK(f == 0.25f);
+		plk_plan_free(p);
+		plk_binding_free(b);
 		plk_manifest_free(m);
 	}
 	/* a select's fatbin: each kernel variant has its own per-arch entries,

@@ -38,8 +38,13 @@ expect() {   # expect WHAT GOT WANT...
 		printf '%s' "$got" | grep -qF -- "$w" || fail "$what: lacks '$w' in: $got"
 	done
 }
+# M <= 16: skinny tiles, 64 rows of B by 16 of A (a launch of other kernel
+# parameters: B's map first, C by pointer): 64 of them at N = 4096
+expect "M=16" "$(run 16 4096 4096)" "variant gemm_skinny of gemm_auto" "launch gemm_skinny grid 64 1 1 block 384"
+# C of odd width: no TMA map of C, register stores
+expect "N=4095" "$(run 4096 4095 4096)" "variant gemm_odd of gemm_auto" "launch gemm_odd grid 132 1 1 block 384"
 # 32 tiles of 64 x 128 fill a third of 132 SMs: K split 4 ways, 128 work items
-expect "M=16" "$(run 16 4096 4096)" "variant gemm_small_sk of gemm_auto" "launch gemm_small_sk grid 128 1 1"
+expect "M=33" "$(run 33 4096 4096)" "variant gemm_small_sk of gemm_auto" "launch gemm_small_sk grid 128 1 1"
 # 64 of them: one wave, no split
 expect "M=128" "$(run 128 4096 4096)" "variant gemm_small of gemm_auto" "launch gemm_small grid 64 1 1 block 384"
 # the split kernel's workspace: allocated and zeroed once (counters 256
@@ -47,7 +52,7 @@ expect "M=128" "$(run 128 4096 4096)" "variant gemm_small of gemm_auto" "launch 
 # shape, its counters zeroed again for another shape (plk-run: one
 # argument set, a warm-up and a timed launch)
 rm -f "$W/log"
-MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=16 --dim N=4096 --dim K=4096 --iters 2 --warmup 1 \
+MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 --dim K=4096 --iters 2 --warmup 1 \
 	>/dev/null 2>&1 || fail "workspace: plk-run failed"
 [ "$(grep -c '^memset' "$W/log")" = 1 ] && grep -q '^memset 3145984 bytes' "$W/log" ||
 	fail "workspace: not one memset of 256 + 32 x 3 x 32768 bytes: $(grep '^memset' "$W/log" | tr '\n' ' ')"
@@ -58,10 +63,10 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_small_sk, gemm_small, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_small, gemm_wide, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
-cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=16 --dim N=4096 \
+cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
 	--dim K=4096 --iters 1 --warmup 0 2>&1)
 expect "capture" "$cap" "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED" "launch once at this shape before the capture"
 ! grep -q '^launch' "$W/caplog" 2>/dev/null || fail "capture: a kernel was launched: $(cat "$W/caplog")"
@@ -74,7 +79,7 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_small_sk", "gemm_small", "gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_small", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
@@ -84,8 +89,10 @@ assert call(1000, 3000, 1000) == "gemm_wide"
 assert call(128, 4096, 4096) == "gemm_small"
 # the split kernel: its workspace zeroed when new, then only its
 # counters for another shape (the pylog's memsets, checked below)
-for shape in ((16, 4096, 14336), (16, 4096, 14336), (16, 4096, 4096), (16, 4096, 4096)):
+for shape in ((33, 4096, 14336), (33, 4096, 14336), (33, 4096, 4096), (33, 4096, 4096)):
     assert call(*shape) == "gemm_small_sk"
+assert call(16, 4096, 4096) == "gemm_skinny"
+assert call(4096, 4095, 4096) == "gemm_odd"
 assert call(4096, 4096, 4096) == "gemm_pp"
 k.force_variant("gemm_wide")
 assert call(128, 4096, 4096) == "gemm_wide"
@@ -104,6 +111,7 @@ PY
 ) || fail "python: $o"
 	expect "python" "$o" "python ok"
 	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
+		grep -q "launch gemm_skinny" "$W/pylog" && grep -q "launch gemm_odd" "$W/pylog" &&
 		[ "$(grep '^memset' "$W/pylog" | tr '\n' ' ')" = "memset 3145984 bytes memset 256 bytes " ] ||
 		fail "python: launches and memsets: $(cat "$W/pylog")"
 fi
