@@ -310,6 +310,21 @@ SETS["skinny"] = [
          shapes=SKINNY_SHAPES[:8],
          edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
                (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, 8 * WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
+    # the same split without pingpong lanes: one consumer warpgroup takes
+    # the block's items in turn (does the split lose to the lanes' order?)
+    dict(name="skinny16_split4_single", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8],
+         edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
+               ("[stages = 16, pingpong = 2]", "[stages = 16]"),
+               (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, 8 * WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
+    # 128-row tiles of the weights (two m64 blocks on one warpgroup), K
+    # split to fill one wave at most: cuBLAS's own kernel at 1x4096x14336
+    # is such a split (128 x 8 tiles, 4 ways, 128 CTAs, and a reduction)
+    dict(name="skinny128_split", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8],
+         edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 128, BN = 16, BK = 64, WAVE = 132"),
+               ("[stages = 16, pingpong = 2]", "[stages = 11, pingpong = 2]"),
+               (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
     dict(name="pp128_regs", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
          shapes=[(4096, 4095, 4096), (4097, 4095, 4096), (1000, 2999, 1000), (4096, 4096, 4096)],
          edit=[('use "../components/hopper/store_bf16_tma.plk"', 'use "../components/hopper/store_bf16.plk"'),

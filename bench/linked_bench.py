@@ -40,11 +40,15 @@ def rel_err(out, ref):
 
 
 # GPU cycles of the spacer before each timed launch (torch.cuda._sleep):
-# about 40 us, so that the stream is still busy when the host has issued
+# about 200 us, so that the stream is still busy when the host has issued
 # the start event and the launch, and the events time the kernel, not the
 # host's launch path (Python and ctypes for ours, torch's for the
-# baseline's); without it kernels under ~40 us were timed with the gap.
-SPACER_CYCLES = 80000
+# baseline's). Measured on the H200 host: 38-42 us for a pipelink call,
+# 27 us for torch.matmul; the 40 us spacer of before (80000 cycles) let
+# ~10 us kernels be timed with part of the gap now and then (1024^3: 0.55x
+# to 1.00x cuBLAS across runs; bench/results/2026-12-02-shape-suite-run5.md).
+# PLK_BENCH_SPACER sets it.
+SPACER_CYCLES = int(os.environ.get("PLK_BENCH_SPACER", "400000"))
 
 
 def bench(fns, iters, warm=20, seed=1, min_s=1.0, cap=5000):
