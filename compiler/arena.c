@@ -42,12 +42,20 @@ void arena_free(Arena *a)
 	free(a);
 }
 
+/* -DPLK_ARENA_EXACT (a debugging build, with -fsanitize=address): every
+ * allocation a block of its own size, so that a write past one is
+ * caught, not lost inside a shared block. */
 void *arena_alloc(Arena *a, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
 	Block *b = a->head;
+#ifdef PLK_ARENA_EXACT
+	if (1) {
+		size_t cap = n;
+#else
 	if (!b || b->cap - b->used < n) {
 		size_t cap = n > 65536 ? n : 65536;
+#endif
 		b = xmalloc(sizeof *b + cap);
 		b->cap = cap;
 		b->used = 0;

@@ -436,8 +436,11 @@ static int close_out(Ctx *c, Options *o, FILE *f, const char *path)
 		const void *data[1] = { w->buf };
 		bad = write_files(c, o, 1, &w->path, data, &w->len, 1);
 	}
-	if (w)
+	if (w) {   /* closed: a later stream may get the same FILE address */
 		free(w->buf);
+		w->buf = NULL;
+		w->f = NULL;
+	}
 	return bad;
 }
 
@@ -692,6 +695,36 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 
 /* E0606 for any output of the kernel or select `name` (when it is built:
  * -k names it, or none is named) that is an input of this build. */
+/* One -o for several results (each select, megakernel and kernel no
+ * select or megakernel runs is built): each would overwrite the last.
+ * Whether so; with `report`, E0612 too. */
+static int several_outputs(Ctx *c, const Options *o, const Program *p, int report)
+{
+	Vec names = { 0 };
+	for (int i = 0; i < p->megas.n; i++)
+		vec_push(c->arena, &names, (void *)((const Mega *)p->megas.v[i])->name);
+	for (int i = 0; i < p->selects.n && o->emit != EMIT_SCHEDULE; i++)
+		vec_push(c->arena, &names, (void *)((const Select *)p->selects.v[i])->name);
+	for (int i = 0; i < p->kernels.n && o->emit != EMIT_SCHEDULE; i++) {
+		const Kernel *k = p->kernels.v[i];
+		if (!kernel_is_variant(p, k) && !kernel_is_op(p, k))
+			vec_push(c->arena, &names, (void *)k->name);
+	}
+	if (names.n < 2 || !report)
+		return names.n >= 2;
+	char *list = arena_printf(c->arena, "`%s`", (const char *)names.v[0]);
+	for (int i = 1; i < names.n; i++)
+		list = arena_printf(c->arena, "%s, `%s`", list, (const char *)names.v[i]);
+	Diag *d = diag_new(c, DIAG_ERROR, "E0612", span_none, "`-o %s` for %d results: `%s` builds %s", o->out,
+	                   names.n, o->input, list);
+	diag_note(d, "each would be written to the same file, the last over the others");
+	diag_help(d, "name one with `--kernel %s`", (const char *)names.v[0]);
+	if (o->emit == EMIT_DEFAULT)
+		diag_help(d, "or leave out -o: each goes to its NAME.cubin");
+	diag_end(c, d);
+	return 1;
+}
+
 static int refuse_outputs(Ctx *c, Options *o, const Program *p, const char *name, int narches)
 {
 	if (o->kernel && strcmp(o->kernel, name))
@@ -1019,6 +1052,11 @@ static int run(Ctx *c, Options *o)
 		return 1;
 	}
 	int rc = 0, built = 0;
+	/* one -o for several results: their own errors first (checked, not
+	 * built), then E0612 */
+	int several = o->out && !o->kernel && !o->check_only && several_outputs(c, o, p, 0);
+	if (several)
+		o->check_only = 1;
 	/* no output is an input: before anything is built */
 	for (int i = 0; i < p->kernels.n; i++)
 		if (refuse_outputs(c, o, p, ((const Kernel *)p->kernels.v[i])->name, narches))
@@ -1052,6 +1090,10 @@ static int run(Ctx *c, Options *o)
 	if (o->kernel && !built) {
 		error_at(c, "E0605", span_none, "no kernel, select or megakernel named `%s` in `%s`", o->kernel, o->input);
 		return 1;
+	}
+	if (several) {
+		o->check_only = 0;
+		return rc || c->nerrors ? 1 : several_outputs(c, o, p, 1);
 	}
 	if (!rc && !c->nerrors && o->md && !o->check_only)
 		rc = write_depfile(c, o, p);
