@@ -25,11 +25,16 @@
 #include <non_abi/nvshmemx_error.h>
 #endif
 
+extern "C" void plk_kernel_detach(plk_kernel *k);   /* plkrt.c: the module's state given back */
+
 struct plk_comm {
 	void *lib;
 	int rank, nranks;
 #ifdef PLK_NVSHMEM
 	decltype(&nvshmemx_cumodule_init) cumodule_init;
+	decltype(&nvshmemx_cumodule_finalize) cumodule_fini;
+	plk_kernel **kernels;       /* attached, their modules' state to finalize before unload */
+	int nkernels, cap;
 	decltype(&nvshmemx_vendor_get_version_info) version;
 	decltype(&nvshmem_malloc) malloc_;
 	decltype(&nvshmem_free) free_;
@@ -66,7 +71,11 @@ PLK_API void plk_comm_fini(plk_comm *c) {}
 PLK_API int plk_comm_rank(const plk_comm *c) { return -1; }
 PLK_API int plk_comm_size(const plk_comm *c) { return 0; }
 PLK_API const char *plk_comm_error(const plk_comm *c) { return NO_ENGINE; }
-int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err) { return cfail(err, PLK_ERRLEN, NO_ENGINE); }
+int plk_comm_module_init(plk_comm *c, plk_kernel *k, CUmodule mod, char *err)
+{
+	return cfail(err, PLK_ERRLEN, NO_ENGINE);
+}
+void plk_comm_module_fini(plk_comm *c, plk_kernel *k, CUmodule mod) {}
 }
 #else
 
@@ -165,6 +174,7 @@ PLK_API plk_comm *plk_comm_init(int rank, int nranks, const void *id, size_t n, 
 	if (!SYM(c->lib, "nvshmemx_set_attr_uniqueid_args", set_args) || !SYM(c->lib, "nvshmemx_hostlib_init_attr", init_attr) ||
 	    !SYM(c->lib, "nvshmem_my_pe", my_pe) || !SYM(c->lib, "nvshmem_n_pes", n_pes) ||
 	    !SYM(c->lib, "nvshmemx_cumodule_init", c->cumodule_init) ||
+	    !SYM(c->lib, "nvshmemx_cumodule_finalize", c->cumodule_fini) ||
 	    !SYM(c->lib, "nvshmemx_vendor_get_version_info", c->version) || !SYM(c->lib, "nvshmem_malloc", c->malloc_) ||
 	    !SYM(c->lib, "nvshmem_free", c->free_) || !SYM(c->lib, "nvshmemx_barrier_all_on_stream", c->barrier_on_stream) ||
 	    !SYM(c->lib, "nvshmemx_hostlib_finalize", c->finalize)) {
@@ -232,6 +242,11 @@ PLK_API void plk_comm_fini(plk_comm *c)
 {
 	if (!c)
 		return;
+	/* kernels still attached give their modules' state back first (each
+	 * call takes its kernel off the list) */
+	while (c->nkernels)
+		plk_kernel_detach(c->kernels[c->nkernels - 1]);
+	free(c->kernels);
 	c->finalize();
 	free(c);
 }
@@ -240,13 +255,24 @@ PLK_API int plk_comm_rank(const plk_comm *c) { return c ? c->rank : -1; }
 PLK_API int plk_comm_size(const plk_comm *c) { return c ? c->nranks : 0; }
 PLK_API const char *plk_comm_error(const plk_comm *c) { return c ? c->err : "no engine (plk_comm_init failed)"; }
 
-/* For plk_comm_attach (plkrt.c): NVSHMEM's device state in the module. */
-int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err)
+/* For plk_comm_attach (plkrt.c): NVSHMEM's device state in the module,
+ * the kernel remembered for plk_comm_fini. */
+int plk_comm_module_init(plk_comm *c, plk_kernel *k, CUmodule mod, char *err)
 {
 	char b[64];
+	if (c->nkernels == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 8;
+		plk_kernel **n = (plk_kernel **)realloc(c->kernels, (size_t)cap * sizeof *n);
+		if (!n)
+			return cfail(err, PLK_ERRLEN, "plk_comm_attach: out of memory");
+		c->kernels = n;
+		c->cap = cap;
+	}
 	int st = c->cumodule_init(mod);
-	if (!st)
+	if (!st) {
+		c->kernels[c->nkernels++] = k;
 		return 0;
+	}
 	/* What failed on the H200 with a kernel linked against NVSHMEM
 	 * 3.8.0's device library and a 3.4.5 host library: NVSHMEM prints
 	 * "version ... does not match" to stderr and returns INTERNAL. */
@@ -255,6 +281,20 @@ int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err)
 	return cfail(err, PLK_ERRLEN, "nvshmemx_cumodule_init: %s; the kernel's NVSHMEM device library (linked by "
 	             "plkc) must come from the same NVSHMEM release as the host library, which is %d.%d.%d "
 	             "(NVSHMEM_HOME chooses it)", status_name(st, b), major, minor, patch);
+}
+
+/* For plk_kernel_detach (plkrt.c), with the module's context current:
+ * NVSHMEM forgets the module's device state before the module goes (a
+ * module unloaded while NVSHMEM still holds it is a later kernel's
+ * launch failure). */
+void plk_comm_module_fini(plk_comm *c, plk_kernel *k, CUmodule mod)
+{
+	for (int i = 0; i < c->nkernels; i++)
+		if (c->kernels[i] == k) {
+			c->kernels[i] = c->kernels[--c->nkernels];
+			break;
+		}
+	(void)c->cumodule_fini(mod);   /* teardown: no caller to tell */
 }
 }
 #endif

@@ -58,6 +58,7 @@ struct plk_kernel {
 	int sm_count, cc_major, cc_minor;
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
 	int attached;                /* its engines initialised for mod (plk_comm_attach) */
+	plk_comm *comm;              /* the engine attached to, until plk_kernel_detach */
 	int live;                    /* argument sets other than def, not yet freed */
 	int unloaded;                /* plk_unload came first: the last set's free frees k */
 	char err[PLK_ERRLEN];
@@ -435,6 +436,7 @@ fail:
 }
 
 static void kernel_free(plk_kernel *k);
+void plk_kernel_detach(plk_kernel *k);   /* below; comm.cc calls it too, at plk_comm_fini */
 
 /* With argument sets still alive (a garbage collector may free them after
  * their kernel), the kernel is freed with the last of them. The counts
@@ -453,6 +455,7 @@ static void kernel_free(plk_kernel *k)
 {
 	/* Teardown has no caller to tell: a failure here (a context already
 	 * destroyed at process exit) leaves nothing to undo. */
+	plk_kernel_detach(k);   /* NVSHMEM lets go of the module before it goes */
 	if (k->mod)
 		(void)cuModuleUnload(k->mod);
 	if (k->own_ctx)
@@ -804,8 +807,23 @@ int plk_bind_int(plk_kernel *k, const char *p, int64_t v) { return on_def(k, plk
 int plk_bind_float(plk_kernel *k, const char *p, double v) { return on_def(k, plk_args_float(k->def, p, v)); }
 void plk_unbind_all(plk_kernel *k) { plk_args_clear(k->def); }
 int plk_prepare(plk_kernel *k) { return on_def(k, plk_args_prepare(k->def)); }
-/* comm.cc: the engine's state in a module */
-int plk_comm_module_init(plk_comm *c, CUmodule mod, char *err);
+/* comm.cc: the engine's state in a module, made and given back */
+int plk_comm_module_init(plk_comm *c, plk_kernel *k, CUmodule mod, char *err);
+void plk_comm_module_fini(plk_comm *c, plk_kernel *k, CUmodule mod);
+
+void plk_kernel_detach(plk_kernel *k)
+{
+	if (!k->comm)
+		return;
+	int pushed = cuCtxPushCurrent(k->ctx) == CUDA_SUCCESS;
+	plk_comm_module_fini(k->comm, k, k->mod);
+	if (pushed) {
+		CUcontext old;
+		cuCtxPopCurrent(&old);
+	}
+	k->comm = NULL;
+	k->attached = 0;
+}
 
 int plk_comm_attach(plk_comm *c, plk_kernel *k)
 {
@@ -817,13 +835,16 @@ int plk_comm_attach(plk_comm *c, plk_kernel *k)
 		if (strcmp(k->m->engines[i], "nvshmem"))
 			return kfail(k, "kernel `%s` calls engine `%s`, which this runtime does not know", k->m->kernel,
 			             k->m->engines[i]);
+	if (k->comm)   /* attached before: NVSHMEM's state in the module once */
+		plk_kernel_detach(k);
 	CU(k->err, cuCtxPushCurrent(k->ctx), "plk_comm_attach: cuCtxPushCurrent");
-	int rc = plk_comm_module_init(c, k->mod, k->err);
+	int rc = plk_comm_module_init(c, k, k->mod, k->err);
 	CUcontext old;
 	cuCtxPopCurrent(&old);
 	if (rc)
 		return -1;
 	k->attached = 1;
+	k->comm = c;
 	return 0;
 }
 

@@ -4,8 +4,9 @@
  * before V, so the core's S = Q K^T starts before V lands. The blocks come
  * from the `blocks` hook, the same one the core asks, or are every block
  * of the sequence. GQA: query head h reads KV head h / (H / HKV). Keys
- * past SKV come back as zeros (the core masks them). Contract:
- * tma_load_kv.plk.
+ * past SKV come back as zeros (the core masks them). With its `ready`
+ * hook connected, a block's keys are waited for first: they come from
+ * another GPU (ring attention, docs/comm.md). Contract: tma_load_kv.plk.
  */
 #include "plk.cuh"
 #include "attn.cuh"
@@ -15,7 +16,8 @@
 #endif
 
 PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int H, int HKV, int SKV,
-                               plk_pipe *k, plk_pipe *v, const void *blocks, int tile_m, int tile_n)
+                               plk_pipe *k, plk_pipe *v, const void *blocks, const void *ready, int tile_m,
+                               int tile_n)
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
@@ -29,6 +31,9 @@ PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int
 	                  : (SKV + BN - 1) / BN;
 	for (int i = 0; i < n; i++) {
 		const int j = own ? plk_block_at(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m, i) >> 1 : i;
+		/* keys another GPU sends (ring attention): wait for the block's
+		 * signal; unconnected, the default returns at once */
+		plk_tile_ready(inst, TMA_LOAD_KV_PORT_READY, ready, j * BN, BN);
 #pragma unroll
 		for (int t = 0; t < 2; t++) {	/* K, then V */
 			const int port = t ? TMA_LOAD_KV_PORT_V : TMA_LOAD_KV_PORT_K;
@@ -45,7 +50,8 @@ PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int
 		}
 	}
 #else
-	(void)kmap; (void)vmap; (void)H; (void)HKV; (void)SKV; (void)k; (void)v; (void)blocks; (void)tile_n;
+	(void)kmap; (void)vmap; (void)H; (void)HKV; (void)SKV; (void)k; (void)v; (void)blocks; (void)ready;
+	(void)tile_n;
 	__trap();	/* contract: arch >= sm_90 */
 #endif
 }

@@ -64,9 +64,15 @@ int main(int argc, char **argv)
 		if (plk_comm_barrier(c, NULL))
 			FAIL("barrier");
 	}
-	plk_unload(k);
-	plk_comm_free(c, x);
-	plk_comm_fini(c);
+	if (!strcmp(mode, "fini-first")) {   /* the engine goes first: it gives the module's state back */
+		plk_comm_free(c, x);
+		plk_comm_fini(c);
+		plk_unload(k);
+	} else {
+		plk_unload(k);
+		plk_comm_free(c, x);
+		plk_comm_fini(c);
+	}
 	puts("comm ok");
 	return 0;
 }

@@ -35,6 +35,7 @@ int nvshmem_my_pe(void) { return inited ? 0 : -1; }
 int nvshmem_n_pes(void) { return inited ? 1 : -1; }
 void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) { *major = 3, *minor = 4, *patch = 5; }
 int nvshmemx_cumodule_init(void *mod) { logf_("cumodule_init %s", mod ? "module" : "NULL"); return failing("module") ? 7 : 0; }
+int nvshmemx_cumodule_finalize(void *mod) { logf_("cumodule_finalize %s", mod ? "module" : "NULL"); return 0; }
 void *nvshmem_malloc(size_t n) { logf_("malloc %zu", n); return malloc(n); }
 void nvshmem_free(void *p) { logf_("free"); free(p); }
 void nvshmemx_barrier_all_on_stream(void *s) { logf_("barrier_all_on_stream"); }

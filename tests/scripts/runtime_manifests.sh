@@ -27,6 +27,7 @@ for e in examples/*.plk; do
 	fi
 	syms="M=4096 N=4096 K=4096"
 	case $e in
+	*/attn_ring.plk) syms="B=2 H=16 HKV=8 SQ=4096 SKV=4096 KB=32" ;;   # the signals: SKV / 128
 	*/attn_*) syms="B=2 H=16 HKV=8 SQ=4096 SKV=4096 QB=32 KVB=32" ;;
 	*/ag_gemm.plk) syms="$syms MB=32" ;;              # the signals: M / 128
 	*/gemm_rs.plk) syms="$syms MP=1024 NS=512" ;;     # 4 GPUs' share; signals

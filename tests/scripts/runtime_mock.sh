@@ -190,7 +190,17 @@ if grep -q '^#define PLK_NVSHMEM\b\|-DPLK_NVSHMEM' <(make -s -n -C runtime B="$o
 	rm -f "$W/nvlog"
 	NVSHMEM_HOME="$out/mocknv" MOCK_NVSHMEM_LOG="$W/nvlog" "$out/rt/mock_comm" ok >/dev/null 2>&1
 	has "$(cat "$W/nvlog" 2>/dev/null)" "set_attr_uniqueid_args 0 1 5a" "hostlib_init_attr flags 8" "malloc 512" \
-		"cumodule_init module" "barrier_all_on_stream" "free" "finalize"
+		"cumodule_init module" "barrier_all_on_stream" "free" "cumodule_finalize module" "finalize"
+	# a kernel's module state goes back to NVSHMEM before its module is
+	# unloaded, or at the engine's end if that comes first: once, before
+	# the engine's own finalize
+	for mode in ok fini-first; do
+		rm -f "$W/nvlog"
+		NVSHMEM_HOME="$out/mocknv" MOCK_NVSHMEM_LOG="$W/nvlog" "$out/rt/mock_comm" $mode >/dev/null 2>&1 ||
+			fail "comm $mode: mock_comm failed"
+		order=$(grep -E '^(cumodule_finalize|hostlib_finalize|finalize)' "$W/nvlog" 2>/dev/null | cut -d' ' -f1 | tr '\n' ' ')
+		[ "$order" = "cumodule_finalize finalize " ] || fail "comm $mode: module finalize, then the engine's: got '$order'"
+	done
 	o=$(NVSHMEM_HOME="$out/none" LD_LIBRARY_PATH="$out/mock" "$out/rt/mock_comm" ok 2>&1) && fail "no NVSHMEM: no error"
 	if command -v python3 >/dev/null && [ -z "$PLK_SANITIZED" ]; then
 		for f in "" init; do
