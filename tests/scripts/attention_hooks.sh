@@ -16,6 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 for ex in examples/attn_*.plk; do
 	n=$(basename "$ex" .plk)
+	# attn_ring calls NVSHMEM (a comm stage): its monolith needs NVSHMEM's
+	# headers and device library, not this one-call build
+	[ "$n" = attn_ring ] && continue
 	"$PLKC" "$ex" -arch sm_90a --emit=monolith >"$tmp/$n.cu" 2>"$tmp/$n.err" ||
 		{ echo "$n: --emit=monolith failed:"; head -n 12 "$tmp/$n.err"; fail=1; continue; }
 	if ! "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin -I. -Istdlib -Xptxas -v \

@@ -41,7 +41,8 @@ grep -q "rebuilding cached object .*bias_gelu_tma-.*: \`.*components/hopper/../c
 e=$(entry)
 objcopy --dump-section __nv_relfatbin="$tmp/fat" "$e" "$tmp/junk.o"
 size=$(stat -c %s "$tmp/fat")
-printf '\x5a' | dd of="$tmp/fat" bs=1 seek=$((size / 2)) conv=notrunc status=none
+b=$(od -An -tu1 -j $((size / 2)) -N1 "$tmp/fat" | tr -d ' ')   # inverted: a changed byte whatever it was
+printf "\\x$(printf %02x $((b ^ 255)))" | dd of="$tmp/fat" bs=1 seek=$((size / 2)) conv=notrunc status=none
 objcopy --update-section __nv_relfatbin="$tmp/fat" "$e" "$tmp/bad.o" && cp "$tmp/bad.o" "$e"
 digest >/dev/null
 grep -q "rebuilding cached object .*its code does not match its contract" "$tmp/log" ||
