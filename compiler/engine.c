@@ -3,7 +3,8 @@
  * built with and what the link adds. One engine so far, NVSHMEM, its
  * device calls inlined so that LTO sees through them; its device library
  * is linked for what is not inlined (the one definition of its device
- * state, which the runtime's nvshmemx_cumodule_init fills in). */
+ * state, which the runtime's nvshmemx_cumodule_init fills in), unless
+ * --engine-inline leaves it out (link.c, docs/comm.md). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

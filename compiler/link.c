@@ -452,7 +452,8 @@ static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
 				engine_missing(c, cp, lib ? arena_printf(c->arena, "%s (no %s there)", tried, cp->eng->device_lib) : tried);
 				return -1;
 			}
-			push_obj(all, &m, lib);
+			if (!c->engine_inline)   /* --engine-inline: the calls inlined are all (docs/comm.md) */
+				push_obj(all, &m, lib);
 		}
 	in->libs = all, in->nlibs = m;
 	return 0;

@@ -111,6 +111,7 @@ typedef struct Ctx {
 	const char *cache_dir;   /* component object cache */
 	int verbose;
 	int timing;              /* --time: stage times on stderr */
+	int engine_inline;       /* --engine-inline: no engine device library in the link */
 	const char *engine_home[1], *engine_tried[1];   /* engine.c's finds, by engine, once each */
 	int engine_reported[1];                          /* its E0219 shown (once a run) */
 } Ctx;

@@ -7,10 +7,13 @@
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-.carry/comm}
 PLKC=${PLKC:-$PWD/build/plkc}
-mkdir -p "$OUT" || exit 1
-"$PLKC" examples/ag_gemm.plk -arch sm_90a -o "$OUT/ag_gemm.cubin" || exit 1
-"$PLKC" examples/gemm_rs.plk -arch sm_90a -o "$OUT/gemm_rs.cubin" || exit 1
-"$PLKC" examples/gemm.plk -arch sm_90a -o "$OUT/gemm.cubin" || exit 1
-"$PLKC" examples/attn_ring.plk -arch sm_90a -o "$OUT/attn_ring.cubin" || exit 1
-"$PLKC" examples/attn_dense.plk -arch sm_90a -o "$OUT/attn_dense.cubin" || exit 1
-ls -l "$OUT"
+mkdir -p "$OUT/inline" || exit 1
+# OUT/inline: the same, linked with --engine-inline (no NVSHMEM device
+# library: docs/comm.md); run it as tests/gpu/comm_gpu.sh OUT/inline
+for d in "$OUT" "$OUT/inline"; do
+	flag=$([ "$d" = "$OUT/inline" ] && echo --engine-inline)
+	for ex in ag_gemm gemm_rs gemm attn_ring attn_dense; do
+		"$PLKC" "examples/$ex.plk" -arch sm_90a $flag -o "$d/$ex.cubin" || exit 1
+	done
+done
+ls -l "$OUT" "$OUT/inline"

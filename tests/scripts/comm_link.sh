@@ -9,7 +9,9 @@
 # proxy fence is there). The push stage built alone (-c) carries `engine`
 # and `prologue` in its contract and links from its object to the same
 # cubin. examples/gemm_rs.plk links too (its engine, its order, its
-# signal store). Without NVSHMEM: E0219, naming where plkc looked.
+# signal store), and examples/attn_ring.plk; with --engine-inline (no
+# device library) ag_gemm and attn_ring link without ptxas serializing
+# their wgmmas. Without NVSHMEM: E0219, naming where plkc looked.
 # Exit 0 pass, 1 fail, 77 skip (no nvcc, or no NVSHMEM: pip install nvidia-nvshmem-cu13).
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
@@ -55,6 +57,21 @@ python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); sys.exit(m.get("
 grep -q '^  cparams   SHIFT = 1$' "$tmp/rs.map" || no "gemm_rs's order is not SHIFT = 1: $(grep -A3 '^rot' "$tmp/rs.map")"
 "$PLKC" examples/gemm_rs.plk -arch sm_90a --emit=ptx -o "$tmp/rs.ptx" || no "gemm_rs --emit=ptx failed"
 grep -q 'st.release.sys.global.u64' "$tmp/rs.ptx" || no "gemm_rs's signal store is not in the PTX"
+
+# context-parallel attention (examples/attn_ring.plk): links, names its
+# engine; and --engine-inline (no device library in the link, every call
+# inlined) leaves ptxas nothing to serialize and setmaxnreg in place for
+# it and ag_gemm, the cubin still defining NVSHMEM's device state once
+"$PLKC" examples/attn_ring.plk -arch sm_90a -o "$tmp/ring.cubin" 2>"$tmp/err" || no "attn_ring: $(cat "$tmp/err")"
+python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); sys.exit(m.get("engines") != ["nvshmem"])' \
+	"$tmp/ring.manifest.json" || no "attn_ring's manifest does not say engines [nvshmem]"
+for ex in ag_gemm attn_ring; do
+	"$PLKC" "examples/$ex.plk" -arch sm_90a --engine-inline -v -o "$tmp/$ex-inl.cubin" >"$tmp/inl.log" 2>&1 ||
+		{ no "$ex --engine-inline: $(tail -n 5 "$tmp/inl.log")"; continue; }
+	grep -E "C75(04|09|20)" "$tmp/inl.log" && no "$ex --engine-inline: ptxas still serializes or drops setmaxnreg"
+	n=$(readelf -s -W "$tmp/$ex-inl.cubin" 2>/dev/null | awk '$5 == "GLOBAL" && $8 == "nvshmemi_device_state_d"' | wc -l)
+	[ "$n" = 1 ] || no "$ex --engine-inline: the cubin defines nvshmemi_device_state_d $n times, not once"
+done
 
 # the stage as its owner ships it
 "$PLKC" -c components/comm/nvshmem_ag_push.plk -arch sm_90a -o "$tmp/push.o" || no "-c nvshmem_ag_push failed"
