@@ -69,13 +69,11 @@ def main():
               for c in cfgs if c["kind"] == kind]
         for v in filter(None, args.force.split(",")):   # each forced variant: a load of its own
             for c in cfgs:
-                if c["kind"] == kind:
-                    k = plkrt.load(os.path.join(args.dir, c["cubin"]), os.path.join(args.dir, c["manifest"]))
-                    if v in k.variants:
-                        k.force_variant(v)
-                        ks.append(("=" + v, k))
-                    else:
-                        k.close()
+                man = os.path.join(args.dir, c["manifest"])
+                if c["kind"] == kind and v in [x["name"] for x in json.load(open(man)).get("variants", [])]:
+                    k = plkrt.load(os.path.join(args.dir, c["cubin"]), man)
+                    k.force_variant(v)
+                    ks.append(("=" + v, k))
         if not ks:
             continue
         head = ["| M x N x K | %s TFLOP/s | %s | best | best / %s |" % (

@@ -50,12 +50,13 @@ void *arena_alloc(Arena *a, size_t n)
 	n = (n + 15) & ~(size_t)15;
 	Block *b = a->head;
 #ifdef PLK_ARENA_EXACT
-	if (1) {
-		size_t cap = n;
+	const int fresh = 1;
+	const size_t cap = n;
 #else
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
+	const int fresh = !b || b->cap - b->used < n;
+	const size_t cap = n > 65536 ? n : 65536;
 #endif
+	if (fresh) {
 		b = xmalloc(sizeof *b + cap);
 		b->cap = cap;
 		b->used = 0;

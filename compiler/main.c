@@ -697,8 +697,13 @@ static int write_binary(Ctx *c, Options *o, const Kernel *k, Placement **ps, Lin
 	return write_arches(c, o, k->name, rs, as, n, kernel_manifest, &l);
 }
 
-/* E0606 for any output of the kernel or select `name` (when it is built:
- * -k names it, or none is named) that is an input of this build. */
+/* A kernel no select or megakernel runs: built on its own (without
+ * --kernel, run builds it beside each select and megakernel). */
+static int built_alone(const Program *p, const Kernel *k)
+{
+	return !kernel_is_variant(p, k) && !kernel_is_op(p, k);
+}
+
 /* One -o for several results (each select, megakernel and kernel no
  * select or megakernel runs is built): each would overwrite the last.
  * Whether so; with `report`, E0612 too. */
@@ -711,7 +716,7 @@ static int several_outputs(Ctx *c, const Options *o, const Program *p, int repor
 		vec_push(c->arena, &names, (void *)((const Select *)p->selects.v[i])->name);
 	for (int i = 0; i < p->kernels.n && o->emit != EMIT_SCHEDULE; i++) {
 		const Kernel *k = p->kernels.v[i];
-		if (!kernel_is_variant(p, k) && !kernel_is_op(p, k))
+		if (built_alone(p, k))
 			vec_push(c->arena, &names, (void *)k->name);
 	}
 	if (names.n < 2 || !report)
@@ -729,6 +734,8 @@ static int several_outputs(Ctx *c, const Options *o, const Program *p, int repor
 	return 1;
 }
 
+/* E0606 for any output of the kernel or select `name` (when it is built:
+ * -k names it, or none is named) that is an input of this build. */
 static int refuse_outputs(Ctx *c, Options *o, const Program *p, const char *name, int narches)
 {
 	if (o->kernel && strcmp(o->kernel, name))
@@ -1086,7 +1093,7 @@ static int run(Ctx *c, Options *o)
 	 * nothing more after a select's errors (its kernels would repeat them) */
 	for (int i = 0, sel = rc; i < p->kernels.n && !sel && o->emit != EMIT_SCHEDULE; i++) {
 		const Kernel *k = p->kernels.v[i];
-		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : kernel_is_variant(p, k) || kernel_is_op(p, k))
+		if (o->kernel ? strcmp(o->kernel, k->name) != 0 : !built_alone(p, k))
 			continue;
 		built++;
 		rc |= build_kernel(c, o, p, k, arches, narches);

@@ -57,8 +57,8 @@ struct plk_kernel {
 	int forced;                  /* fns index PLK_VARIANT or plk_force_variant chose; -1: by the rule */
 	int sm_count, cc_major, cc_minor;
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
-	int attached;                /* its engines initialised for mod (plk_comm_attach) */
-	plk_comm *comm;              /* the engine attached to, until plk_kernel_detach */
+	plk_comm *comm;              /* the engine its module's state is in (plk_comm_attach), until
+	                                plk_kernel_detach; NULL: none */
 	int live;                    /* argument sets other than def, not yet freed */
 	int unloaded;                /* plk_unload came first: the last set's free frees k */
 	char err[PLK_ERRLEN];
@@ -693,7 +693,7 @@ int plk_args_launch(plk_args *a, CUstream stream)
 	if (plk_args_prepare(a))
 		return -1;
 	const plk_kernel *k = a->k;
-	if (k->m->nengines && !k->attached)
+	if (k->m->nengines && !k->comm)
 		return efail(a->err, "kernel `%s` calls %s (its manifest's \"engines\"): initialise the engine "
 		             "(plk_comm_init) and attach the kernel (plk_comm_attach) before launching it",
 		             k->m->kernel, k->m->engines[0]);
@@ -822,7 +822,6 @@ void plk_kernel_detach(plk_kernel *k)
 		cuCtxPopCurrent(&old);
 	}
 	k->comm = NULL;
-	k->attached = 0;
 }
 
 int plk_comm_attach(plk_comm *c, plk_kernel *k)
@@ -843,7 +842,6 @@ int plk_comm_attach(plk_comm *c, plk_kernel *k)
 	cuCtxPopCurrent(&old);
 	if (rc)
 		return -1;
-	k->attached = 1;
 	k->comm = c;
 	return 0;
 }
@@ -890,5 +888,5 @@ const char *plk_param_kind(const plk_kernel *k, int i)
 }
 int plk_param_is_free(const plk_kernel *k, int i)
 {
-	return i >= 0 && i < k->m->nparams && k->m->params[i].tensor < 0 && !k->m->params[i].dim;
+	return i >= 0 && i < k->m->nparams && plk_mparam_free(&k->m->params[i]);
 }
