@@ -1,10 +1,11 @@
 /* engine.c: the communication engines a component may call (`engine
  * NAME`, docs/comm.md): where each is installed, what its sources are
  * built with and what the link adds. One engine so far, NVSHMEM, its
- * device calls inlined so that LTO sees through them; its device library
- * is linked for what is not inlined (the one definition of its device
- * state, which the runtime's nvshmemx_cumodule_init fills in), unless
- * --engine-inline leaves it out (link.c, docs/comm.md). */
+ * device calls inlined so that LTO sees through them. The link adds a
+ * small LTO object of what the runtime's nvshmemx_cumodule_init looks up
+ * by name beside the state the headers define, or with --engine-lib the
+ * device library, for calls the headers do not inline (link.c,
+ * docs/comm.md). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,7 +13,16 @@
 
 static const Engine engines[] = {   /* Ctx.engine_home holds as many */
 	{ "nvshmem", "NVSHMEM_HOME", "include/nvshmem.h", "nvidia.nvshmem", "nvidia-nvshmem-cu13",
-	  "-DNVSHMEM_ENABLE_ALL_DEVICE_INLINING", "lib/libnvshmem_device.a" },
+	  "-DNVSHMEM_ENABLE_ALL_DEVICE_INLINING", "lib/libnvshmem_device.a",
+	  /* What nvshmemx_cumodule_init looks up in a module beside the device
+	   * state the headers define: the device library's version, checked
+	   * against the host's (the headers define it only outside -rdc, as
+	   * here). The transports' states (IBGDA, GPUNetIO) it may do without,
+	   * as in a module built without -rdc. */
+	  "#include <nvshmem.h>\n"
+	  "__constant__ nvshmemi_version_t nvshmemi_device_lib_version_d = {\n"
+	  "\tNVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION};\n",
+	  "nvshmemi_device_lib_version_d" },
 };
 
 const Engine *engine_lookup(const char *name)
@@ -84,4 +94,40 @@ void engine_missing(Ctx *c, const Component *comp, const char *tried)
 	diag_help(d, "install it (`pip install %s`) or set %s to the directory that holds %s",
 	          e->pip, e->home_env, e->probe);
 	diag_end(c, d);
+}
+
+/* The engine's state source, compiled for arch into an LTO object in a
+ * temporary directory: nvcc -rdc -dlto, the engine's flags and headers. */
+void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char *arch, size_t *n, const char **why)
+{
+	char dir[4096];
+	void *obj = NULL;
+	char *log = NULL;
+	*why = "cannot make a temporary directory";
+	if (sys_tmp_dir(dir, sizeof dir, "plkc-engine"))
+		return NULL;
+	const char *src = arena_printf(c->arena, "%s/%s_state.cu", dir, e->name);
+	const char *out = arena_printf(c->arena, "%s/%s_state.o", dir, e->name);
+	const char *nvcc = arena_printf(c->arena, "%s/bin/nvcc", sys_cuda_home());
+	const char *lto = arena_printf(c->arena, "arch=compute_%s,code=lto_%s", arch + 3, arch + 3);
+	const char *inc = arena_printf(c->arena, "-I%s/include", home);
+	char *argv[] = { (char *)nvcc, "-rdc=true", "-c", "-std=c++17", "-gencode", (char *)lto, (char *)inc,
+	                 (char *)e->flags, "-o", (char *)out, (char *)src, NULL };
+	if (sys_write_file(src, e->state_src, strlen(e->state_src))) {
+		*why = arena_printf(c->arena, "cannot write %s", src);
+	} else if (sys_run(argv, &log)) {
+		*why = arena_printf(c->arena, "nvcc failed on its state source: %s", log ? log : "no output");
+	} else {
+		char *data = sys_read_file(out, 64u << 20, n);
+		if (data) {
+			obj = arena_alloc(c->arena, *n);
+			memcpy(obj, data, *n);
+			free(data);
+		} else {
+			*why = arena_printf(c->arena, "nvcc wrote no %s", out);
+		}
+	}
+	free(log);
+	sys_rmdir_files(dir);
+	return obj;
 }

@@ -86,6 +86,9 @@ static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkRe
 	free(log);
 	diag_help(d, "an undefined symbol is an `entry` the component's source does not define "
 	             "as extern \"C\" __device__, or an ABI function this plkc does not provide");
+	if (!c->engine_lib)
+		diag_help(d, "an undefined engine function (`nvshmem...`) is one its headers do not inline: "
+		             "link with --engine-lib, which adds the engine's device library");
 	diag_end(c, d);
 }
 
@@ -99,13 +102,17 @@ typedef struct Inputs {
 	int nobjs;
 	const char **libs;            /* the engines' device libraries: not LTO-IR, so cubin only */
 	int nlibs;
+	const void **states;          /* without --engine-lib: LTO objects of the engines' */
+	size_t *state_n;              /* device state, in place of the libraries */
+	const char **state_vars;      /* and the variable each defines, kept by LTO */
+	int nstates;
 } Inputs;
 
 /* One nvJitLink run; out is the cubin, or the PTX with `ptx`. */
 static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char **out, size_t *outn,
                     char **info)
 {
-	const char **opts = arena_alloc(c->arena, (in->nps + 4) * sizeof *opts);
+	const char **opts = arena_alloc(c->arena, (in->nps + in->nstates + 4) * sizeof *opts);
 	int no = 0;
 	opts[no++] = arena_printf(c->arena, "-arch=%s", p->arch->name);
 	opts[no++] = "-lto";
@@ -116,6 +123,10 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	if (in->mega)
 		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->mega);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
+	/* the engines' state their hosts look up by name, which no kernel
+	 * may use (NVSHMEM's library version) */
+	for (int i = 0; i < in->nstates; i++)
+		opts[no++] = arena_printf(c->arena, "-variables-used=%s", in->state_vars[i]);
 	nvJitLinkHandle h = NULL;
 	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);
 	const char *what = "create";
@@ -136,6 +147,12 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	for (int i = 0; i < in->nlibs && !ptx; i++) {
 		what = in->libs[i];
 		if ((r = nvJitLinkAddFile(h, NVJITLINK_INPUT_LIBRARY, in->libs[i])) != NVJITLINK_SUCCESS)
+			goto fail;
+	}
+	for (int i = 0; i < in->nstates && !ptx; i++) {
+		what = "an engine's device state";
+		if ((r = nvJitLinkAddData(h, NVJITLINK_INPUT_OBJECT, in->states[i], in->state_n[i], "plk_engine_state")) !=
+		    NVJITLINK_SUCCESS)
 			goto fail;
 	}
 	what = "link";
@@ -435,12 +452,21 @@ static int total_insts(const Placement *const *ps, int n)
 	return total;
 }
 
-/* Once each, the device library of every engine the n kernels'
- * components call (docs/comm.md), into in; -1 when one is missing. */
+/* Once each, for every engine the n kernels' components call
+ * (docs/comm.md), an LTO object of the device state its host looks up by
+ * name (engine.c), the calls being all inlined; with --engine-lib its
+ * device library instead, for calls the headers do not inline. A
+ * relocatable library in the link, even a member with data alone, makes
+ * ptxas drop setmaxnreg (C7504) and serialize wgmmas. -1 when one is
+ * missing. */
 static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
 {
-	int m = 0;
+	int m = 0, ns = 0;
 	const char **all = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *all);
+	const void **states = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *states);
+	size_t *state_n = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *state_n);
+	const char **state_vars = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *state_vars);
+	const Engine *seen[sizeof c->engine_home / sizeof *c->engine_home] = { 0 };
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
 			const Component *cp = ((const GInst *)ps[v]->g->insts.v[i])->comp;
@@ -452,10 +478,25 @@ static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
 				engine_missing(c, cp, lib ? arena_printf(c->arena, "%s (no %s there)", tried, cp->eng->device_lib) : tried);
 				return -1;
 			}
-			if (!c->engine_inline)   /* --engine-inline: the calls inlined are all (docs/comm.md) */
+			if (c->engine_lib) {
 				push_obj(all, &m, lib);
+				continue;
+			}
+			int k = 0;
+			while (k < ns && seen[k] != cp->eng)
+				k++;
+			if (k < ns)
+				continue;   /* its state is in already */
+			const char *why;
+			if (!(states[ns] = engine_state_object(c, cp->eng, home, ps[0]->arch->name, &state_n[ns], &why))) {
+				engine_missing(c, cp, why);
+				return -1;
+			}
+			state_vars[ns] = cp->eng->state_var;
+			seen[ns++] = cp->eng;
 		}
 	in->libs = all, in->nlibs = m;
+	in->states = states, in->state_n = state_n, in->state_vars = state_vars, in->nstates = ns;
 	return 0;
 }
 
@@ -465,7 +506,7 @@ static int link_all(Ctx *c, const Placement *const *ps, int n, const MegaPlan *m
                     int want_ptx, LinkResult *r)
 {
 	const Placement *p = ps[0];
-	Inputs in = { ps, n, mp ? mp->m->name : NULL, NULL, NULL, 0, 0, objs, nobjs, NULL, 0 };
+	Inputs in = { ps, n, mp ? mp->m->name : NULL, NULL, NULL, 0, 0, objs, nobjs, NULL, 0, NULL, NULL, NULL, 0 };
 	if (engine_libs(c, ps, n, &in))
 		return -1;
 	void *glue = NULL, *entry = NULL, *bc = NULL;

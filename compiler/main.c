@@ -70,8 +70,8 @@ static const char usage[] =
 	"  --check              check contracts and placement, write nothing\n"
 	"  --timeline           a megakernel records when each block waits for, starts and ends each op\n"
 	"                       (its tensor `timeline`, docs/megakernel.md)\n"
-	"  --engine-inline      link a comm stage's engine calls inlined only, without the engine's\n"
-	"                       device library (experimental: docs/comm.md)\n"
+	"  --engine-lib         link a comm stage's engine with its device library, for calls its\n"
+	"                       headers do not inline (slower kernels: docs/comm.md)\n"
 	"  -MD                  also write a make/ninja dependency file: every file the build read\n"
 	"                       (recipes, contracts, sources, headers, objects); OUT with .d\n"
 	"  -MF FILE             the dependency file's name (implies -MD)\n"
@@ -242,8 +242,8 @@ static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 			o->check_only = 1;
 		else if (!strcmp(a, "--timeline"))
 			o->timeline = 1;
-		else if (!strcmp(a, "--engine-inline"))
-			c->engine_inline = 1;
+		else if (!strcmp(a, "--engine-lib"))
+			c->engine_lib = 1;
 		else if (!strcmp(a, "-c"))
 			o->compile_only = 1;
 		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))

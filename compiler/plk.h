@@ -111,7 +111,7 @@ typedef struct Ctx {
 	const char *cache_dir;   /* component object cache */
 	int verbose;
 	int timing;              /* --time: stage times on stderr */
-	int engine_inline;       /* --engine-inline: no engine device library in the link */
+	int engine_lib;          /* --engine-lib: the engines' device libraries in the link */
 	const char *engine_home[1], *engine_tried[1];   /* engine.c's finds, by engine, once each */
 	int engine_reported[1];                          /* its E0219 shown (once a run) */
 } Ctx;
@@ -202,6 +202,9 @@ typedef struct Engine {
 	const char *pip;         /* the package that installs it */
 	const char *flags;       /* nvcc flags its callers are built with */
 	const char *device_lib;  /* under its home: what the link adds */
+	const char *state_src;   /* CUDA source of the device state its host looks
+	                          * up by name, linked in place of the library */
+	const char *state_var;   /* the variable it defines */
 } Engine;
 const Engine *engine_lookup(const char *name);   /* NULL: not one */
 const char *engine_names(Ctx *c);                /* the known ones, for a message */
@@ -209,6 +212,9 @@ const char *engine_names(Ctx *c);                /* the known ones, for a messag
 const char *engine_home(Ctx *c, const Engine *e, const char **tried);
 struct Component;
 void engine_missing(Ctx *c, const struct Component *comp, const char *tried);   /* E0219 */
+/* e->state_src built for arch ("sm_90a") with the engine installed at
+ * home into an LTO object, in the arena; NULL and *why when nvcc fails. */
+void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char *arch, size_t *n, const char **why);
 
 /* -------------------------------------------------------------- sha256
  * sha256.c: FIPS 180-4; the object cache's key, the contract's digest. */

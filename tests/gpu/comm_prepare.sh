@@ -7,13 +7,13 @@
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-.carry/comm}
 PLKC=${PLKC:-$PWD/build/plkc}
-mkdir -p "$OUT/inline" || exit 1
-# OUT/inline: the same, linked with --engine-inline (no NVSHMEM device
-# library: docs/comm.md); run it as tests/gpu/comm_gpu.sh OUT/inline
-for d in "$OUT" "$OUT/inline"; do
-	flag=$([ "$d" = "$OUT/inline" ] && echo --engine-inline)
+mkdir -p "$OUT/lib" || exit 1
+# OUT/lib: the same, linked with --engine-lib (NVSHMEM's device library in
+# the link: docs/comm.md); run it as tests/gpu/comm_gpu.sh OUT/lib
+for d in "$OUT" "$OUT/lib"; do
+	flag=$([ "$d" = "$OUT/lib" ] && echo --engine-lib)
 	for ex in ag_gemm gemm_rs gemm attn_ring attn_dense; do
 		"$PLKC" "examples/$ex.plk" -arch sm_90a $flag -o "$d/$ex.cubin" || exit 1
 	done
 done
-ls -l "$OUT" "$OUT/inline"
+ls -l "$OUT" "$OUT/lib"

@@ -9,9 +9,10 @@
 # proxy fence is there). The push stage built alone (-c) carries `engine`
 # and `prologue` in its contract and links from its object to the same
 # cubin. examples/gemm_rs.plk links too (its engine, its order, its
-# signal store), and examples/attn_ring.plk; with --engine-inline (no
-# device library) ag_gemm and attn_ring link without ptxas serializing
-# their wgmmas. Without NVSHMEM: E0219, naming where plkc looked.
+# signal store), and examples/attn_ring.plk; ag_gemm and attn_ring link
+# without ptxas serializing their wgmmas (no device library in the link
+# but plkc's object of the state NVSHMEM's host looks up), and with
+# --engine-lib, the library. Without NVSHMEM: E0219, naming where plkc looked.
 # Exit 0 pass, 1 fail, 77 skip (no nvcc, or no NVSHMEM: pip install nvidia-nvshmem-cu13).
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
@@ -59,19 +60,29 @@ grep -q '^  cparams   SHIFT = 1$' "$tmp/rs.map" || no "gemm_rs's order is not SH
 grep -q 'st.release.sys.global.u64' "$tmp/rs.ptx" || no "gemm_rs's signal store is not in the PTX"
 
 # context-parallel attention (examples/attn_ring.plk): links, names its
-# engine; and --engine-inline (no device library in the link, every call
-# inlined) leaves ptxas nothing to serialize and setmaxnreg in place for
-# it and ag_gemm, the cubin still defining NVSHMEM's device state once
+# engine; without the device library in the link (every call inlined)
+# ptxas has nothing to serialize and keeps setmaxnreg, for it and ag_gemm,
+# the cubin defining NVSHMEM's device state and the device library's
+# version once (the latter from an LTO object plkc builds, engine.c)
 "$PLKC" examples/attn_ring.plk -arch sm_90a -o "$tmp/ring.cubin" 2>"$tmp/err" || no "attn_ring: $(cat "$tmp/err")"
 python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); sys.exit(m.get("engines") != ["nvshmem"])' \
 	"$tmp/ring.manifest.json" || no "attn_ring's manifest does not say engines [nvshmem]"
 for ex in ag_gemm attn_ring; do
-	"$PLKC" "examples/$ex.plk" -arch sm_90a --engine-inline -v -o "$tmp/$ex-inl.cubin" >"$tmp/inl.log" 2>&1 ||
-		{ no "$ex --engine-inline: $(tail -n 5 "$tmp/inl.log")"; continue; }
-	grep -E "C75(04|09|20)" "$tmp/inl.log" && no "$ex --engine-inline: ptxas still serializes or drops setmaxnreg"
-	n=$(readelf -s -W "$tmp/$ex-inl.cubin" 2>/dev/null | awk '$5 == "GLOBAL" && $8 == "nvshmemi_device_state_d"' | wc -l)
-	[ "$n" = 1 ] || no "$ex --engine-inline: the cubin defines nvshmemi_device_state_d $n times, not once"
+	"$PLKC" "examples/$ex.plk" -arch sm_90a -v -o "$tmp/$ex-inl.cubin" >"$tmp/inl.log" 2>&1 ||
+		{ no "$ex -v: $(tail -n 5 "$tmp/inl.log")"; continue; }
+	grep -E "C75(04|09|20)" "$tmp/inl.log" && no "$ex: ptxas serializes wgmmas or drops setmaxnreg"
+	for sym in nvshmemi_device_state_d nvshmemi_device_lib_version_d; do   # nvshmemx_cumodule_init looks both up
+		n=$(readelf -s -W "$tmp/$ex-inl.cubin" 2>/dev/null | awk -v s=$sym '$5 == "GLOBAL" && $8 == s' | wc -l)
+		[ "$n" = 1 ] || no "$ex: the cubin defines $sym $n times, not once"
+	done
 done
+
+# --engine-lib: the device library in the link instead (for calls its
+# headers do not inline), its state defined once all the same
+"$PLKC" examples/ag_gemm.plk -arch sm_90a --engine-lib -o "$tmp/ag-lib.cubin" 2>"$tmp/err" || no "ag_gemm --engine-lib: $(cat "$tmp/err")"
+n=$(readelf -s -W "$tmp/ag-lib.cubin" 2>/dev/null | awk '$5 == "GLOBAL" && $8 == "nvshmemi_device_state_d"' | wc -l)
+[ "$n" = 1 ] || no "ag_gemm --engine-lib: the cubin defines nvshmemi_device_state_d $n times, not once"
+cmp -s "$tmp/ag.cubin" "$tmp/ag-lib.cubin" && no "--engine-lib links the same cubin as without it"
 
 # the stage as its owner ships it
 "$PLKC" -c components/comm/nvshmem_ag_push.plk -arch sm_90a -o "$tmp/push.o" || no "-c nvshmem_ag_push failed"
@@ -90,5 +101,5 @@ out=$(NVSHMEM_HOME=/nonexistent/nvshmem PLKC_CACHE="$tmp/cold" "$PLKC" examples/
 	[ "$(grep -c 'error\[E0219\]' <<<"$out")" = 1 ] ||
 	no "without NVSHMEM: $out"
 [ -e "$tmp/x.cubin" ] && no "a cubin was written without NVSHMEM"
-[ $fail = 0 ] && echo "comm_link: ag_gemm links with NVSHMEM's device library, prologue and wait in place"
+[ $fail = 0 ] && echo "comm_link: ag_gemm links (its engine's calls inlined, or with the device library), prologue and wait in place"
 exit $fail
