@@ -92,6 +92,18 @@ __device__ __forceinline__ int attn_row_in_wg(int w, int half) { return 16 * w +
 __device__ __forceinline__ int attn_col(int ni, int j) { return 8 * ni + 2 * (plk_lane() & 3) + (j & 1); }
 
 /* Max and sum over the four lanes that hold one row. */
+/* 2^x on the MUFU alone (ex2.approx.ftz). exp2f keeps the results that
+ * would be subnormal: per element a compare, a select and two multiplies
+ * on the ALU and FMA pipes, 132 of each in the D128 core (SASS), which the
+ * softmax shares its issue slots with. A softmax term below 2^-126 of the
+ * row's max is zero in bf16 P either way; 2^-inf is still +0. */
+__device__ __forceinline__ float attn_exp2(float x)
+{
+	float y;
+	asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+	return y;
+}
+
 __device__ __forceinline__ float attn_quad_max(float x)
 {
 	x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));

@@ -152,7 +152,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 				mx = fmaxf(mx, fmaxf(s[ni * 4 + 2 * r], s[ni * 4 + 2 * r + 1]));
 			const float mnew = fmaxf(m[r], attn_quad_max(mx) * mul);
 			const float mu = mnew == -INFINITY ? 0.f : mnew;	/* a row with nothing yet */
-			alpha[r] = exp2f(m[r] - mu);
+			alpha[r] = attn_exp2(m[r] - mu);
 			m[r] = mnew;
 			float sum = 0.f;
 #pragma unroll
@@ -160,7 +160,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 #pragma unroll
 				for (int c = 0; c < 2; c++) {
 					float &e = s[ni * 4 + 2 * r + c];
-					e = exp2f(fmaf(e, mul, -mu));
+					e = attn_exp2(fmaf(e, mul, -mu));
 					sum += e;
 				}
 			l[r] = l[r] * alpha[r] + sum;
