@@ -300,21 +300,27 @@ SETS["attn_tiles"] = [
 SKINNY_SHAPES = [(m, n, k) for m in (1, 16) for (n, k) in ((14336, 4096), (4096, 14336), (6144, 4096),
                                                           (128256, 2048))] + [(7, 4095, 4096)]
 SKINNY_GRID = "grid persistent, tiles(ceil_div(N, BM), ceil_div(M, BN))"
+# examples/gemm_skinny.plk as committed (BK 128 since the skinny_bk run),
+# and back to the 64-column K tiles the `skinny` set's runs timed
+SKINNY_BK = "const BM = 64, BN = 16, BK = 128"
+SKINNY_RING = "[stages = 8, pingpong = 2]"
+SKINNY_BK64 = [(SKINNY_BK, "const BM = 64, BN = 16, BK = 64"), (SKINNY_RING, "[stages = 16, pingpong = 2]")]
 SETS["skinny"] = [
-    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES),
+    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES,
+         edit=SKINNY_BK64),
     dict(name="skinny16_s8", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
-         shapes=SKINNY_SHAPES[:8], edit=[("[stages = 16, pingpong = 2]", "[stages = auto, pingpong = 2]")]),
+         shapes=SKINNY_SHAPES[:8], edit=SKINNY_BK64 + [("[stages = 16, pingpong = 2]", "[stages = auto, pingpong = 2]")]),
     dict(name="skinny16_s12", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
-         shapes=SKINNY_SHAPES[:8], edit=[("[stages = 16, pingpong = 2]", "[stages = 12, pingpong = 2]")]),
+         shapes=SKINNY_SHAPES[:8], edit=SKINNY_BK64 + [("[stages = 16, pingpong = 2]", "[stages = 12, pingpong = 2]")]),
     dict(name="skinny16_split4", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
          shapes=SKINNY_SHAPES[:8],
-         edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
+         edit=SKINNY_BK64 + [("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
                (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, 8 * WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
     # the same split without pingpong lanes: one consumer warpgroup takes
     # the block's items in turn (does the split lose to the lanes' order?)
     dict(name="skinny16_split4_single", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
          shapes=SKINNY_SHAPES[:8],
-         edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
+         edit=SKINNY_BK64 + [("const BM = 64, BN = 16, BK = 64", "const BM = 64, BN = 16, BK = 64, WAVE = 132"),
                ("[stages = 16, pingpong = 2]", "[stages = 16]"),
                (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, 8 * WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
     # 128-row tiles of the weights (two m64 blocks on one warpgroup), K
@@ -322,11 +328,56 @@ SETS["skinny"] = [
     # is such a split (128 x 8 tiles, 4 ways, 128 CTAs, and a reduction)
     dict(name="skinny128_split", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
          shapes=SKINNY_SHAPES[:8],
-         edit=[("const BM = 64, BN = 16, BK = 64", "const BM = 128, BN = 16, BK = 64, WAVE = 132"),
+         edit=SKINNY_BK64 + [("const BM = 64, BN = 16, BK = 64", "const BM = 128, BN = 16, BK = 64, WAVE = 132"),
                ("[stages = 16, pingpong = 2]", "[stages = 11, pingpong = 2]"),
                (SKINNY_GRID, SKINNY_GRID + ", split(min(4, max(1, WAVE / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
     dict(name="pp128_regs", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
          shapes=[(4096, 4095, 4096), (4097, 4095, 4096), (1000, 2999, 1000), (4096, 4096, 4096)],
          edit=[('use "../components/hopper/store_bf16_tma.plk"', 'use "../components/hopper/store_bf16.plk"'),
                ("store = store_bf16_tma(c = C)", "store = store_bf16(c = C)")]),
+]
+
+# Wider K tiles (tma_load_ab / wgmma_mainloop BK 128 or 256: BK / 64 boxes
+# of 64 columns per stage): at decode-sized M the GEMM streams the weights,
+# and a 64-column box reads 128 contiguous bytes of each weight row; do 256
+# or 512 per row per stage stream DRAM faster? The skinny tiles with the
+# ring's bytes kept at 160 KiB (16 x 10, 8 x 20, 4 x 40 KiB), one split 2
+# ways where the tiles fill under one wave; and 64 x 128 pingpong tiles at
+# BK 128 for mid M (the stream set's pp64x128 at BK 64).
+# (Run with the recipe at BK 64, 16 stages; it is BK 128, 8 stages since.)
+SETS["skinny_bk"] = [
+    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
+         edit=SKINNY_BK64),
+    dict(name="skinny16_bk128", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8]),
+    dict(name="skinny16_bk256", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8] + [(16, 6144, 4160), (7, 4095, 1000)], edit=[(SKINNY_BK, "const BM = 64, BN = 16, BK = 256"),
+                                         (SKINNY_RING, "[stages = 4, pingpong = 2]")]),
+    dict(name="skinny16_bk256_split2", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_BK, "const BM = 64, BN = 16, BK = 256"), (SKINNY_RING, "[stages = 4, pingpong = 2]"),
+               (SKINNY_GRID, SKINNY_GRID + ", split(min(2, max(1, 132 / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
+    dict(name="skinny16_bk128_split2", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_GRID, SKINNY_GRID + ", split(min(2, max(1, 132 / (ceil_div(N, BM) * ceil_div(M, BN)))))")]),
+    dict(name="pp64x128_bk128", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm",
+         shapes=[(64, 6144, 4096), (128, 6144, 4096), (64, 4096, 14336), (256, 6144, 4096), (100, 1000, 4160)],
+         edit=[(P64N[0][0], "const BM = 64, BN = 128, BK = 128")]),
+]
+
+# exp2 on the MUFU alone (attn_exp2, components/attention/attn.cuh) against
+# exp2f, whose range check adds a compare, a select and two multiplies per
+# element: build the set once with the core's exp2f (--suffix _exp2f), once
+# as committed (--append), and time both in one run.
+SETS["attn_exp"] = [
+    _attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (8, 16, 16, 2048, 2048), (2, 32, 8, 8192, 8192)],
+          ATTN_CHECK_XL),
+    _attn("causal", "causal", 128, [(2, 16, 16, 8192, 8192), (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("dense", "dense", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK_XL),
+    _attn("softcap", "softcap", 128, ATTN_BIG, ATTN_CHECK_XL),
+    _attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
+    _attn("block_sparse", "block_sparse", 128, ATTN_BIG, ATTN_CHECK_XL),
 ]

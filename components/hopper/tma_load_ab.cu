@@ -7,12 +7,17 @@
  * grid one split's share (`split`, docs/abi.md). With its `ready` hook
  * connected, a tile's A rows are waited for first (docs/comm.md).
  *
+ * A box is 64 columns (one 128-byte swizzle row), so a BK of 128 or 256 is
+ * BK / 64 boxes per operand per stage, box c of a ROWS-row tile at byte
+ * c * ROWS * 128 (the layout wgmma_mainloop reads).
+ *
  * MCAST = 2 (a 2 x 1 cluster, the glue pairing tile rows 2m and 2m + 1 on
  * the same tile column): each CTA loads its own A tile and half of the
- * shared B tile, multicast to the same slot offset in both CTAs; each CTA's
- * full barrier still expects the whole slot, and its empty barrier counts
- * the consumers of both CTAs (wgmma_mainloop with the same MCAST), so no
- * slot is overwritten while either CTA still reads it.
+ * shared B tile (its half of the rows of each box), multicast to the same
+ * slot offsets in both CTAs; each CTA's full barrier still expects the
+ * whole slot, and its empty barrier counts the consumers of both CTAs
+ * (wgmma_mainloop with the same MCAST), so no slot is overwritten while
+ * either CTA still reads it.
  *
  * Like every component source it may be included into one unit with others
  * (the monolithic build): everything but the entry and its guarded header
@@ -31,7 +36,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
 	constexpr unsigned A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
-	static_assert(BK * 2 == 128, "sw128: one BK row of bf16 must be one 128-byte swizzle row");
+	constexpr int BOXES = BK / 64;		/* 64-column boxes per operand per stage */
+	constexpr unsigned A_BOX = BM * 128, B_BOX = BN * 128;	/* a box's bytes in the slot */
+	static_assert(BK % 64 == 0, "sw128: a stage is whole boxes of 64 bf16 columns, one 128-byte swizzle row each");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
 	static_assert(BM % 64 == 0, "A's tile is whole 64-row wgmma blocks");
 	static_assert(MCAST == 1 || MCAST == 2, "B is multicast to a pair of CTAs at most (MCAST 1 or 2)");
@@ -47,26 +54,27 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
-		 * before both boxes land, zero-filled parts outside the tensor
-		 * included. */
+		 * before every box lands, zero-filled parts (or whole boxes past
+		 * K) outside the tensor included. */
 		plk_produce_expect_tx(inst, TMA_LOAD_AB_PORT_AB, ab, A_BYTES + B_BYTES);
 		if (plk_lane() == 0) {
 			void *full = plk_ring_full(inst, TMA_LOAD_AB_PORT_AB, s);
-			plk_tma_load_2d(plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_A),
-			                a, full, k * BK, tile_m * BM);
+			char *sa = (char *)plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_A);
+			char *sb = (char *)plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_B);
+#pragma unroll
+			for (int c = 0; c < BOXES; c++) {
+				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
 #if MCAST == 1
-			plk_tma_load_2d(plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_B),
-			                b, full, k * BK, tile_n * BN);
+				plk_tma_load_2d(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN);
 #else
-			/* this CTA's rows of B (the tensormap's box is BN / MCAST
-			 * rows), to the same offset of every CTA's slot */
-			constexpr int ROWS = BN / MCAST;
-			const unsigned r = plk_cluster_ctarank();
-			plk_tma_load_2d_mcast((char *)plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s,
-			                                           TMA_LOAD_AB_FIELD_AB_B) + r * (ROWS * BK * 2),
-			                      b, full, k * BK, tile_n * BN + (int)r * ROWS,
-			                      (uint16_t)((1u << MCAST) - 1));
+				/* this CTA's rows of B's box c (the tensormap's box is
+				 * BN / MCAST rows), to the same offset of every CTA's slot */
+				constexpr int ROWS = BN / MCAST;
+				const unsigned r = plk_cluster_ctarank();
+				plk_tma_load_2d_mcast(sb + c * B_BOX + r * (ROWS * 128), b, full, k * BK + c * 64,
+				                      tile_n * BN + (int)r * ROWS, (uint16_t)((1u << MCAST) - 1));
 #endif
+			}
 		}
 	}
 #else

@@ -3,7 +3,10 @@
  * `ab` ring into a BM x BN f32 accumulator held in registers (port `acc`,
  * layout wgmma_acc: docs/components.md). Warpgroup g owns the m64 blocks
  * g, g + WG, ...; each k16 step is one wgmma m64nBNk16 per block with both
- * operands read from shared memory through 128B-swizzle descriptors.
+ * operands read from shared memory through 128B-swizzle descriptors. A
+ * stage of BK 128 or 256 is BK / 64 boxes of 64 columns per operand (box c
+ * of a ROWS-row tile at byte c * ROWS * 128, as tma_load_ab writes it), so
+ * step kk reads box kk / 4 at 32 * (kk % 4) bytes into its rows.
  * BN of 16 to 64 makes skinny tiles: bound with A and B swapped, a tile is
  * 64 rows of the weights by a GEMM's few rows of activations (C^T = B A^T,
  * stored transposed by store_bf16_t).
@@ -23,7 +26,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	static_assert(BK == 64, "BK must be 64: one 128-byte swizzle row of bf16");
+	static_assert(BK % 64 == 0, "BK must be whole 64-column boxes: one 128-byte swizzle row of bf16 each");
 	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
 	static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 256,
 	              "BN: a wgmma m64nBNk16 form of plk.cuh (16, 32, 64, 128 or 256)");
@@ -31,8 +34,9 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;
 	static_assert(ACC <= 128, "accumulator over 128 registers per thread: use WG = 2 or BN = 128");
-	constexpr unsigned ROW_BYTES = BK * 2;		/* one swizzled tile row */
-	constexpr unsigned M64_BYTES = 64 * ROW_BYTES;	/* one m64 block of A */
+	constexpr unsigned ROW_BYTES = 128;		/* one swizzled row of a box, whatever BK */
+	constexpr unsigned M64_BYTES = 64 * ROW_BYTES;	/* one m64 block of A within a box */
+	constexpr unsigned A_BOX = BM * ROW_BYTES, B_BOX = BN * ROW_BYTES;	/* a 64-column box */
 	constexpr unsigned K16_DESC = 32 >> 4;		/* +16 elements along K, in 16-byte units */
 	(void)tile_m; (void)tile_n;
 
@@ -63,8 +67,11 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 		for (int kk = 0; kk < BK / 16; kk++) {
 #pragma unroll
 			for (int mi = 0; mi < MI; mi++) {
-				const uint64_t da = plk_wgmma_desc_sw128_at(da0, ((mi * WG + wg) * M64_BYTES >> 4) + kk * K16_DESC);
-				const uint64_t db = plk_wgmma_desc_sw128_at(db0, kk * K16_DESC);
+				/* box kk / 4, then 16 elements per step within its rows */
+				const unsigned ka = (kk >> 2) * (A_BOX >> 4) + (kk & 3) * K16_DESC;
+				const unsigned kb = (kk >> 2) * (B_BOX >> 4) + (kk & 3) * K16_DESC;
+				const uint64_t da = plk_wgmma_desc_sw128_at(da0, ((mi * WG + wg) * M64_BYTES >> 4) + ka);
+				const uint64_t db = plk_wgmma_desc_sw128_at(db0, kb);
 				/* the first k16 step of a tile overwrites (scale-d = 0) */
 				const int accumulate = (k | kk) != 0;
 				if constexpr (BN == 256)
