@@ -13,7 +13,7 @@
 
 static const Engine engines[] = {   /* Ctx.engine_home holds as many */
 	{ "nvshmem", "NVSHMEM_HOME", "include/nvshmem.h", "nvidia.nvshmem", "nvidia-nvshmem-cu13",
-	  "-DNVSHMEM_ENABLE_ALL_DEVICE_INLINING", "lib/libnvshmem_device.a",
+	  "-DNVSHMEM_ENABLE_ALL_DEVICE_INLINING", "lib/libnvshmem_device.a", "include/non_abi/nvshmem_version.h",
 	  /* What nvshmemx_cumodule_init looks up in a module beside the device
 	   * state the headers define: the device library's version, checked
 	   * against the host's (the headers define it only outside -rdc, as
@@ -96,13 +96,61 @@ void engine_missing(Ctx *c, const Component *comp, const char *tried)
 	diag_end(c, d);
 }
 
-/* The engine's state source, compiled for arch into an LTO object in a
- * temporary directory: nvcc -rdc -dlto, the engine's flags and headers. */
+/* The key of e's state object for arch: its source, flags and arch, the
+ * toolkit, and where the engine is with the bytes of its version header
+ * (another release, another object). */
+static void state_key(Ctx *c, const Engine *e, const char *home, const char *arch, char key[65])
+{
+	Sha256 h;
+	size_t n = 0;
+	char *ver = sys_read_file(arena_printf(c->arena, "%s/%s", home, e->version_header), 1u << 20, &n);
+	const char *tk = object_toolkit_version(c);
+	sha256_init(&h);
+	sha256_field(&h, "src", e->state_src, strlen(e->state_src));
+	sha256_field(&h, "flags", e->flags, strlen(e->flags));
+	sha256_field(&h, "arch", arch, strlen(arch));
+	sha256_field(&h, "toolkit", tk ? tk : "", tk ? strlen(tk) : 0);
+	sha256_field(&h, "home", home, strlen(home));
+	sha256_field(&h, "version", ver ? ver : "", ver ? n : 0);
+	sha256_hex(&h, key);
+	free(ver);
+}
+
+/* A cache entry is a line "plkc-engine-state SHA256\n" and the object whose
+ * sha256 that is; NULL when missing or damaged (then rebuilt). */
+static void *cached_state(Ctx *c, const char *path, size_t *n)
+{
+	size_t len = 0;
+	char *f = sys_read_file(path, 64u << 20, &len), hash[65];
+	void *obj = NULL;
+	const size_t head = sizeof "plkc-engine-state " - 1 + 64 + 1;
+	if (f && len > head && !strncmp(f, "plkc-engine-state ", head - 65) && f[head - 1] == '\n') {
+		sha256_of(f + head, len - head, hash);
+		if (!memcmp(hash, f + head - 65, 64)) {
+			*n = len - head;
+			obj = arena_alloc(c->arena, *n);
+			memcpy(obj, f + head, *n);
+		}
+	}
+	free(f);
+	return obj;
+}
+
+/* e's state source, compiled for arch into an LTO object (nvcc -rdc
+ * -dlto, the engine's flags and headers) in a temporary directory, or
+ * taken from the object cache, where it is then kept. */
 void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char *arch, size_t *n, const char **why)
 {
-	char dir[4096];
+	char dir[4096], key[65];
 	void *obj = NULL;
 	char *log = NULL;
+	const char *cdir = object_cache_dir(c), *cached = NULL;
+	state_key(c, e, home, arch, key);
+	if (cdir) {
+		cached = arena_printf(c->arena, "%s/%s-state-%.16s.o", cdir, e->name, key);
+		if ((obj = cached_state(c, cached, n)))
+			return obj;
+	}
 	*why = "cannot make a temporary directory";
 	if (sys_tmp_dir(dir, sizeof dir, "plkc-engine"))
 		return NULL;
@@ -129,5 +177,18 @@ void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char 
 	}
 	free(log);
 	sys_rmdir_files(dir);
+	if (obj && cached && !sys_mkdirs(cdir)) {   /* a cache that cannot be written only costs time */
+		char hash[65];
+		sha256_of(obj, *n, hash);
+		const char *head = arena_printf(c->arena, "plkc-engine-state %s\n", hash);
+		const char *dst[] = { cached };
+		char *entry = arena_alloc(c->arena, strlen(head) + *n);
+		memcpy(entry, head, strlen(head));
+		memcpy(entry + strlen(head), obj, *n);
+		const void *data[] = { entry };
+		const size_t len[] = { strlen(head) + *n };
+		int failed;
+		sys_write_files(1, dst, data, len, &failed);
+	}
 	return obj;
 }

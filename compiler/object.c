@@ -897,7 +897,7 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals, const Arch
 /* --------------------------------------------------------------- cache */
 
 /* Ctx.cache_dir, $PLKC_CACHE, $XDG_CACHE_HOME/plkc (absolute) or ~/.cache/plkc. */
-static const char *cache_dir(Ctx *c)
+const char *object_cache_dir(Ctx *c)
 {
 	if (c->cache_dir)
 		return c->cache_dir;
@@ -928,7 +928,7 @@ const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, 
 	const char *name = rename ? key_rename(c, comp, &k) : comp->entry;
 	if (sym)
 		*sym = name;
-	const char *dir = cache_dir(c), *path = NULL;
+	const char *dir = object_cache_dir(c), *path = NULL;
 	if (!dir || sys_mkdirs(dir)) {
 		int err = errno;
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp, "cannot use the object cache for component `%s`", comp->name);

@@ -201,7 +201,8 @@ typedef struct Engine {
 	const char *module;      /* the Python package of its wheel, else */
 	const char *pip;         /* the package that installs it */
 	const char *flags;       /* nvcc flags its callers are built with */
-	const char *device_lib;  /* under its home: what the link adds */
+	const char *device_lib;  /* under its home: what --engine-lib links */
+	const char *version_header;  /* under its home: names its release */
 	const char *state_src;   /* CUDA source of the device state its host looks
 	                          * up by name, linked in place of the library */
 	const char *state_var;   /* the variable it defines */
@@ -213,7 +214,8 @@ const char *engine_home(Ctx *c, const Engine *e, const char **tried);
 struct Component;
 void engine_missing(Ctx *c, const struct Component *comp, const char *tried);   /* E0219 */
 /* e->state_src built for arch ("sm_90a") with the engine installed at
- * home into an LTO object, in the arena; NULL and *why when nvcc fails. */
+ * home into an LTO object, in the arena (and the object cache); NULL and
+ * *why when nvcc fails. */
 void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char *arch, size_t *n, const char **why);
 
 /* -------------------------------------------------------------- sha256
@@ -855,6 +857,7 @@ const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
                        const ArchInfo *arch, char digest[65]);
 /* "V13.0.88": the nvcc release the objects are built with; NULL when nvcc does not run. */
 const char *object_toolkit_version(Ctx *c);
+const char *object_cache_dir(Ctx *c);   /* where objects are cached; NULL: nowhere */
 /* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
 int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
 /* objread.c: reading them back */

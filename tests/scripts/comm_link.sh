@@ -77,6 +77,20 @@ for ex in ag_gemm attn_ring; do
 	done
 done
 
+# the state object plkc builds is cached; a damaged entry is built again,
+# never linked, and the cubin is the same
+f=$(ls "$PLKC_CACHE"/nvshmem-state-*.o 2>/dev/null | head -n 1)
+if [ -z "$f" ]; then
+	no "no NVSHMEM state object in the cache ($PLKC_CACHE)"
+else
+	printf 'X' | dd of="$f" bs=1 seek=300 conv=notrunc 2>/dev/null
+	"$PLKC" examples/ag_gemm.plk -arch sm_90a -o "$tmp/ag-again.cubin" 2>"$tmp/err" || no "ag_gemm after a damaged cache entry: $(cat "$tmp/err")"
+	cmp -s "$tmp/ag.cubin" "$tmp/ag-again.cubin" || no "a damaged cached state object changed the cubin"
+	# entry: "plkc-engine-state SHA256\n" (83 bytes), then the object of that sha256
+	[ "$(head -c 82 "$f" | cut -d' ' -f2)" = "$(tail -c +84 "$f" | sha256sum | cut -d' ' -f1)" ] ||
+		no "the damaged cache entry was not written again"
+fi
+
 # --engine-lib: the device library in the link instead (for calls its
 # headers do not inline), its state defined once all the same
 "$PLKC" examples/ag_gemm.plk -arch sm_90a --engine-lib -o "$tmp/ag-lib.cubin" 2>"$tmp/err" || no "ag_gemm --engine-lib: $(cat "$tmp/err")"
