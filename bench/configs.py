@@ -381,3 +381,20 @@ SETS["attn_exp"] = [
     _attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
     _attn("block_sparse", "block_sparse", 128, ATTN_BIG, ATTN_CHECK_XL),
 ]
+
+# 128 x 96 tiles (wgmma m64n96k16; register stores, as TMA boxes of C are
+# 64 columns): where 128 x 128 tiles leave part of a wave idle, these come
+# closer to whole waves (256 x 6144: 96 tiles of 128 x 128 on 132 SMs,
+# 128 of 128 x 96; 1000 x 3000: 96 of 128 x 256 in one wave against 256
+# of 128 x 96 in two waves of three-eighths the work). Pingpong lanes, and
+# two warpgroups on one tile as examples/gemm.plk.
+N96_SHAPES = [(1000, 3000, 1000), (256, 6144, 4096), (2048, 2048, 2048), (1024, 1024, 1024), (128, 6144, 4096),
+              (4097, 4096, 4096), (256, 128256, 2048), (1000, 3001, 1000)]
+REG_STORE = [('use "../components/hopper/store_bf16_tma.plk"', 'use "../components/hopper/store_bf16.plk"'),
+             ("store = store_bf16_tma(c = C)", "store = store_bf16(c = C)")]
+SETS["n96"] = [
+    dict(name="pp128x96", recipe="examples/gemm_pingpong.plk", arch="sm_90a", kind="gemm", shapes=N96_SHAPES,
+         edit=[("const BM = 128, BN = 128, BK = 64", "const BM = 128, BN = 96, BK = 64")] + REG_STORE),
+    dict(name="w128x96", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=N96_SHAPES,
+         edit=[("const BM = 128, BN = 256, BK = 64", "const BM = 128, BN = 96, BK = 64")] + REG_STORE),
+]
