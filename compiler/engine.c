@@ -117,19 +117,23 @@ static void state_key(Ctx *c, const Engine *e, const char *home, const char *arc
 }
 
 /* A cache entry is a line "plkc-engine-state SHA256\n" and the object whose
- * sha256 that is; NULL when missing or damaged (then rebuilt). */
+ * sha256 that is. */
+static const char STATE_TAG[] = "plkc-engine-state ";
+enum { STATE_HEAD = sizeof STATE_TAG - 1 + 64 + 1 };   /* the tag, the hash, \n */
+
+/* The object of the cache entry at path; NULL when missing or damaged
+ * (then built again). */
 static void *cached_state(Ctx *c, const char *path, size_t *n)
 {
 	size_t len = 0;
 	char *f = sys_read_file(path, 64u << 20, &len), hash[65];
 	void *obj = NULL;
-	const size_t head = sizeof "plkc-engine-state " - 1 + 64 + 1;
-	if (f && len > head && !strncmp(f, "plkc-engine-state ", head - 65) && f[head - 1] == '\n') {
-		sha256_of(f + head, len - head, hash);
-		if (!memcmp(hash, f + head - 65, 64)) {
-			*n = len - head;
+	if (f && len > STATE_HEAD && !strncmp(f, STATE_TAG, sizeof STATE_TAG - 1) && f[STATE_HEAD - 1] == '\n') {
+		sha256_of(f + STATE_HEAD, len - STATE_HEAD, hash);
+		if (!memcmp(hash, f + sizeof STATE_TAG - 1, 64)) {   /* the hash the entry names */
+			*n = len - STATE_HEAD;
 			obj = arena_alloc(c->arena, *n);
-			memcpy(obj, f + head, *n);
+			memcpy(obj, f + STATE_HEAD, *n);
 		}
 	}
 	free(f);
@@ -156,7 +160,7 @@ void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char 
 		return NULL;
 	const char *src = arena_printf(c->arena, "%s/%s_state.cu", dir, e->name);
 	const char *out = arena_printf(c->arena, "%s/%s_state.o", dir, e->name);
-	const char *nvcc = arena_printf(c->arena, "%s/bin/nvcc", sys_cuda_home());
+	const char *nvcc = object_nvcc(c);
 	const char *lto = arena_printf(c->arena, "arch=compute_%s,code=lto_%s", arch + 3, arch + 3);
 	const char *inc = arena_printf(c->arena, "-I%s/include", home);
 	char *argv[] = { (char *)nvcc, "-rdc=true", "-c", "-std=c++17", "-gencode", (char *)lto, (char *)inc,
@@ -180,13 +184,12 @@ void *engine_state_object(Ctx *c, const Engine *e, const char *home, const char 
 	if (obj && cached && !sys_mkdirs(cdir)) {   /* a cache that cannot be written only costs time */
 		char hash[65];
 		sha256_of(obj, *n, hash);
-		const char *head = arena_printf(c->arena, "plkc-engine-state %s\n", hash);
+		char *entry = arena_alloc(c->arena, STATE_HEAD + *n);
+		snprintf(entry, STATE_HEAD + 1, "%s%s\n", STATE_TAG, hash);
+		memcpy(entry + STATE_HEAD, obj, *n);
 		const char *dst[] = { cached };
-		char *entry = arena_alloc(c->arena, strlen(head) + *n);
-		memcpy(entry, head, strlen(head));
-		memcpy(entry + strlen(head), obj, *n);
 		const void *data[] = { entry };
-		const size_t len[] = { strlen(head) + *n };
+		const size_t len[] = { STATE_HEAD + *n };
 		int failed;
 		sys_write_files(1, dst, data, len, &failed);
 	}

@@ -103,8 +103,8 @@ typedef struct Inputs {
 	const char **libs;            /* the engines' device libraries: not LTO-IR, so cubin only */
 	int nlibs;
 	const void **states;          /* without --engine-lib: LTO objects of the engines' */
-	size_t *state_n;              /* device state, in place of the libraries */
-	const char **state_vars;      /* and the variable each defines, kept by LTO */
+	size_t *state_n;              /* device state, in place of the libraries, */
+	const Engine **state_of;      /* of these engines (each defines its state_var) */
 	int nstates;
 } Inputs;
 
@@ -126,7 +126,7 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	/* the engines' state their hosts look up by name, which no kernel
 	 * may use (NVSHMEM's library version) */
 	for (int i = 0; i < in->nstates; i++)
-		opts[no++] = arena_printf(c->arena, "-variables-used=%s", in->state_vars[i]);
+		opts[no++] = arena_printf(c->arena, "-variables-used=%s", in->state_of[i]->state_var);
 	nvJitLinkHandle h = NULL;
 	nvJitLinkResult r = nvJitLinkCreate(&h, no, opts);
 	const char *what = "create";
@@ -465,8 +465,7 @@ static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
 	const char **all = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *all);
 	const void **states = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *states);
 	size_t *state_n = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *state_n);
-	const char **state_vars = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *state_vars);
-	const Engine *seen[sizeof c->engine_home / sizeof *c->engine_home] = { 0 };
+	const Engine **state_of = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *state_of);
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
 			const Component *cp = ((const GInst *)ps[v]->g->insts.v[i])->comp;
@@ -483,7 +482,7 @@ static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
 				continue;
 			}
 			int k = 0;
-			while (k < ns && seen[k] != cp->eng)
+			while (k < ns && state_of[k] != cp->eng)
 				k++;
 			if (k < ns)
 				continue;   /* its state is in already */
@@ -492,11 +491,10 @@ static int engine_libs(Ctx *c, const Placement *const *ps, int n, Inputs *in)
 				engine_missing(c, cp, why);
 				return -1;
 			}
-			state_vars[ns] = cp->eng->state_var;
-			seen[ns++] = cp->eng;
+			state_of[ns++] = cp->eng;
 		}
 	in->libs = all, in->nlibs = m;
-	in->states = states, in->state_n = state_n, in->state_vars = state_vars, in->nstates = ns;
+	in->states = states, in->state_n = state_n, in->state_of = state_of, in->nstates = ns;
 	return 0;
 }
 

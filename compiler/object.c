@@ -84,7 +84,7 @@ static const char *log_tail(Ctx *c, const char *log)
 	return arena_strndup(c->arena, log + from, n - from);
 }
 
-static const char *nvcc_path(Ctx *c)
+const char *object_nvcc(Ctx *c)
 {
 	const char *p = arena_printf(c->arena, "%s/bin/nvcc", sys_cuda_home());
 	return is_exec(p) ? p : "nvcc";
@@ -100,7 +100,7 @@ static const char *objcopy_path(void)
 const char *object_toolkit_version(Ctx *c)
 {
 	char *log;
-	char *argv[] = { (char *)nvcc_path(c), "--version", NULL };
+	char *argv[] = { (char *)object_nvcc(c), "--version", NULL };
 	int rc = sys_run(argv, &log);
 	const char *v = NULL;
 	if (rc == 0 && log) {
@@ -472,7 +472,7 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	k->toolkit = object_toolkit_version(c);
 	if (!k->toolkit) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0209", comp->source_sp, "cannot run nvcc to build component `%s`", comp->name);
-		diag_note(d, "tried `%s --version`", nvcc_path(c));
+		diag_note(d, "tried `%s --version`", object_nvcc(c));
 		diag_help(d, "install the CUDA toolkit or set CUDA_HOME");
 		diag_end(c, d);
 		free(src);
@@ -732,7 +732,7 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 		goto out;
 	}
 	Vec argv = { 0 };
-	vec_push(c->arena, &argv, (char *)nvcc_path(c));
+	vec_push(c->arena, &argv, (char *)object_nvcc(c));
 	vec_push(c->arena, &argv, "-rdc=true");
 	vec_push(c->arena, &argv, "-c");
 	/* nvcc names a module's internal symbols after a number it draws

@@ -858,6 +858,7 @@ const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
 /* "V13.0.88": the nvcc release the objects are built with; NULL when nvcc does not run. */
 const char *object_toolkit_version(Ctx *c);
 const char *object_cache_dir(Ctx *c);   /* where objects are cached; NULL: nowhere */
+const char *object_nvcc(Ctx *c);        /* CUDA_HOME's nvcc, else the one on PATH */
 /* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
 int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
 /* objread.c: reading them back */
