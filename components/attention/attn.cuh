@@ -91,7 +91,6 @@ __device__ __forceinline__ void attn_wgmma_m64n128k16_rs_tb(float *d, const uint
 __device__ __forceinline__ int attn_row_in_wg(int w, int half) { return 16 * w + (plk_lane() >> 2) + 8 * half; }
 __device__ __forceinline__ int attn_col(int ni, int j) { return 8 * ni + 2 * (plk_lane() & 3) + (j & 1); }
 
-/* Max and sum over the four lanes that hold one row. */
 /* 2^x on the MUFU alone (ex2.approx.ftz). exp2f keeps the results that
  * would be subnormal: per element a compare, a select and two multiplies
  * on the ALU and FMA pipes, 132 of each in the D128 core (SASS), which the
@@ -104,6 +103,7 @@ __device__ __forceinline__ float attn_exp2(float x)
 	return y;
 }
 
+/* Max and sum over the four lanes that hold one row. */
 __device__ __forceinline__ float attn_quad_max(float x)
 {
 	x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
