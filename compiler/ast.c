@@ -196,6 +196,9 @@ static void component(FILE *o, const Component *c)
 		fprintf(o, "    engine %s\n", c->engine);
 	if (c->prologue)
 		fputs("    prologue\n", o);
+	for (int i = 0; i < c->early.n; i++)
+		fprintf(o, "%s%s%s", i ? ", " : "    early ", ((const Feature *)c->early.v[i])->name,
+		        i == c->early.n - 1 ? "\n" : "");
 	for (int i = 0; i < c->requires.n; i++) {
 		const Require *r = c->requires.v[i];
 		fputs("    require ", o);

@@ -11,11 +11,12 @@
  *   expand    `for` bodies unrolled, consts evaluated, tensors sized
  *   bind      each op's arguments against its kernel's parameters
  *   order     writers before readers (E0373 a cycle, E0374 read unwritten,
- *             E0376 two writers), waits reduced to the direct ones
+ *             E0376 two writers, E0382 read before a wait inside the op),
+ *             waits reduced to the direct ones
  *   fit       the block's threads and each block's consecutive pages
  *
  * Errors: E0370 unknown kernel, E0371 arguments, E0372 shapes, E0373 to
- * E0376 as above, E0375 resources. */
+ * E0376 and E0382 as above, E0375 resources. */
 #include <stdlib.h>
 #include <string.h>
 #include "plk.h"
@@ -724,6 +725,67 @@ static int check_written(M *m)
 	return 0;
 }
 
+/* The use of op b behind its kernel's param `kp` (a tensor's or a pointer's name). */
+static const MUse *use_of(const MOp *b, const char *kp)
+{
+	for (int u = 0; u < b->uses.n; u++)
+		if (!strcmp(((const MUse *)b->uses.v[u])->param, kp))
+			return b->uses.v[u];
+	return NULL;
+}
+
+/* An op whose kernel's instances all declare `early` waits inside its main
+ * (plk_wait_inputs), so each tensor behind an `early` param must be one
+ * no other op writes (E0382): it is read before the wait. */
+static int check_early(M *m)
+{
+	const Vec *ops = &m->mp->ops;
+	for (int i = 0; i < ops->n; i++) {
+		MOp *b = ops->v[i];
+		const Graph *g = b->pl->g;
+		int all = g->insts.n > 0;
+		for (int j = 0; j < g->insts.n; j++)
+			all &= ((const GInst *)g->insts.v[j])->comp->early.n > 0;
+		if (!all)
+			continue;
+		b->early = 1;
+		for (int j = 0; j < g->insts.n; j++) {
+			const GInst *gi = g->insts.v[j];
+			for (int e = 0; e < gi->comp->early.n; e++) {
+				const Feature *ef = gi->comp->early.v[e];
+				for (int k = 0; k < gi->binds.n; k++) {
+					const GBind *bd = gi->binds.v[k];
+					if (bd->kparam < 0 || strcmp(bd->param, ef->name))
+						continue;
+					const GKParam *gk = g->kparams.v[bd->kparam];
+					const MUse *r = use_of(b, gk->tensor ? gk->tensor : gk->name), *w = NULL;
+					const MOp *a = NULL;
+					for (int o = 0; r && o < ops->n && !w; o++)
+						for (int v = 0; ops->v[o] != b && v < ((const MOp *)ops->v[o])->uses.n && !w; v++) {
+							const MUse *x = ((const MOp *)ops->v[o])->uses.v[v];
+							if ((x->access & ACC_WRITE) && overlap(r, x))
+								w = x, a = ops->v[o];
+						}
+					if (!w)
+						continue;
+					Diag *d = diag_new(m->c, DIAG_ERROR, "E0382", r->sp, "op `%s` reads `%s` before it waits, but op `%s` "
+					                   "writes it", b->name, use_str(m, r), a->name);
+					d->primary.msg = arena_printf(AR(m), "read early by `%s` of component `%s`", ef->name,
+					                              gi->comp->name);
+					diag_label(d, w->sp, "op `%s` writes `%s` here", a->name, use_str(m, w));
+					diag_note(d, "component `%s` reads its `early` params before plk_wait_inputs returns, while "
+					          "the ops it waits for may still be writing", gi->comp->name);
+					diag_help(d, "drop `%s` from `early` in component `%s`, so that it is read after the wait, "
+					          "or bind it to a tensor no op writes", ef->name, gi->comp->name);
+					diag_end(m->c, d);
+					return 1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 /* b waits for every op that writes what b reads. */
 static void make_deps(M *m)
 {
@@ -904,7 +966,11 @@ static int check_fit(M *m)
 		op->first = next % b;
 		next += op->pieces;
 	}
-	uint32_t limit = m->mp->arch->smem_per_block;
+	/* less the entry's own: the waits of an op that waits inside, in static
+	 * shared memory (mega_entry.c), which moves the dynamic shared memory
+	 * on by its alignment, 1024 bytes */
+	uint32_t limit = m->mp->arch->smem_per_block - (m->mp->early_slots ? 1024 : 0);
+	m->mp->smem_limit = limit;
 	for (int64_t blk = 0; blk < b; blk++) {
 		const MOp *prev = NULL;
 		for (int i = 0; i < ops->n; i++) {
@@ -979,10 +1045,20 @@ MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *mk, const ArchInfo *a
 		error_at(c, "E0371", mk->name_sp, "megakernel `%s` has no op", mk->name);
 		return NULL;
 	}
-	if (check_writers(m) || check_written(m))
+	if (check_writers(m) || check_written(m) || check_early(m))
 		return NULL;
 	make_deps(m);
-	if (order_ops(m) || check_fit(m))
+	if (order_ops(m))
+		return NULL;
+	for (int i = 0; i < m->mp->ops.n; i++) {
+		const MOp *op = m->mp->ops.v[i];
+		int w = 0;
+		for (int d = 0; d < op->deps.n; d++)
+			w += ((const MDep *)op->deps.v[d])->direct;
+		if (op->early && (w > m->mp->early_slots || !m->mp->early_slots))
+			m->mp->early_slots = w > 1 ? w : 1;
+	}
+	if (check_fit(m))
 		return NULL;
 	m->mp->zero_bytes = (uint32_t)((4 * (m->mp->ops.n + 2) + 255) & ~255);
 	return c->nerrors == errs0 ? m->mp : NULL;

@@ -55,8 +55,9 @@ void mega_schedule_print(FILE *o, const MegaPlan *mp)
 				fprintf(o, "%s%s (counter %d = %lld)", n++ ? ", " : "      waits ", dp->from->name, dp->from->id,
 				        (long long)dp->from->pieces);
 		}
-		if (n)
-			fputc('\n', o);
+		if (n || op->early)
+			fputs(!op->early ? "\n" : n ? ", inside its main (its components read `early` params first)\n"
+			                             : "      waits for nothing; its components read `early` params first\n", o);
 	}
 	/* per block: its pieces, and the two ops in a row that hold most shared memory */
 	int64_t most = -1, fewest = -1, most_blk = 0, pair = -1, pair_blk = 0;
@@ -81,8 +82,8 @@ void mega_schedule_print(FILE *o, const MegaPlan *mp)
 	        (long long)most_blk, (long long)fewest);
 	if (pair >= 0)
 		fprintf(o, "shared memory: two ops in a row hold %lld of %u bytes at most (block %lld)\n", (long long)pair,
-		        mp->arch->smem_per_block, (long long)pair_blk);
+		        mp->smem_limit, (long long)pair_blk);
 	else
 		fprintf(o, "shared memory: one op at a time, %u of %u bytes at most\n", mp->page_bytes,
-		        mp->arch->smem_per_block);
+		        mp->smem_limit);
 }

@@ -550,6 +550,7 @@ int monolith_write(Ctx *c, const Placement *p, FILE *o)
 	        g->k->name, p->arch->name, PLK_VERSION, p->arch->name + 3, p->arch->name + 3, g->k->name, g->k->name);
 	if (prelude(c, o, &p, 1))
 		return -1;
+	fputs("extern \"C\" __device__ __forceinline__ void plk_wait_inputs(int inst) { (void)inst; }\n", o);
 	fprintf(o, "\nextern \"C\" __global__ void __launch_bounds__(%d, 1)", p->threads);
 	if (abi_clustered(p))
 		fprintf(o, " __cluster_dims__(%d, %d, 1)", g->cluster[0], g->cluster[1]);

@@ -368,6 +368,8 @@ typedef struct Component {
 	const struct Engine *eng;   /* that engine, found by resolve; NULL: none */
 	int prologue;           /* `prologue`: its entry is called once before the first work item */
 	Span prologue_sp;
+	Vec early;              /* Feature*: `early p, q`, the params it reads before it calls
+	                         * plk_wait_inputs (checked by resolve, E0381); empty: it never calls it */
 	Vec params, ports, smem, barriers;
 	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */
@@ -992,6 +994,8 @@ struct MOp {
 	const Placement *pl;     /* the kernel placed on its own */
 	int64_t pieces;          /* the kernel's work items at the op's shapes */
 	int64_t first;           /* piece i runs on block (first + i) % blocks */
+	int early;               /* every instance of its kernel declares `early`: its components
+	                          * wait for its deps (plk_wait_inputs), not the entry before its main */
 	Vec uses, deps;          /* MUse*, MDep* */
 	/* what its kernel's main takes, per Graph.kparams, as CUDA over the
 	 * megakernel entry's names (mega_entry.c): p<i> its params, plk_bufs
@@ -1006,6 +1010,9 @@ typedef struct MegaPlan {
 	int64_t blocks;          /* `grid blocks(N)` */
 	int threads;             /* the block: the most any op needs */
 	uint32_t page_bytes;     /* the shared memory of one page: the most any op needs */
+	int early_slots;         /* the most direct waits of an op that waits inside (MOp.early),
+	                          * at least 1; 0: no such op. The entry keeps them in shared memory */
+	uint32_t smem_limit;     /* what two ops in a row may hold together (mega.c, check_fit) */
 	/* its workspace: counters (4 bytes per op, then the blocks' arrivals and
 	 * the launch's generation), zeroed once, to zero_bytes; the buffers after */
 	uint32_t zero_bytes;

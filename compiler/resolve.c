@@ -179,11 +179,45 @@ static void find_engine(Ctx *c, Component *comp)
 	diag_end(c, d);
 }
 
+/* `early p, ...`: each a `ptr<const T>` param of the component, named
+ * once (E0381); a megakernel holds the tensors behind them to it (mega.c) */
+static void check_early(Ctx *c, const Component *comp)
+{
+	for (int i = 0; i < comp->early.n; i++) {
+		const Feature *e = comp->early.v[i];
+		const Param *p = NULL;
+		for (int j = 0; j < comp->params.n && !p; j++)
+			if (!strcmp(((const Param *)comp->params.v[j])->name, e->name))
+				p = comp->params.v[j];
+		int again = 0;
+		for (int j = 0; j < i; j++)
+			again |= !strcmp(((const Feature *)comp->early.v[j])->name, e->name);
+		if (p && p->ty->k == TY_PTR && p->ty->readonly && !again)
+			continue;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0381", e->sp,
+		                   again ? "`%s` is named twice in `early` of component `%s`"
+		                   : !p  ? "`early` names `%s`, which is not a param of component `%s`"
+		                         : "`early` names `%s` of component `%s`, which is not a `ptr<const T>`",
+		                   e->name, comp->name);
+		d->primary.msg = again ? "named again" : !p ? "no such param" : "read early, so read only";
+		if (p && !again)
+			diag_label(d, p->sp, "declared here");
+		diag_note(d, "`early` lists the pointer params a component reads before it calls plk_wait_inputs: "
+		          "memory that no earlier op of a megakernel writes");
+		diag_help(d, again ? "name it once"
+		             : !p ? "name a `param` of the component, or declare it"
+		                  : "list only `ptr<const T>` params; scalars are passed, not read");
+		diag_end(c, d);
+		return;
+	}
+}
+
 static void add_component(Resolver *r, Component *comp, Span at, const Use *objuse)
 {
 	int from_object = objuse != NULL;
 	Ctx *c = r->c;
 	find_engine(c, comp);
+	check_early(c, comp);
 	Origin *o = namemap_get(&r->origins, comp->name);
 	if (o && o->from_object != from_object) {
 		/* An object beside its declaration: the object stands for it

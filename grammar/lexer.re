@@ -304,6 +304,7 @@ loop:
 	"cluster"    { SPAN(); return KW_CLUSTER; }
 	"engine"     { SPAN(); return KW_ENGINE; }
 	"prologue"   { SPAN(); return KW_PROLOGUE; }
+	"early"      { SPAN(); return KW_EARLY; }
 	"select"     { SPAN(); return KW_SELECT; }
 	"when"       { SPAN(); return KW_WHEN; }
 	"else"       { SPAN(); return KW_ELSE; }

@@ -36,6 +36,15 @@ extern "C" {
 #undef PLK_ABI
 }
 
+/* Returns when the tensors the component reads, other than its `early`
+ * params, are written: in a megakernel, when the ops its op waits for
+ * have finished (docs/megakernel.md, "Early reads"); in a kernel of its
+ * own, at once. A component that declares `early` calls it before its
+ * first read of any other param, in every thread that reads one; the
+ * loads of its `early` params (weights) issued before it overlap the
+ * wait. */
+extern "C" __device__ void plk_wait_inputs(int inst);
+
 /* ---- Hook dispatch: stdlib/hook.def (docs/abi.md, "Hooks") ----
  * A component calls the hook on its `in hook` port `port` as
  * plk_<fn>(inst, port, ctx, args...), ctx the port's argument of its

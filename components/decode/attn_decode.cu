@@ -62,32 +62,46 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 	const size_t row = (size_t)NKV * HD;
 	/* The loop's bound is the warp's (tb), not the group's (t): the score's
 	 * shuffles name the whole warp, so all its lanes run every trip, and
-	 * a group past the range folds nothing in. */
-	for (int tb = t0 + warp * 4; tb < t1; tb += WARPS * 4) {
-		const int t = tb + grp;
-		const bool in = t < t1;
-		float kf[8] = {}, vf[8] = {};
-		if (in) {
-			unpack8(ld_act(kc + t * row + kvh * HD + sub * 8), kf);
-			unpack8(ld_act(vc + t * row + kvh * HD + sub * 8), vf);
+	 * a group past the range folds nothing in. A trip takes U positions a
+	 * group, WARPS * 4 apart, their K and V rows loaded before the first
+	 * is used: the loads are one round trip to memory, not U (at 2048 rows
+	 * a range is 128 positions, one trip). */
+	constexpr int U = 4, STEP = WARPS * 4;
+	for (int tb = t0 + warp * 4; tb < t1; tb += STEP * U) {
+		uint4 kraw[U], vraw[U];
+#pragma unroll
+		for (int u = 0; u < U; u++) {
+			const int t = tb + u * STEP + grp;
+			kraw[u] = vraw[u] = make_uint4(0, 0, 0, 0);
+			if (t < t1) {
+				kraw[u] = ld_act(kc + t * row + kvh * HD + sub * 8);
+				vraw[u] = ld_act(vc + t * row + kvh * HD + sub * 8);
+			}
 		}
 #pragma unroll
-		for (int h = 0; h < G; h++) {
-			float sc = 0.f;
+		for (int u = 0; u < U; u++) {
+			const bool in = tb + u * STEP + grp < t1;
+			float kf[8], vf[8];
+			unpack8(kraw[u], kf);
+			unpack8(vraw[u], vf);
 #pragma unroll
-			for (int d = 0; d < 8; d++)
-				sc = fmaf(qr[h][d], kf[d], sc);
-			sc += __shfl_xor_sync(0xffffffffu, sc, 1);
-			sc += __shfl_xor_sync(0xffffffffu, sc, 2);
-			sc += __shfl_xor_sync(0xffffffffu, sc, 4);
-			if (!in)
-				continue;
-			const float mm = fmaxf(m[h], sc), corr = m[h] == NEG ? 0.f : exp2f(m[h] - mm), p = exp2f(sc - mm);
-			l[h] = l[h] * corr + p;
+			for (int h = 0; h < G; h++) {
+				float sc = 0.f;
 #pragma unroll
-			for (int d = 0; d < 8; d++)
-				o[h][d] = fmaf(p, vf[d], o[h][d] * corr);
-			m[h] = mm;
+				for (int d = 0; d < 8; d++)
+					sc = fmaf(qr[h][d], kf[d], sc);
+				sc += __shfl_xor_sync(0xffffffffu, sc, 1);
+				sc += __shfl_xor_sync(0xffffffffu, sc, 2);
+				sc += __shfl_xor_sync(0xffffffffu, sc, 4);
+				if (!in)
+					continue;
+				const float mm = fmaxf(m[h], sc), corr = m[h] == NEG ? 0.f : exp2f(m[h] - mm), p = exp2f(sc - mm);
+				l[h] = l[h] * corr + p;
+#pragma unroll
+				for (int d = 0; d < 8; d++)
+					o[h][d] = fmaf(p, vf[d], o[h][d] * corr);
+				m[h] = mm;
+			}
 		}
 	}
 	/* the four groups of the warp: xor 8, then 16 */

@@ -120,21 +120,25 @@ __device__ __forceinline__ void load_normed(const __nv_bfloat16 *x, const __nv_b
 	}
 }
 
-/* acc[i] = W[row0 + i] . x for RB rows of length NK x 256 (stride in
- * elements), every lane holding the sums; rows at or past n give 0. All
- * NK x RB loads of a lane are issued before the first is used. */
+/* The lane's share of RB rows of length NK x 256 (stride in elements),
+ * all NK x RB loads issued at once; rows at or past n give 0. */
 template <int NK, int RB>
-__device__ __forceinline__ void rows_dot(const __nv_bfloat16 *w, size_t stride, int row0, int n, const float xr[NK][8],
-                                         float acc[RB])
+__device__ __forceinline__ void rows_load(const __nv_bfloat16 *w, size_t stride, int row0, int n, uint4 wv[RB][NK])
 {
 	const int lane = threadIdx.x & 31;
-	uint4 wv[RB][NK];
 #pragma unroll
 	for (int i = 0; i < RB; i++)
 #pragma unroll
 		for (int j = 0; j < NK; j++)
 			wv[i][j] = row0 + i < n ? ld_weight(w + (size_t)(row0 + i) * stride + lane * 8 + j * 256)
 			                        : make_uint4(0, 0, 0, 0);
+}
+
+/* acc[i] = row i . x over the rows rows_load gave, every lane holding
+ * the sums. */
+template <int NK, int RB>
+__device__ __forceinline__ void rows_fma(const uint4 wv[RB][NK], const float xr[NK][8], float acc[RB])
+{
 #pragma unroll
 	for (int i = 0; i < RB; i++) {
 		float s = 0.f;
@@ -143,6 +147,16 @@ __device__ __forceinline__ void rows_dot(const __nv_bfloat16 *w, size_t stride, 
 			s += dot8(wv[i][j], xr[j]);
 		acc[i] = warp_sum(s);
 	}
+}
+
+/* acc[i] = W[row0 + i] . x for RB rows: rows_load, then rows_fma. */
+template <int NK, int RB>
+__device__ __forceinline__ void rows_dot(const __nv_bfloat16 *w, size_t stride, int row0, int n, const float xr[NK][8],
+                                         float acc[RB])
+{
+	uint4 wv[RB][NK];
+	rows_load<NK, RB>(w, stride, row0, n, wv);
+	rows_fma<NK, RB>(wv, xr, acc);
 }
 
 /* v[lane] for lane < RB, from a register array (no local memory). */
@@ -159,25 +173,34 @@ __device__ __forceinline__ float pick(const float v[RB], int lane)
 /* acc[i] = W[row0 + i] . v for RB rows of a long K (any multiple of 8),
  * every lane holding the sums: K walked in chunks of 256 elements, UNROLL
  * chunks a step, so that each lane has RB x UNROLL loads of W in flight;
- * rows at or past n give 0. */
+ * rows at or past n give 0. The first step's loads of W are issued before
+ * plk_wait_inputs(inst) (W is an `early` param), the next step's as soon
+ * as a step's products are taken. */
 template <int RB, int UNROLL>
-__device__ __forceinline__ void rows_long(const __nv_bfloat16 *w, const __nv_bfloat16 *v, int row0, int n, int K,
-                                          float acc[RB])
+__device__ __forceinline__ void rows_long(int inst, const __nv_bfloat16 *w, const __nv_bfloat16 *v, int row0, int n,
+                                          int K, float acc[RB])
 {
 	const int lane = threadIdx.x & 31;
-#pragma unroll
-	for (int i = 0; i < RB; i++)
-		acc[i] = 0.f;
-	for (int k = lane * 8; k < K; k += 256 * UNROLL) {
-		uint4 xv[UNROLL], wv[UNROLL][RB];
+	uint4 wv[UNROLL][RB];
+	auto load_w = [&](int k) {
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++) {
 			const int kk = k + u * 256;
-			xv[u] = kk < K ? ld_act(v + kk) : make_uint4(0, 0, 0, 0);
 #pragma unroll
 			for (int i = 0; i < RB; i++)
 				wv[u][i] = kk < K && row0 + i < n ? ld_weight(w + (size_t)(row0 + i) * K + kk) : make_uint4(0, 0, 0, 0);
 		}
+	};
+#pragma unroll
+	for (int i = 0; i < RB; i++)
+		acc[i] = 0.f;
+	load_w(lane * 8);
+	plk_wait_inputs(inst);
+	for (int k = lane * 8; k < K; k += 256 * UNROLL) {
+		uint4 xv[UNROLL];
+#pragma unroll
+		for (int u = 0; u < UNROLL; u++)
+			xv[u] = k + u * 256 < K ? ld_act(v + k + u * 256) : make_uint4(0, 0, 0, 0);
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++) {
 			float xf[8];
@@ -186,22 +209,12 @@ __device__ __forceinline__ void rows_long(const __nv_bfloat16 *w, const __nv_bfl
 			for (int i = 0; i < RB; i++)
 				acc[i] += dot8(wv[u][i], xf);
 		}
+		if (k + 256 * UNROLL < K)
+			load_w(k + 256 * UNROLL);
 	}
 #pragma unroll
 	for (int i = 0; i < RB; i++)
 		acc[i] = warp_sum(acc[i]);
-}
-
-/* Rows row0 .. row0 + 7 of W . x, two batches of 4: lane j < 8 gets row
- * row0 + j's sum (the others a copy of one of them). */
-template <int NK>
-__device__ __forceinline__ float rows8(const __nv_bfloat16 *w, size_t stride, int row0, int n, const float xr[NK][8])
-{
-	const int lane = threadIdx.x & 31;
-	float a[4], b[4];
-	rows_dot<NK, 4>(w, stride, row0, n, xr, a);
-	rows_dot<NK, 4>(w, stride, row0 + 4, n, xr, b);
-	return lane < 4 ? pick<4>(a, lane) : pick<4>(b, lane & 3);
 }
 
 }   // namespace plk_decode

@@ -21,11 +21,14 @@ PLK_ENTRY void plk_gateup_silu(int inst, const __nv_bfloat16 *w, const __nv_bflo
 	constexpr int NK = D / 256, FEAT = 32, PER = FEAT / WARPS;
 	static_assert(PER == 4, "a warp takes 4 features: rows_dot<NK, 4> and lanes 0..3");
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
+	const int base = tile_m * 2 * FEAT + warp * PER;
+	uint4 wg[PER][NK];   /* `early w`: the gate rows stream in while the op waits */
+	rows_load<NK, PER>(w, D, base, 2 * F, wg);
+	plk_wait_inputs(inst);
 	float xr[NK][8];
 	load_normed<NK>(x, g, 1e-5f, xr);
-	const int base = tile_m * 2 * FEAT + warp * PER;
 	float gate[PER], up[PER];
-	rows_dot<NK, PER>(w, D, base, 2 * F, xr, gate);
+	rows_fma<NK, PER>(wg, xr, gate);
 	rows_dot<NK, PER>(w, D, base + FEAT, 2 * F, xr, up);
 	const int f = tile_m * FEAT + warp * PER + lane;
 	if (lane < PER && f < F) {

@@ -27,7 +27,7 @@ PLK_ENTRY void plk_matvec(int inst, const __nv_bfloat16 *w, const __nv_bfloat16 
 	const int row0 = tile_m * ROWS;
 	for (int r = row0 + warp * RB; r < row0 + ROWS && r < N; r += WARPS * RB) {
 		float acc[RB];
-		rows_long<RB, UNROLL>(w, v, r, N, K, acc);
+		rows_long<RB, UNROLL>(inst, w, v, r, N, K, acc);
 		if (lane < RB && r + lane < N) {
 			float out = pick<RB>(acc, lane);
 			if (ACC)

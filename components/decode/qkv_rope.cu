@@ -23,12 +23,15 @@ PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat1
 	constexpr int NK = D / 256, HALF = HD / 2, PAIRS = HALF / (WARPS * PARTS);
 	static_assert(PAIRS >= 1 && PAIRS * WARPS * PARTS == HALF, "every warp takes as many rotate-half pairs");
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), head = tile_m / PARTS;
-	float xr[NK][8];
-	load_normed<NK>(x, g, 1e-5f, xr);
 	const int first = (tile_m % PARTS) * (HALF / PARTS) + warp * PAIRS;   /* the warp's first pair */
 	const int base = head * HD + first, rows = (NQ + 2 * NKV) * HD;
+	uint4 wlo[PAIRS][NK];   /* `early w`: the first rows stream in while the op waits */
+	rows_load<NK, PAIRS>(w, D, base, rows, wlo);
+	plk_wait_inputs(inst);
+	float xr[NK][8];
+	load_normed<NK>(x, g, 1e-5f, xr);
 	float lo[PAIRS], hi[PAIRS];
-	rows_dot<NK, PAIRS>(w, D, base, rows, xr, lo);
+	rows_fma<NK, PAIRS>(wlo, xr, lo);
 	rows_dot<NK, PAIRS>(w, D, base + HALF, rows, xr, hi);
 	if (lane >= PAIRS)
 		return;

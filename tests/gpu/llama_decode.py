@@ -8,8 +8,8 @@ step in PyTorch (eager, a CUDA graph), with random weights from a seed.
 DIR holds llama_decode.cubin and its manifest (linked on the build host,
 tests/gpu/mega_prepare.sh); the model's sizes come from the manifest.
 The reference is the step in fp32 with the megakernel's rounding points
-(q, k, v, the stream after attention, the MLP's activation and each
-layer's output stored as bf16): logits, the appended KV rows and the
+(q, k, v, the attention's output, the stream after attention, the MLP's
+activation and each layer's output stored as bf16): logits, the appended KV rows and the
 final stream are compared on outputs poisoned with NaN, for --steps
 consecutive steps (positions advancing, KV appended, each step's token
 embedding random). With --timeline (a cubin linked with `plkc --timeline`)
@@ -95,7 +95,7 @@ def ref_step(m, h0, kc, vc, pos):
         kh = K[:, torch.arange(NQ, device=h.device) // (NQ // NKV)]   # [T, NQ, HD]
         vh = Vv[:, torch.arange(NQ, device=h.device) // (NQ // NKV)]
         sc = torch.einsum("hd,thd->ht", q.float(), kh) / math.sqrt(HD)
-        attn = torch.einsum("ht,thd->hd", torch.softmax(sc, -1), vh).reshape(-1)
+        attn = torch.einsum("ht,thd->hd", torch.softmax(sc, -1), vh).reshape(-1).to(bf).float()
         hm = (h + m["Wo"][l].float() @ attn).to(bf).float()
         xn = rms(hm, m["Gmlp"][l])
         act = (F.silu(m["Wg"][l].float() @ xn) * (m["Wu"][l].float() @ xn)).to(bf).float()

@@ -33,7 +33,11 @@ if bad or len(ops) != 5 or [o["waits"] for o in ops][1:] != [["up0"], ["down0"],
     sys.exit(1)
 PY
 "$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --emit=glue-ll >"$tmp/glue.ll" 2>&1 || no "--emit=glue-ll: $(head -n 5 "$tmp/glue.ll")"
-[ "$(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll")" = 4 ] || no "the entry waits $(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll") times, not 4"
+# matvec declares `early w`: each op's waits are left to its main (plk_wait_inputs), none in the entry
+[ "$(grep -c '^; .*plk_mk_wp\[0\] = plk_cnt + [0-9]*, plk_mk_wt\[0\] = (plk_gen + 1u)' "$tmp/glue.ll")" = 4 ] ||
+	no "the entry leaves $(grep -c '^; .*plk_mk_wp\[0\] = plk_cnt' "$tmp/glue.ll") waits to its ops, not 4"
+[ "$(grep -c '^; .*plk_mk_wait(plk_cnt' "$tmp/glue.ll")" = 0 ] || no "the entry waits itself for an op that waits inside"
+grep -q '^; .*plk_mk_wait(plk_mk_wp\[i\], plk_mk_wt\[i\]);' "$tmp/glue.ll" || no "plk_wait_inputs does not poll the op's waits"
 [ "$(grep -c '^; .*plk_main(.*first, 132);' "$tmp/glue.ll")" = 5 ] || no "the entry runs $(grep -c '^; .*plk_main(' "$tmp/glue.ll") ops, not 5"
 grep -q "define .*@plk_main(.*i32 %op.first, i32 %op.step)" "$tmp/glue.ll" || no "the op's main takes no first and step"
 # every piece of the block's, not its first alone: the loop steps by op.step
@@ -62,7 +66,8 @@ o=$(LD_LIBRARY_PATH="$tmp/mock" MOCK_CUDA_LOG="$tmp/mock.log" "$tmp/rt/plk-run" 
 grep -q "launch chain grid 132 1 1 block 128 1 1 cluster 1 1 1 smem 0 cooperative" "$tmp/mock.log" ||
 	no "no cooperative launch of 132 blocks: $(cat "$tmp/mock.log")"
 
-# the decode step of examples/llama_decode.plk: 81 ops of six kernels, each kernel's main once
+# the decode step of examples/llama_decode.plk: 97 ops of six kernels, each kernel's main once;
+# the ops whose components declare `early` wait inside (plk_wait_inputs), the others before their main
 "$PLKC" examples/llama_decode.plk -arch sm_90a -o "$tmp/llama.cubin" >"$tmp/llog" 2>&1 || no "llama_decode: $(cat "$tmp/llog")"
 grep -qa ".text.llama_decode" "$tmp/llama.cubin" || no "the cubin has no entry llama_decode"
 python3 - "$tmp/llama.manifest.json" <<'PY' || fail=1
@@ -70,7 +75,7 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 ops = m["megakernel"]["ops"]
 kernels = sorted({o["kernel"] for o in ops})
-if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "oproj", "qkv"] or ops[-1]["pieces"] != 2004 \
+if len(ops) != 97 or kernels != ["attn", "combine", "down", "head", "mlp", "qkv"] or ops[-1]["pieces"] != 2004 \
         or ops[1]["waits"] != ["qkv[0]"] or m["block"] != [256, 1, 1]:
     print("FAIL: llama_decode manifest:", len(ops), kernels, ops[-1], ops[1], m["block"])
     sys.exit(1)
