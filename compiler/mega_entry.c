@@ -8,7 +8,10 @@
  * grid as its stride), then the block's pieces are counted. Counters only
  * grow: a launch's targets are (generation + 1) x pieces, the generation
  * moved on by the launch's last block, so nothing is zeroed between
- * launches. Every block must be resident: the runtime launches it
+ * launches. The count is a release add after the block's barrier, the
+ * wait an acquire load before one: with the barriers those order the
+ * writers' stores before the readers' loads, and no full fence is needed
+ * (docs/megakernel.md, "Linking"). Every block must be resident: the runtime launches it
  * cooperatively (the manifest's "cooperative"). */
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +99,7 @@ static void op_text(FILE *o, const MegaPlan *mp, const MOp *op, const char *main
 				fprintf(o, "\t\t\t\tplk_mk_wait(plk_cnt + %d, (plk_gen + 1u) * %lldu);   /* %s */\n", dp->from->id,
 				        (long long)dp->from->pieces, dp->from->name);
 		}
-		fputs("\t\t\t\t__threadfence();\n\t\t\t}\n\t\t\t__syncthreads();\n", o);
+		fputs("\t\t\t}\n\t\t\t__syncthreads();\n", o);
 	}
 	if (mp->timeline)
 		fprintf(o, "%s\t\t\tif (threadIdx.x == 0)\n\t\t\t\ttl[1] = plk_mk_clock();\n",
@@ -120,7 +123,7 @@ static void op_text(FILE *o, const MegaPlan *mp, const MOp *op, const char *main
 	}
 	if (mp->timeline)
 		fputs("\t\t\t\ttl[2] = plk_mk_clock();\n", o);
-	fprintf(o, "\t\t\t\t__threadfence();\n\t\t\t\tplk_mk_arrive(plk_cnt + %d, (unsigned)((%lld - 1 - first) / %lld + 1));\n"
+	fprintf(o, "\t\t\t\tplk_mk_arrive(plk_cnt + %d, (unsigned)((%lld - 1 - first) / %lld + 1));\n"
 	           "\t\t\t}\n\t\t}\n\t}\n", op->id, (long long)op->pieces, b);
 }
 
