@@ -75,7 +75,10 @@ static char *jit_log(nvJitLinkHandle h, int info)
 	return s;
 }
 
-static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkResult r, const char *what)
+/* E0504; engines: the link holds an engine's state object, its calls
+ * inlined (no --engine-lib), so an undefined engine function may be one
+ * the headers do not inline */
+static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkResult r, const char *what, int engines)
 {
 	Diag *d = diag_new(c, DIAG_ERROR, "E0504", kernel_span(p->g),
 	                   "nvJitLink failed to link `%s` for %s (%s, error %d)",
@@ -86,7 +89,7 @@ static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkRe
 	free(log);
 	diag_help(d, "an undefined symbol is an `entry` the component's source does not define "
 	             "as extern \"C\" __device__, or an ABI function this plkc does not provide");
-	if (!c->engine_lib)
+	if (engines)
 		diag_help(d, "an undefined engine function (`nvshmem...`) is one its headers do not inline: "
 		             "link with --engine-lib, which adds the engine's device library");
 	diag_end(c, d);
@@ -180,7 +183,7 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	nvJitLinkDestroy(&h);
 	return 0;
 fail:
-	jit_error(c, p, h, r, what);
+	jit_error(c, p, h, r, what, in->nstates > 0);
 	free(*out);
 	*out = NULL;
 	if (h)
