@@ -3,7 +3,8 @@
  * (contract: attn_decode.plk). In a warp, lane group grp = lane / 8 takes
  * a position and lane sub = lane % 8 its dims 8 sub .. 8 sub + 7: a score
  * is 8 FMAs and 3 shuffles. Each group keeps an online softmax per head
- * (exp2, the scale and log2(e) folded into q); the four groups of a warp
+ * (exp2, the scale and log2(e) folded into q), rescaled once a trip of U
+ * positions; the four groups of a warp
  * merge by shuffles, the warps through shared memory, and warps 0..3 (one
  * per head) write the piece's partial.
  */
@@ -78,30 +79,56 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 				vraw[u] = ld_act(vc + t * row + kvh * HD + sub * 8);
 			}
 		}
+		/* the trip's U scores of each head first (independent shuffles),
+		 * then one rescale a head: U + 1 exp2, not 2 U */
+		float sc[G][U];
 #pragma unroll
 		for (int u = 0; u < U; u++) {
-			const bool in = tb + u * STEP + grp < t1;
-			float kf[8], vf[8];
+			float kf[8];
 			unpack8(kraw[u], kf);
-			unpack8(vraw[u], vf);
 #pragma unroll
 			for (int h = 0; h < G; h++) {
-				float sc = 0.f;
+				float s = 0.f;
 #pragma unroll
 				for (int d = 0; d < 8; d++)
-					sc = fmaf(qr[h][d], kf[d], sc);
-				sc += __shfl_xor_sync(0xffffffffu, sc, 1);
-				sc += __shfl_xor_sync(0xffffffffu, sc, 2);
-				sc += __shfl_xor_sync(0xffffffffu, sc, 4);
-				if (!in)
-					continue;
-				const float mm = fmaxf(m[h], sc), corr = m[h] == NEG ? 0.f : exp2f(m[h] - mm), p = exp2f(sc - mm);
-				l[h] = l[h] * corr + p;
-#pragma unroll
-				for (int d = 0; d < 8; d++)
-					o[h][d] = fmaf(p, vf[d], o[h][d] * corr);
-				m[h] = mm;
+					s = fmaf(qr[h][d], kf[d], s);
+				sc[h][u] = s;
 			}
+		}
+#pragma unroll
+		for (int off = 1; off <= 4; off <<= 1)
+#pragma unroll
+			for (int h = 0; h < G; h++)
+#pragma unroll
+				for (int u = 0; u < U; u++)
+					sc[h][u] += __shfl_xor_sync(0xffffffffu, sc[h][u], off);
+		float vf[U][8];
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			unpack8(vraw[u], vf[u]);
+#pragma unroll
+		for (int h = 0; h < G; h++) {
+			float mm = m[h];
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				if (tb + u * STEP + grp < t1)
+					mm = fmaxf(mm, sc[h][u]);
+			if (mm == NEG)
+				continue;   /* no position of the trip in range for this group */
+			const float corr = m[h] == NEG ? 0.f : exp2f(m[h] - mm);
+			l[h] *= corr;
+#pragma unroll
+			for (int d = 0; d < 8; d++)
+				o[h][d] *= corr;
+#pragma unroll
+			for (int u = 0; u < U; u++) {
+				const float p = tb + u * STEP + grp < t1 ? exp2f(sc[h][u] - mm) : 0.f;
+				l[h] += p;
+#pragma unroll
+				for (int d = 0; d < 8; d++)
+					o[h][d] = fmaf(p, vf[u][d], o[h][d]);
+			}
+			m[h] = mm;
 		}
 	}
 	/* the four groups of the warp: xor 8, then 16 */
