@@ -4,9 +4,9 @@
  * a position and lane sub = lane % 8 its dims 8 sub .. 8 sub + 7: a score
  * is 8 FMAs and 3 shuffles. Each group keeps an online softmax per head
  * (exp2, the scale and log2(e) folded into q), rescaled once a trip of U
- * positions; the four groups of a warp
- * merge by shuffles, the warps through shared memory, and warps 0..3 (one
- * per head) write the piece's partial.
+ * positions; the four groups of a warp merge by shuffles, the warps
+ * through shared memory, and warps 0..3 (one per head) write the piece's
+ * partial.
  */
 #include "plk.cuh"
 #include "decode.cuh"
