@@ -11,8 +11,10 @@
  * launches. The count is a release add after the block's barrier, the
  * wait an acquire load before one: with the barriers those order the
  * writers' stores before the readers' loads, and no full fence is needed
- * (docs/megakernel.md, "Linking"). Every block must be resident: the runtime launches it
- * cooperatively (the manifest's "cooperative"). */
+ * (docs/megakernel.md, "Linking"). An op whose components declare
+ * `early` waits inside its main instead: the entry leaves its waits in
+ * shared memory for plk_wait_inputs. Every block must be resident: the
+ * runtime launches it cooperatively (the manifest's "cooperative"). */
 #include <stdlib.h>
 #include <string.h>
 #include "plk.h"
