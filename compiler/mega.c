@@ -1051,12 +1051,12 @@ MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *mk, const ArchInfo *a
 	if (order_ops(m))
 		return NULL;
 	for (int i = 0; i < m->mp->ops.n; i++) {
-		const MOp *op = m->mp->ops.v[i];
-		int w = 0;
+		MOp *op = m->mp->ops.v[i];
 		for (int d = 0; d < op->deps.n; d++)
-			w += ((const MDep *)op->deps.v[d])->direct;
-		if (op->early && (w > m->mp->early_slots || !m->mp->early_slots))
-			m->mp->early_slots = w > 1 ? w : 1;
+			op->waits += ((const MDep *)op->deps.v[d])->direct;
+		int slots = op->waits > 1 ? op->waits : 1;
+		if (op->early && slots > m->mp->early_slots)
+			m->mp->early_slots = slots;
 	}
 	if (check_fit(m))
 		return NULL;

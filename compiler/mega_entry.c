@@ -81,31 +81,28 @@ static void op_text(FILE *o, const MegaPlan *mp, const MOp *op, const char *main
 		fprintf(o, "\t\t\tlong long *tl = plk_tl + ((long long)plk_b * %d + %d) * 4;\n"
 		           "\t\t\tif (threadIdx.x == 0)\n\t\t\t\ttl[0] = plk_mk_clock(), tl[3] = plk_mk_smid();\n",
 		        mp->ops.n, op->id);
-	int waits = 0;
-	for (int d = 0; d < op->deps.n; d++)
-		waits += ((const MDep *)op->deps.v[d])->direct;
-	if (op->early) {   /* its components wait (plk_wait_inputs), on these */
+	/* thread 0 waits on each counter, or (an op that waits inside) leaves
+	 * them for its components' plk_wait_inputs; the block meets after */
+	if (op->waits || op->early) {
 		fputs("\t\t\tif (threadIdx.x == 0) {\n", o);
 		for (int d = 0, k = 0; d < op->deps.n; d++) {
 			const MDep *dp = op->deps.v[d];
-			if (dp->direct)
+			if (!dp->direct)
+				continue;
+			if (op->early)
 				fprintf(o, "\t\t\t\tplk_mk_wp[%d] = plk_cnt + %d, plk_mk_wt[%d] = (plk_gen + 1u) * %lldu;   /* %s */\n",
 				        k, dp->from->id, k, (long long)dp->from->pieces, dp->from->name), k++;
-		}
-		fprintf(o, "\t\t\t\tplk_mk_wn = %d;\n\t\t\t}\n\t\t\t__syncthreads();\n", waits);
-	} else if (waits) {
-		fputs("\t\t\tif (threadIdx.x == 0) {\n", o);
-		for (int d = 0; d < op->deps.n; d++) {
-			const MDep *dp = op->deps.v[d];
-			if (dp->direct)
+			else
 				fprintf(o, "\t\t\t\tplk_mk_wait(plk_cnt + %d, (plk_gen + 1u) * %lldu);   /* %s */\n", dp->from->id,
 				        (long long)dp->from->pieces, dp->from->name);
 		}
+		if (op->early)
+			fprintf(o, "\t\t\t\tplk_mk_wn = %d;\n", op->waits);
 		fputs("\t\t\t}\n\t\t\t__syncthreads();\n", o);
 	}
 	if (mp->timeline)
 		fprintf(o, "%s\t\t\tif (threadIdx.x == 0)\n\t\t\t\ttl[1] = plk_mk_clock();\n",
-		        waits || op->early ? "" : "\t\t\t__syncthreads();\n");
+		        op->waits || op->early ? "" : "\t\t\t__syncthreads();\n");
 	fprintf(o, "\t\t\t%s(", main);
 	for (int i = 0; i < g->kparams.n; i++)
 		fprintf(o, "%s, ", op->args[i]);
@@ -152,14 +149,13 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 	      "{ asm volatile(\"red.release.gpu.global.add.u32 [%0], %1;\" :: \"l\"(c), \"r\"(n) : \"memory\"); }\n", o);
 	/* plk_wait_inputs (stdlib/plk.cuh): the waits of the block's current
 	 * op, when its components wait themselves (MOp.early), else none */
-	int early = mp->early_slots > 0, most = mp->early_slots;
-	if (early)
+	if (mp->early_slots)
 		fprintf(o, "static __shared__ unsigned plk_mk_wn;                /* the op's waits */\n"
 		           "static __shared__ const unsigned *plk_mk_wp[%d];    /* each on a counter */\n"
 		           "static __shared__ unsigned plk_mk_wt[%d];           /* reaching its target */\n"
 		           "extern \"C\" __device__ void plk_wait_inputs(int inst)\n"
 		           "{\n\t(void)inst;\n\tfor (unsigned i = 0; i < plk_mk_wn; i++)\n\t\tplk_mk_wait(plk_mk_wp[i], plk_mk_wt[i]);\n}\n",
-		        most, most);
+		        mp->early_slots, mp->early_slots);
 	else
 		fputs("extern \"C\" __device__ void plk_wait_inputs(int inst) { (void)inst; }\n", o);
 	if (mp->timeline)
@@ -194,7 +190,7 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 	           "\tasm volatile(\"ld.relaxed.gpu.global.u32 %%0, [%%1];\" : \"=r\"(plk_gen) : \"l\"(plk_cnt + %d) : \"memory\");\n"
 	           "\tconst int plk_b = blockIdx.x;\n\t(void)plk_bufs;\n",
 	        mp->zero_bytes, mp->ops.n + 1);
-	if (early)   /* no op's waits yet: a stray plk_wait_inputs returns at once */
+	if (mp->early_slots)   /* no op's waits yet: a stray plk_wait_inputs returns at once */
 		fputs("\tif (threadIdx.x == 0)\n\t\tplk_mk_wn = 0;\n\t__syncthreads();\n", o);
 	for (int i = 0; i < mp->ops.n; i++) {
 		const MOp *op = mp->ops.v[i];

@@ -48,16 +48,15 @@ void mega_schedule_print(FILE *o, const MegaPlan *mp)
 		        op->pl->threads, op->pl->smem_bytes);
 		uses(o, op, ACC_READ, "      reads ");
 		uses(o, op, ACC_WRITE, "      writes ");
-		int n = 0;
-		for (int d = 0; d < op->deps.n; d++) {
+		for (int d = 0, n = 0; d < op->deps.n; d++) {
 			const MDep *dp = op->deps.v[d];
 			if (dp->direct)
 				fprintf(o, "%s%s (counter %d = %lld)", n++ ? ", " : "      waits ", dp->from->name, dp->from->id,
 				        (long long)dp->from->pieces);
 		}
-		if (n || op->early)
-			fputs(!op->early ? "\n" : n ? ", inside its main (its components read `early` params first)\n"
-			                             : "      waits for nothing; its components read `early` params first\n", o);
+		if (op->waits || op->early)
+			fputs(!op->early ? "\n" : op->waits ? ", inside its main (its components read `early` params first)\n"
+			                                     : "      waits for nothing; its components read `early` params first\n", o);
 	}
 	/* per block: its pieces, and the two ops in a row that hold most shared memory */
 	int64_t most = -1, fewest = -1, most_blk = 0, pair = -1, pair_blk = 0;

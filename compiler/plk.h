@@ -996,6 +996,7 @@ struct MOp {
 	int64_t first;           /* piece i runs on block (first + i) % blocks */
 	int early;               /* every instance of its kernel declares `early`: its components
 	                          * wait for its deps (plk_wait_inputs), not the entry before its main */
+	int waits;               /* its direct deps (MDep.direct), the counters it waits on */
 	Vec uses, deps;          /* MUse*, MDep* */
 	/* what its kernel's main takes, per Graph.kparams, as CUDA over the
 	 * megakernel entry's names (mega_entry.c): p<i> its params, plk_bufs
