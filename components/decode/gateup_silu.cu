@@ -19,17 +19,11 @@ PLK_ENTRY void plk_gateup_silu(int inst, const __nv_bfloat16 *w, const __nv_bflo
 	if (tile_m < 0)
 		return;   /* the flush call */
 	constexpr int NK = D / 256, FEAT = 32, PER = FEAT / WARPS;
-	static_assert(PER == 4, "a warp takes 4 features: rows_dot<NK, 4> and lanes 0..3");
+	static_assert(PER == 4, "a warp takes 4 features: rows2_normed<NK, 4> and lanes 0..3");
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
 	const int base = tile_m * 2 * FEAT + warp * PER;
-	uint4 wg[PER][NK];   /* `early w`: the gate rows stream in while the op waits */
-	rows_load<NK, PER>(w, D, base, 2 * F, wg);
-	plk_wait_inputs(inst);
-	float xr[NK][8];
-	load_normed<NK>(x, g, 1e-5f, xr);
-	float gate[PER], up[PER];
-	rows_fma<NK, PER>(wg, xr, gate);
-	rows_dot<NK, PER>(w, D, base + FEAT, 2 * F, xr, up);
+	float gate[PER], up[PER];   /* `early w`: the gate rows stream in while the op waits */
+	rows2_normed<NK, PER>(inst, w, D, base, base + FEAT, 2 * F, x, g, 1e-5f, gate, up);
 	const int f = tile_m * FEAT + warp * PER + lane;
 	if (lane < PER && f < F) {
 		const float a = pick<PER>(gate, lane), b = pick<PER>(up, lane);

@@ -20,14 +20,8 @@ PLK_ENTRY void plk_norm_matvec(int inst, const __nv_bfloat16 *w, const __nv_bflo
 	constexpr int NK = D / 256;
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
 	const int row = tile_m * 8 * WARPS + warp * 8 + lane, row0 = row - lane;
-	uint4 wa[4][NK];   /* `early w`: rows row0 .. + 3 stream in while the op waits */
-	rows_load<NK, 4>(w, D, row0, N, wa);
-	plk_wait_inputs(inst);
-	float xr[NK][8];
-	load_normed<NK>(x, g, 1e-5f, xr);
-	float a[4], b[4];
-	rows_fma<NK, 4>(wa, xr, a);
-	rows_dot<NK, 4>(w, D, row0 + 4, N, xr, b);
+	float a[4], b[4];   /* `early w`: rows row0 .. + 3 stream in while the op waits */
+	rows2_normed<NK, 4>(inst, w, D, row0, row0 + 4, N, x, g, 1e-5f, a, b);
 	const float v = lane < 4 ? pick<4>(a, lane) : pick<4>(b, lane & 3);
 	if (lane < 8 && row < N)
 		y[row] = v;

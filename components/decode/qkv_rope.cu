@@ -25,14 +25,8 @@ PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat1
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), head = tile_m / PARTS;
 	const int first = (tile_m % PARTS) * (HALF / PARTS) + warp * PAIRS;   /* the warp's first pair */
 	const int base = head * HD + first, rows = (NQ + 2 * NKV) * HD;
-	uint4 wlo[PAIRS][NK];   /* `early w`: the first rows stream in while the op waits */
-	rows_load<NK, PAIRS>(w, D, base, rows, wlo);
-	plk_wait_inputs(inst);
-	float xr[NK][8];
-	load_normed<NK>(x, g, 1e-5f, xr);
-	float lo[PAIRS], hi[PAIRS];
-	rows_fma<NK, PAIRS>(wlo, xr, lo);
-	rows_dot<NK, PAIRS>(w, D, base + HALF, rows, xr, hi);
+	float lo[PAIRS], hi[PAIRS];   /* `early w`: the lo rows stream in while the op waits */
+	rows2_normed<NK, PAIRS>(inst, w, D, base, base + HALF, rows, x, g, 1e-5f, lo, hi);
 	if (lane >= PAIRS)
 		return;
 	const int i = first + lane;   /* the pair: dims i and i + HALF of the head */
