@@ -21,7 +21,13 @@
 #include <llvm/Config/llvm-config.h>
 #include "plk.h"
 
-#define DATALAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+/* Shared (3) and constant (4) pointers are 32-bit, as cicc compiles them:
+ * the ABI functions' addresses are then 32-bit adds, and a linked kernel's
+ * SASS is its one-unit nvcc build's (docs/toolchain.md). Local (5) stays
+ * 64-bit: libdevice's sincosf keeps an array there, and 32-bit local
+ * pointers make NVVM fail on it ("Copy one register into another with a
+ * different width"). */
+#define DATALAYOUT "e-p3:32:32-p4:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 #define TRIPLE "nvptx64-nvidia-cuda"
 
 /* ------------------------------------------------------------ module */

@@ -121,7 +121,7 @@ static void test_ir(void)
 	CHECK_EQ_INT(glue_emit_ll(&c, &f.p, out_open(&o)), 0);
 	const char *ll = out_text(&o);
 	CHECK(has(ll, "target triple = \"nvptx64-nvidia-cuda\""));
-	CHECK(has(ll, "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\""));
+	CHECK(has(ll, "target datalayout = \"e-p3:32:32-p4:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64\""));
 	CHECK(has(ll, "!nvvmir.version = !{!0}"));
 	CHECK(has(ll, "!0 = !{i32 2, i32 0}"));
 	CHECK(has(ll, "@pipelink_smem = external addrspace(3) global [0 x i8], align 1024"));
