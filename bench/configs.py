@@ -192,17 +192,26 @@ ATTN_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 192, BN = 128, HD
 W2_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]   # 2 warpgroups
 
 
+# examples/attn_dense.plk is a select of two kernels, 128- and 176-key
+# blocks (docs/attention.md, "Wide KV blocks"): a configuration is one of
+# them, the 128-key one unless it names the other.
+DENSE_WIDE = "attn_dense_bn176"
+
+
 def _attn(kind, recipe, hd, shapes, check):
     """At head dim 64 the tiles pipelink.attention takes (_attention.py):
     two warpgroups for the sliding window, three for the others."""
     edit = [] if hd == 128 else W2_D64 if kind == "sliding" else ATTN_D64
-    return dict(name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
+    kern = dict(kernel="attn_dense_bn128") if recipe == "dense" else {}
+    return dict(kern, name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
                 kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=edit)
 
 
 SETS["attention"] = [
-    _attn("dense", "dense", 128, [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384),
-                                  (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    # attn_dense's select: the 176-key variant from 4k keys on, the 128-key one under
+    dict(_attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384), (2, 32, 8, 8192, 8192)],
+               ATTN_CHECK_XL), kernel=DENSE_WIDE),
+    dict(_attn("dense", "dense", 128, [(8, 16, 16, 2048, 2048)], ATTN_CHECK_XL), name="attn_dense_d128_bn128"),
     _attn("causal", "causal", 128, [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384),
                                     (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
     _attn("dense", "dense", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
@@ -285,11 +294,68 @@ SETS["attn_tiles"] = [
     _attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
     dict(_attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_document_d64w2",
          edit=W2_D64),
-    _attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    dict(_attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+         ),
     dict(_attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
          name="attn_dense_d128_r240",
          edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 128, REGS = 240, LREGS = 24")]),
 ]
+
+# Wider KV blocks at head dim 128 (issue 15: dense D128 at 0.95x cuDNN;
+# FA3 takes 128 x 176 there): the block's fixed costs (the pingpong turn,
+# the ring waits, the row max's shuffles, O's rescale) over 1.25x and
+# 1.375x the keys. Shared memory pays for it: one Q stage, and at 176 the
+# output staged half its columns at a time (attn_store SPLIT = 2).
+BN_SHAPES = [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384), (2, 32, 8, 8192, 8192)]
+BN_Q1 = ("lq.q   -> core.q [stages = 2]", "lq.q   -> core.q [stages = 1]")
+BN_TILES = "const BM = 128, BN = 128, HD = 128"
+SETS["attn_bn"] = [
+    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL)),
+    dict(_attn("dense", "dense", 128, BN_SHAPES[1:2], ATTN_CHECK[:1]), name="attn_dense_d128_q1",
+         edit=[BN_Q1]),
+    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn160",
+         edit=[BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 128, REGS = 240, LREGS = 24")]),
+    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn176",
+         kernel=DENSE_WIDE),
+    _attn("causal", "causal", 128, BN_SHAPES[1:2] + BN_SHAPES[3:], ATTN_CHECK_XL),
+    dict(_attn("causal", "causal", 128, BN_SHAPES[1:2] + BN_SHAPES[3:], ATTN_CHECK_XL), name="attn_causal_d128_bn176",
+         edit=[BN_Q1, (BN_TILES, "const BM = 128, BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2")]),
+]
+
+# The 160-key blocks on every variant at head dim 128, and on the
+# two-warpgroup tiles at head dim 64 (the sliding window's, causal's),
+# each beside its 128-key form; the dense 176 once more, to be built
+# with the glue's shared pointers 32-bit as well (--suffix _p3).
+BN160 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 128, REGS = 240, LREGS = 24")]
+BN160_D64 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 64")]
+BN176 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2")]
+SETS["attn_bn2"] = [
+    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn160",
+         edit=BN160),
+    dict(_attn("dense", "dense", 128, BN_SHAPES[1:2], ATTN_CHECK[:1]), name="attn_dense_d128_bn176",
+         kernel=DENSE_WIDE),
+    _attn("causal", "causal", 128, BN_SHAPES, ATTN_CHECK_XL),
+    dict(_attn("causal", "causal", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_causal_d128_bn160", edit=BN160),
+] + [x for kind in ("sliding", "softcap", "document")
+     for x in (_attn(kind, kind, 128, ATTN_BIG, ATTN_CHECK),
+               dict(_attn(kind, kind, 128, ATTN_BIG, ATTN_CHECK), name="attn_%s_d128_bn160" % kind, edit=BN160))] + [
+    _attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
+    dict(_attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_sliding_d64_bn160",
+         edit=BN160_D64),
+    dict(_attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK[:2]), name="attn_causal_d64w2",
+         edit=W2_D64),
+    dict(_attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK[:2]), name="attn_causal_d64w2_bn160",
+         edit=BN160_D64),
+]
+SETS["attn_bn2_p3"] = [SETS["attn_bn2"][1]]
+
+# With the glue's shared pointers 32-bit (docs/toolchain.md): the wider
+# blocks on the causal and softcap variants at head dim 128, appended to
+# the `attention` set's run (--append) beside their 128-key forms.
+SETS["attn_wide"] = [
+    dict(_attn(kind, kind, 128, BN_SHAPES if kind == "causal" else ATTN_BIG, ATTN_CHECK),
+         name="attn_%s_d128_bn%d" % (kind, bn), edit=BN160 if bn == 160 else BN176)
+    for kind in ("causal", "softcap") for bn in (160, 176)]
 
 # Skinny GEMMs (examples/gemm_skinny.plk, issue 16's small M): C^T = B A^T
 # on 64-row tiles of the weights by 16 rows of A; the ring's depth and a K

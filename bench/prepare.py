@@ -41,6 +41,12 @@ def run(cmd, **kw):
     return r, dt
 
 
+def kernel_flag(cfg):
+    """`--kernel NAME` where the configuration is one variant of a select
+    (its "kernel"): plkc links and writes the monolith of that one."""
+    return ["--kernel", cfg["kernel"]] if "kernel" in cfg else []
+
+
 def edited(name, path, edits):
     """path with the edits applied, written beside it as .bench_NAME_FILE
     (relative paths inside it still resolve); returns the new path."""
@@ -102,15 +108,16 @@ def main():
         name, arch = cfg["name"], cfg["arch"]
         with variant(cfg) as recipe:
             cubin = os.path.join(args.out, name + ".cubin")
-            run([args.plkc, recipe, "-arch", arch, "-o", cubin])   # warms the object cache
+            kern = kernel_flag(cfg)
+            run([args.plkc, recipe, "-arch", arch, "-o", cubin] + kern)   # warms the object cache
             links, jit = [], []
             for _ in range(args.repeat):
-                r, dt = run([args.plkc, recipe, "-arch", arch, "-o", cubin, "--time"])
+                r, dt = run([args.plkc, recipe, "-arch", arch, "-o", cubin, "--time"] + kern)
                 links.append(dt)
                 m = re.search(r"time: nvJitLink \(LTO \+ ptxas\)\s+([0-9.]+) ms", r.stderr)
                 jit.append(float(m.group(1)) / 1e3 if m else float("nan"))
             mono_cu = os.path.join(args.out, name + ".mono.cu")
-            run([args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu])
+            run([args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern)
             mono = os.path.join(args.out, name + ".mono.cubin")
             sm = arch[3:]
             nv = []
@@ -136,7 +143,7 @@ def check_all(plkc):
     cfgs = unique_configs()
     for cfg in cfgs:
         with variant(cfg) as recipe:
-            run([plkc, "--check", recipe, "-arch", cfg["arch"]])
+            run([plkc, "--check", recipe, "-arch", cfg["arch"]] + kernel_flag(cfg))
     print("%d configurations of %d sets type-check" % (len(cfgs), len(SETS)))
 
 
@@ -146,8 +153,8 @@ def hash_all(plkc, out):
     for cfg in unique_configs():
         with variant(cfg) as recipe:
             base = os.path.join(out, cfg["name"])
-            run([plkc, recipe, "-arch", cfg["arch"], "-o", base + ".cubin"])
-            run([plkc, recipe, "-arch", cfg["arch"], "--emit=monolith", "-o", base + ".mono.cu"])
+            run([plkc, recipe, "-arch", cfg["arch"], "-o", base + ".cubin"] + kernel_flag(cfg))
+            run([plkc, recipe, "-arch", cfg["arch"], "--emit=monolith", "-o", base + ".mono.cu"] + kernel_flag(cfg))
         for ext in (".cubin", ".manifest.json", ".mono.cu"):
             with open(base + ext, "rb") as f:
                 print("%s  bench %s%s" % (hashlib.sha256(f.read()).hexdigest(), cfg["name"], ext))

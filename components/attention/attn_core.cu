@@ -43,7 +43,9 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	constexpr float LOG2E = 1.4426950408889634f;
 	static_assert((WG == 2 || WG == 3) && BM == 64 * WG, "one m64 block of queries per warpgroup, 2 or 3 of them");
 	static_assert(HD == 64 || HD == 128, "head dim 64 or 128: whole 64-column swizzle boxes");
-	static_assert(BN == 128, "BN = 128: S = Q K^T is one m64n128 wgmma per k16 step");
+	static_assert(BN == 128 || BN == 160 || BN == 176,
+	              "BN = 128, 160 or 176: S = Q K^T is one m64nBN wgmma per k16 step (a form in plk.cuh)");
+	static_assert(BN % 16 == 0 && (BN / 8) % 2 == 0, "P V takes whole k16 steps: pairs of S's 8-column blocks");
 	const int wg = plk_warp_rank(inst) >> 2, w = plk_warp_rank(inst) & 3;
 	/* the turn goes round the warpgroups: sched<g> is warpgroup g's */
 	const int sched_me = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + wg);
@@ -101,7 +103,12 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 			const uint32_t off = (kk & 3) * (32 >> 4);	/* 16 elements along Dh */
 			const uint64_t da = plk_wgmma_desc_sw128_at(qlo, (kk >> 2) * (Q_CHUNK >> 4) + off);
 			const uint64_t db = plk_wgmma_desc_sw128_at(klo, (kk >> 2) * (KV_CHUNK >> 4) + off);
-			plk_wgmma_m64n128k16(s, da, db, kk > 0);
+			if (BN == 128)
+				plk_wgmma_m64n128k16(s, da, db, kk > 0);
+			else if (BN == 160)
+				plk_wgmma_m64n160k16(s, da, db, kk > 0);
+			else
+				plk_wgmma_m64n176k16(s, da, db, kk > 0);
 		}
 		plk_wgmma_commit();
 	};

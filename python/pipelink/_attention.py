@@ -54,6 +54,10 @@ _VARIANTS = {
 }
 
 
+SIG = ("(Q: tensor<bf16>[B, H, SQ, HD], K: tensor<bf16>[B, HKV, SKV, HD], V: tensor<bf16>[B, HKV, SKV, HD], "
+       "O: tensor<bf16>[B, H, SQ, HD], LSE: tensor<f32>[B, H, SQ], scale: f32%s)")
+
+
 def recipe_text(kind, hd):
     """The recipe of a variant at head dim hd (64 or 128): the standard
     components, found on plkc's default `use` path."""
@@ -69,18 +73,28 @@ def recipe_text(kind, hd):
     if "lpt" in v["grid"]:
         uses.append("lpt_order")
     text = "".join('use "attention/%s.plk"\n' % u for u in uses)
-    text += ("\nkernel attn_%s(Q: tensor<bf16>[B, H, SQ, HD], K: tensor<bf16>[B, HKV, SKV, HD], "
-             "V: tensor<bf16>[B, HKV, SKV, HD], O: tensor<bf16>[B, H, SQ, HD], LSE: tensor<f32>[B, H, SQ], "
-             "scale: f32%s) {\n" % (kind, v["params"]))
-    text += "  const BM = %d, BN = 128, HD = %d, LREGS = %d\n" % (bm, hd, lregs)
-    text += "  grid persistent, tiles(ceil_div(SQ, BM), B * H), %s\n" % v["grid"]
-    text += ("  lq   = tma_load_q(qmap = Q)\n  lkv  = tma_load_kv(kmap = K, vmap = V)\n  core = attn_core()\n"
-             "  epi  = attn_store(omap = O, lse = LSE)\n")
-    if "lpt" in v["grid"]:
-        text += "  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))\n"
-    text += ("  lq.q -> core.q [stages = 2]\n  lkv.k -> core.k [stages = 2]\n  lkv.v -> core.v [stages = 2]\n"
-             "  core.o -> epi.o\n")
-    return text + v["hooks"] + "}\n"
+    sig = SIG % v["params"]
+
+    def kernel(name, tiles, qstages):
+        k = "\nkernel %s%s {\n  const BM = %d, %s\n" % (name, sig, bm, tiles)
+        k += "  grid persistent, tiles(ceil_div(SQ, BM), B * H), %s\n" % v["grid"]
+        k += ("  lq   = tma_load_q(qmap = Q)\n  lkv  = tma_load_kv(kmap = K, vmap = V)\n  core = attn_core()\n"
+              "  epi  = attn_store(omap = O, lse = LSE)\n")
+        if "lpt" in v["grid"]:
+            k += "  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))\n"
+        k += ("  lq.q -> core.q [stages = %d]\n  lkv.k -> core.k [stages = 2]\n  lkv.v -> core.v [stages = 2]\n"
+              "  core.o -> epi.o\n" % qstages)
+        return k + v["hooks"] + "}\n"
+
+    narrow = "BN = 128, HD = %d, LREGS = %d" % (hd, lregs)
+    if kind != "dense" or hd != 128:
+        return text + kernel("attn_%s" % kind, narrow, 2)
+    # dense at HD 128: 176-key blocks from 4k keys on, as
+    # examples/attn_dense.plk's select (docs/attention.md, "Wide KV blocks")
+    text += kernel("attn_dense_bn128", narrow, 2)
+    text += kernel("attn_dense_bn176", "BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2", 1)
+    return text + ("\nselect attn_dense%s {\n  when SKV >= 4096: attn_dense_bn176\n  else: attn_dense_bn128\n}\n"
+                   % sig)
 
 
 def recipe_path(kind, hd, cache=None):
