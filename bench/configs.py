@@ -357,6 +357,13 @@ SETS["attn_wide"] = [
          name="attn_%s_d128_bn%d" % (kind, bn), edit=BN160 if bn == 160 else BN176)
     for kind in ("causal", "softcap") for bn in (160, 176)]
 
+# Where attn_dense's select turns to 176-key blocks (SKV >= 4096): both
+# variants between the 2k and 8k keys timed before.
+SETS["attn_dense_mid"] = [
+    dict(_attn("dense", "dense", 128, [(6, 16, 16, 3072, 3072), (4, 16, 16, 4096, 4096)], ATTN_CHECK[:1]),
+         name="attn_dense_d128_mid%s" % k[-3:], kernel=k)
+    for k in ("attn_dense_bn128", DENSE_WIDE)]
+
 # Skinny GEMMs (examples/gemm_skinny.plk, issue 16's small M): C^T = B A^T
 # on 64-row tiles of the weights by 16 rows of A; the ring's depth and a K
 # split varied (run 1 of bench/results/2026-12-02-skinny.md timed the

@@ -89,11 +89,11 @@ def recipe_text(kind, hd):
     narrow = "BN = 128, HD = %d, LREGS = %d" % (hd, lregs)
     if kind != "dense" or hd != 128:
         return text + kernel("attn_%s" % kind, narrow, 2)
-    # dense at HD 128: 176-key blocks from 4k keys on, as
+    # dense at HD 128: 176-key blocks from 3k keys on, as
     # examples/attn_dense.plk's select (docs/attention.md, "Wide KV blocks")
     text += kernel("attn_dense_bn128", narrow, 2)
     text += kernel("attn_dense_bn176", "BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2", 1)
-    return text + ("\nselect attn_dense%s {\n  when SKV >= 4096: attn_dense_bn176\n  else: attn_dense_bn128\n}\n"
+    return text + ("\nselect attn_dense%s {\n  when SKV >= 3072: attn_dense_bn176\n  else: attn_dense_bn128\n}\n"
                    % sig)
 
 
