@@ -600,15 +600,12 @@ static int same_cvals(const GInst *a, const GInst *b)
 }
 
 /* Another instance of the n graphs that is in's component with other
- * constants (their objects would define one entry twice); before: only
- * one that comes before in. NULL: none. */
-static const GInst *other_specialization(const Placement *const *ps, int n, const GInst *in, int before)
+ * constants (their objects would define one symbol twice); NULL: none. */
+static const GInst *other_specialization(const Placement *const *ps, int n, const GInst *in)
 {
 	for (int v = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++) {
 			const GInst *o = ps[v]->g->insts.v[i];
-			if (before && o == in)
-				return NULL;
 			if (o->comp == in->comp && !same_cvals(o, in))
 				return o;
 		}
@@ -637,33 +634,14 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch,
 	int before = c->nerrors;
 	if (link_check_ids(c, ps, n))
 		return -1;
-	/* what cannot be renamed, before any object is built. (A shipped
-	 * object serves only the constants it was built for, E0214 at check;
-	 * the other specializations are built from its declaration, renamed.) */
-	for (int v = 0; v < n; v++)
-		for (int i = 0; i < ps[v]->g->insts.n; i++) {
-			const GInst *in = ps[v]->g->insts.v[i];
-			const GInst *o = other_specialization(ps, n, in, 0);
-			if (o && !in->comp->entry) {   /* a hook provider: its functions' names are its contract's */
-				if (!(o = other_specialization(ps, n, in, 1)))
-					continue;   /* reported at the later instance */
-				Diag *d = diag_new(c, DIAG_ERROR, "E0364", in->decl ? in->decl->sp : span_none,
-				                   "two specializations of hook provider `%s` in one cubin", in->comp->name);
-				d->primary.msg = arena_printf(c->arena, "`%s` of kernel `%s`", in->name, ps[v]->g->k->name);
-				diag_label(d, o->decl ? o->decl->sp : span_none, "the same component with other constants");
-				diag_note(d, "a hook provider's functions have the names its `out hook`s give, so one cubin can "
-				             "hold one specialization of it");
-				diag_help(d, "give both instances the same constants");
-				diag_end(c, d);
-				continue;
-			}
-		}
-	if (c->nerrors != before)
-		return -1;
 	for (int v = 0, k = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
 			GInst *in = ps[v]->g->insts.v[i];
-			int rename = other_specialization(ps, n, in, 0) != NULL;
+			/* another specialization in the cubin: this one's symbols
+			 * renamed (a shipped object serves only the constants it was
+			 * built for, E0214 at check; the others are built from its
+			 * declaration) */
+			int rename = other_specialization(ps, n, in) != NULL;
 			if (!inst_object(c, ps[v], in, rename, &objs[k], &in->sym))
 				in->obj = objs[k].path;
 		}

@@ -492,22 +492,37 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	return 0;
 }
 
-/* The entry renamed ENTRY__<8 hex of the key>: a flag of its own, and a
- * key over the plain key and that flag, so the object's cache name
- * differs from the plain one. */
+/* Renamed: the entry ENTRY__<8 hex of the key>, or a hook provider's
+ * functions each NAME__<the same>: a -D flag each, and a key over the
+ * plain key and those flags, so the object's cache name differs from the
+ * plain one. Returns the entry's new name, or a provider's suffix. */
 static const char *key_rename(Ctx *c, const Component *comp, Key *k)
 {
-	const char *sym = arena_printf(c->arena, "%s__%.8s", comp->entry, k->key);
-	const char *f = arena_printf(c->arena, "-D%s=%s", comp->entry, sym);
-	vec_push(c->arena, &k->flags, (void *)f);
-	k->flagstr = arena_printf(c->arena, "%s %s", k->flagstr, f);
-	k->sym = sym;
+	const char *tag = arena_printf(c->arena, "__%.8s", k->key), *fs = "";
+	if (comp->entry) {
+		k->sym = arena_printf(c->arena, "%s%s", comp->entry, tag);
+		fs = arena_printf(c->arena, "-D%s=%s", comp->entry, k->sym);
+		vec_push(c->arena, &k->flags, (void *)fs);
+	}
+	for (int i = 0; !comp->entry && i < comp->ports.n; i++) {
+		const Port *p = comp->ports.v[i];
+		const HookKind *hk = p->dir == PORT_OUT && p->ty->k == TY_HOOK ? hook_kind_lookup(p->ty->hook) : NULL;
+		int nf = 0;
+		const HookFnInfo *f = hk ? hook_fns(hk->id, &nf) : NULL;
+		for (int j = 0; j < nf; j++) {
+			const char *fl = arena_printf(c->arena, "-D%s%s=%s%s%s", p->ty->base, f[j].suffix, p->ty->base,
+			                              f[j].suffix, tag);
+			vec_push(c->arena, &k->flags, (void *)fl);
+			fs = *fs ? arena_printf(c->arena, "%s %s", fs, fl) : fl;
+		}
+	}
+	k->flagstr = arena_printf(c->arena, "%s %s", k->flagstr, fs);
 	Sha256 s;
 	sha256_init(&s);
 	sha256_field(&s, "plain", k->key, 64);
-	sha256_field(&s, "rename", f, strlen(f));
+	sha256_field(&s, "rename", fs, strlen(fs));
 	sha256_hex(&s, k->key);
-	return sym;
+	return comp->entry ? k->sym : tag;
 }
 
 /* Whether every file o records still holds its bytes; 0 yes, and the

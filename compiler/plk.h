@@ -650,7 +650,9 @@ typedef struct GInst {
 	int role;                /* set by check: index into Graph.roles; -1: none (hook providers) */
 	int hooks;               /* a hook provider: its ports are all `out hook`s, it has no warps */
 	/* link.c (link_decide): the object that defines its entry and the
-	 * symbol the glue calls; NULL until decided (then comp->entry) */
+	 * symbol the glue calls; NULL until decided (then comp->entry). A
+	 * hook provider has no entry: sym is NULL, or the suffix its hooks'
+	 * functions' names take in a renamed object (`__<8 hex>`). */
 	const char *obj, *sym;
 	/* check_split: its port of kind `split` (the entry takes k_first,
 	 * k_count); after_reduce: it reads the sum of a split tile's partial
@@ -850,7 +852,9 @@ int object_build(Ctx *c, const Component *comp, const int64_t *cvals, const Arch
  * when there was one); NULL after reporting (E0607). */
 int64_t *object_cvals(Ctx *c, const Component *comp, int *set);
 /* object_for, the entry renamed (rename: `-D ENTRY=ENTRY__<8 hex of the
- * key without it>` for nvcc) and *sym the symbol the object defines. */
+ * key without it>` for nvcc) and *sym the symbol the object defines; a
+ * hook provider's functions renamed so each (`-D NAME=NAME__<the same>`)
+ * and *sym that suffix. */
 const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
                            int rename, const char **sym, char digest[65]);
 /* The cached object of comp for cvals and arch, built when missing or
@@ -1186,8 +1190,8 @@ int link_mega(Ctx *c, const Placement *const *ps, int n, const struct MegaPlan *
 /* Sets GInst.obj and .sym for every instance of the n graphs: a component
  * built with two sets of constants in one link gets each object's entry
  * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
- * defines it; a hook provider cannot be: E0364, before any object is built. objs: one LinkObj per instance,
- * the graphs' instances one after another. */
+ * defines it, and a hook provider its functions so. objs: one LinkObj per
+ * instance, the graphs' instances one after another. */
 /* E0515 unless the kernels ps's instance ids (lanes counted) fit the ABI
  * tables' 10-bit keys; link_decide checks it first. */
 int link_check_ids(Ctx *c, const Placement *const *ps, int n);
