@@ -364,6 +364,15 @@ SETS["attn_dense_mid"] = [
          name="attn_dense_d128_mid%s" % k[-3:], kernel=k)
     for k in ("attn_dense_bn128", DENSE_WIDE)]
 
+# lpt_order's group of G heads (the blocks running at once share their K
+# and V in L2): the recipes' G = 48 MiB / (SKV * HD * 4) heads, 12 at 8k
+# and HD 128, against fewer.
+LPT_G = "lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))"
+SETS["attn_lpt"] = [_attn("causal", "causal", 128, BN_SHAPES[1:], ATTN_CHECK[:1])] + [
+    dict(_attn("causal", "causal", 128, BN_SHAPES[1:], ATTN_CHECK[:1]), name="attn_causal_d128_g%s" % g[0],
+         edit=[(LPT_G, "lpt  = lpt_order(G = %s)" % g[1])])
+    for g in (("4", "max(1, 4194304 / (SKV * HD))"), ("2", "max(1, 2097152 / (SKV * HD))"), ("1", "1"))]
+
 # Skinny GEMMs (examples/gemm_skinny.plk, issue 16's small M): C^T = B A^T
 # on 64-row tiles of the weights by 16 rows of A; the ring's depth and a K
 # split varied (run 1 of bench/results/2026-12-02-skinny.md timed the
