@@ -139,11 +139,6 @@ AbiHookCase *abi_hook_cases(Ctx *c, const Placement *p, int kind, int *n)
 	return v;
 }
 
-const char *abi_hook_fn_name(Ctx *c, const GPort *out, const HookFnInfo *f)
-{
-	return arena_printf(c->arena, "%s%s", out->decl->ty->base, f->suffix);
-}
-
 int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap)
 {
 	int nwg = (p->threads + 127) / 128, any = 0;

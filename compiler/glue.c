@@ -396,7 +396,7 @@ static LLVMValueRef call_hook(G *g, const GInst *prov, const GPort *out, const H
 	for (int i = 0; i < na; i++)
 		ts[n] = hook_arg_type(g, f->types[i]), as[n++] = args[i];
 	LLVMTypeRef ft = LLVMFunctionType(hook_arg_type(g, f->cret[0]), ts, n, 0);
-	const char *name = abi_hook_fn_name(g->c, out, f);
+	const char *name = hook_fn_name(g->c, out->decl->ty->base, f);
 	if (!prov->comp->entry && prov->sym)   /* a renamed specialization (link_decide) */
 		name = arena_printf(g->c->arena, "%s%s", name, prov->sym);
 	LLVMValueRef fn = LLVMGetNamedFunction(g->m, name);

@@ -211,7 +211,7 @@ static void hook_defs(Ctx *c, FILE *o, const Placement *p)
 				const GInst *pv = cs[j].h->from;
 				fprintf(o, "\tcase %d: {\n\t\tconst plk_hook_ctx_%d *c = (const plk_hook_ctx_%d *)ctx;\n"
 				           "\t\treturn %s(%d", cs[j].inst << 10 | cs[j].port, pv->id, pv->id,
-				        abi_hook_fn_name(c, cs[j].h->fp, &f[i]), abi_inst(g, pv, 0));
+				        hook_fn_name(c, cs[j].h->fp->decl->ty->base, &f[i]), abi_inst(g, pv, 0));
 				for (int q = 0; q < pv->comp->params.n; q++)
 					fprintf(o, ", c->p%d", q);
 				for (int q = 0; q < na; q++)

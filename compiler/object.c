@@ -492,6 +492,14 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	return 0;
 }
 
+/* -DNAME=NAME<tag> for nvcc: a flag of k's, and in *fs, the flags so far. */
+static void rename_flag(Ctx *c, Key *k, const char *name, const char *tag, const char **fs)
+{
+	const char *f = arena_printf(c->arena, "-D%s=%s%s", name, name, tag);
+	vec_push(c->arena, &k->flags, (void *)f);
+	*fs = **fs ? arena_printf(c->arena, "%s %s", *fs, f) : f;
+}
+
 /* Renamed: the entry ENTRY__<8 hex of the key>, or a hook provider's
  * functions each NAME__<the same>: a -D flag each, and a key over the
  * plain key and those flags, so the object's cache name differs from the
@@ -500,21 +508,16 @@ static const char *key_rename(Ctx *c, const Component *comp, Key *k)
 {
 	const char *tag = arena_printf(c->arena, "__%.8s", k->key), *fs = "";
 	if (comp->entry) {
+		rename_flag(c, k, comp->entry, tag, &fs);
 		k->sym = arena_printf(c->arena, "%s%s", comp->entry, tag);
-		fs = arena_printf(c->arena, "-D%s=%s", comp->entry, k->sym);
-		vec_push(c->arena, &k->flags, (void *)fs);
 	}
 	for (int i = 0; !comp->entry && i < comp->ports.n; i++) {
 		const Port *p = comp->ports.v[i];
 		const HookKind *hk = p->dir == PORT_OUT && p->ty->k == TY_HOOK ? hook_kind_lookup(p->ty->hook) : NULL;
 		int nf = 0;
 		const HookFnInfo *f = hk ? hook_fns(hk->id, &nf) : NULL;
-		for (int j = 0; j < nf; j++) {
-			const char *fl = arena_printf(c->arena, "-D%s%s=%s%s%s", p->ty->base, f[j].suffix, p->ty->base,
-			                              f[j].suffix, tag);
-			vec_push(c->arena, &k->flags, (void *)fl);
-			fs = *fs ? arena_printf(c->arena, "%s %s", fs, fl) : fl;
-		}
+		for (int j = 0; j < nf; j++)
+			rename_flag(c, k, hook_fn_name(c, p->ty->base, &f[j]), tag, &fs);
 	}
 	k->flagstr = arena_printf(c->arena, "%s %s", k->flagstr, fs);
 	Sha256 s;

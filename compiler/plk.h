@@ -573,6 +573,8 @@ typedef struct HookKind { int id; const char *name; int shaped; const char *doc;
 const HookKind *hook_kind_lookup(const char *name);   /* NULL: unknown */
 const HookKind *hook_kind_all(int *n);
 const HookFnInfo *hook_fns(int kind, int *n);         /* the kind's functions, in table order */
+/* The name a provider defines f under: its `out hook`'s BASE and f's suffix. */
+const char *hook_fn_name(Ctx *c, const char *base, const HookFnInfo *f);
 /* The name of argument i of f ("qb"), in buf[n]. */
 const char *hook_arg_name(const HookFnInfo *f, int i, char *buf, size_t n);
 
@@ -1155,8 +1157,6 @@ int abi_has_hooks(const Graph *g);
 int abi_fn_defined(const Graph *g, int fn);
 typedef struct AbiHookCase { int inst, port; const GHook *h; } AbiHookCase;
 AbiHookCase *abi_hook_cases(Ctx *c, const Placement *p, int kind, int *n);   /* arena */
-/* The provider's function for f: its `out hook`'s base name and f's suffix. */
-const char *abi_hook_fn_name(Ctx *c, const GPort *out, const HookFnInfo *f);
 /* trampoline.c: the __global__ entry, as CUDA source and as NVRTC LTO-IR */
 const char *trampoline_source(Ctx *c, const Placement *p);  /* arena */
 /* The entries of the n kernels of one cubin in one unit, each calling its

@@ -113,6 +113,11 @@ const HookFnInfo *hook_fns(int kind, int *n)
 	return first < 0 ? NULL : &hook_fn_rows[first];
 }
 
+const char *hook_fn_name(Ctx *c, const char *base, const HookFnInfo *f)
+{
+	return arena_printf(c->arena, "%s%s", base, f->suffix);
+}
+
 const char *hook_arg_name(const HookFnInfo *f, int i, char *buf, size_t n)
 {
 	/* "(float score, int b)": the last word of the i-th comma-separated part */
