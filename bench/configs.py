@@ -309,26 +309,25 @@ SETS["attn_tiles"] = [
 BN_SHAPES = [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384), (2, 32, 8, 8192, 8192)]
 BN_Q1 = ("lq.q   -> core.q [stages = 2]", "lq.q   -> core.q [stages = 1]")
 BN_TILES = "const BM = 128, BN = 128, HD = 128"
+BN160 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 128, REGS = 240, LREGS = 24")]
+BN160_D64 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 64")]
+BN176 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2")]
 SETS["attn_bn"] = [
-    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL)),
+    _attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL),
     dict(_attn("dense", "dense", 128, BN_SHAPES[1:2], ATTN_CHECK[:1]), name="attn_dense_d128_q1",
          edit=[BN_Q1]),
-    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn160",
-         edit=[BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 128, REGS = 240, LREGS = 24")]),
+    dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn160", edit=BN160),
     dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn176",
          kernel=DENSE_WIDE),
     _attn("causal", "causal", 128, BN_SHAPES[1:2] + BN_SHAPES[3:], ATTN_CHECK_XL),
     dict(_attn("causal", "causal", 128, BN_SHAPES[1:2] + BN_SHAPES[3:], ATTN_CHECK_XL), name="attn_causal_d128_bn176",
-         edit=[BN_Q1, (BN_TILES, "const BM = 128, BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2")]),
+         edit=BN176),
 ]
 
 # The 160-key blocks on every variant at head dim 128, and on the
 # two-warpgroup tiles at head dim 64 (the sliding window's, causal's),
 # each beside its 128-key form; the dense 176 once more, to be built
 # with the glue's shared pointers 32-bit as well (--suffix _p3).
-BN160 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 128, REGS = 240, LREGS = 24")]
-BN160_D64 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 160, HD = 64")]
-BN176 = [BN_Q1, (BN_TILES, "const BM = 128, BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2")]
 SETS["attn_bn2"] = [
     dict(_attn("dense", "dense", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_dense_d128_bn160",
          edit=BN160),
@@ -357,8 +356,9 @@ SETS["attn_wide"] = [
          name="attn_%s_d128_bn%d" % (kind, bn), edit=BN160 if bn == 160 else BN176)
     for kind in ("causal", "softcap") for bn in (160, 176)]
 
-# Where attn_dense's select turns to 176-key blocks (SKV >= 4096): both
-# variants between the 2k and 8k keys timed before.
+# Where attn_dense's select turns to 176-key blocks: both variants
+# between the 2k and 8k keys timed before (it turned at SKV >= 4096 when
+# this ran; at 3072 since).
 SETS["attn_dense_mid"] = [
     dict(_attn("dense", "dense", 128, [(6, 16, 16, 3072, 3072), (4, 16, 16, 4096, 4096)], ATTN_CHECK[:1]),
          name="attn_dense_d128_mid%s" % k[-3:], kernel=k)

@@ -45,7 +45,6 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	static_assert(HD == 64 || HD == 128, "head dim 64 or 128: whole 64-column swizzle boxes");
 	static_assert(BN == 128 || BN == 160 || BN == 176,
 	              "BN = 128, 160 or 176: S = Q K^T is one m64nBN wgmma per k16 step (a form in plk.cuh)");
-	static_assert(BN % 16 == 0 && (BN / 8) % 2 == 0, "P V takes whole k16 steps: pairs of S's 8-column blocks");
 	const int wg = plk_warp_rank(inst) >> 2, w = plk_warp_rank(inst) & 3;
 	/* the turn goes round the warpgroups: sched<g> is warpgroup g's */
 	const int sched_me = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + wg);
