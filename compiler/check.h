@@ -26,6 +26,7 @@ typedef struct Chk {
 	Vec bounds;              /* Bound*: what bind_params resolved, for order_kparams */
 	const Policy *order;     /* `grid order(INST)`, resolved by check_order once instances exist */
 	const Policy *split;     /* `grid split(S)`, resolved by check_split */
+	const Policy *dynamic;   /* `grid dynamic`, checked by check_dynamic */
 	NameMap inst_map;        /* GInst*, by instance name */
 } Chk;
 
@@ -84,6 +85,7 @@ void check_lanes(Chk *k);
 Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad);
 /* check_split.c */
 void check_split(Chk *k);
+void check_dynamic(Chk *k);
 void check_warps(Chk *k);
 void check_resources(Chk *k);
 

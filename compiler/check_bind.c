@@ -236,10 +236,11 @@ static void check_names_in(Chk *k, const Expr *e)
 		check_names_in(k, e->args.v[i]);
 }
 
-/* The grid policies: persistent, tiles, raster, cluster, order, split (into g). */
+/* The grid policies: persistent, tiles, raster, cluster, order, split,
+ * dynamic (into g). */
 void check_grid(Chk *k)
 {
-	static const char *const pols[] = { "persistent", "tiles", "raster", "cluster", "order", "split" };
+	static const char *const pols[] = { "persistent", "tiles", "raster", "cluster", "order", "split", "dynamic" };
 	static const char *const rasters[] = { "grouped", "row", "column" };
 	Graph *g = k->g;
 	g->cluster[0] = g->cluster[1] = 1;
@@ -257,6 +258,8 @@ void check_grid(Chk *k)
 			want = 1, usage = "`order(INST)`, INST an instance providing a `tile_order` hook";
 		else if (!strcmp(p->name, "split"))
 			want = 1, usage = "`split(S)`: each tile's K divided among S work items; `split(auto)`: all tiles' K among the blocks";
+		else if (!strcmp(p->name, "dynamic"))
+			want = 0, usage = "`dynamic`: each block takes its next work item as it finishes one";
 		else if (!strcmp(p->name, "raster")) {
 			usage = "`raster grouped(G)`, `raster row` or `raster column`";
 			int r = -1;
@@ -270,7 +273,7 @@ void check_grid(Chk *k)
 			if (want == -1) {
 				d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "unknown grid policy `%s`", p->name);
 				d->primary.msg = "not a grid policy";
-				help_similar(d, p->name, (const char **)pols, 6, "grid policies");
+				help_similar(d, p->name, (const char **)pols, 7, "grid policies");
 			} else {
 				d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "malformed grid policy `%s`", p->name);
 				d->primary.msg = "wrong form";
@@ -281,6 +284,8 @@ void check_grid(Chk *k)
 		}
 		if (!strcmp(p->name, "persistent"))
 			g->persistent = 1;
+		else if (!strcmp(p->name, "dynamic"))
+			k->dynamic = p;      /* what it needs: check_dynamic */
 		else if (!strcmp(p->name, "order"))
 			k->order = p;        /* its instance: check_order */
 		else if (!strcmp(p->name, "split")) {

@@ -35,6 +35,17 @@ static Expr *call2(Chk *k, const char *fn, Expr *a, Expr *b)
 	return e;
 }
 
+/* The kernel's workspace param (Graph.ws_bytes, ws_zero set): the runtime
+ * allocates it and passes it last. */
+static void add_workspace(Chk *k)
+{
+	GKParam *q = arena_alloc(A(k), sizeof *q);
+	q->name = "plk_workspace";
+	q->kind = KP_WORKSPACE;
+	k->g->ws_kparam = k->g->kparams.n;
+	vec_push(A(k), &k->g->kparams, q);
+}
+
 static void split_error(Chk *k, Span at, const char *label, const char *help, const char *fmt, const char *arg)
 {
 	Diag *d = diag_new(k->c, DIAG_ERROR, "E0366", at, fmt, arg);
@@ -187,11 +198,7 @@ void check_split(Chk *k)
 		sms->k = EX_NAME, sms->name = "SMS";
 		g->ws_zero = bin(k, '*', call2(k, "ceil_div", bin(k, '*', sms, num(k, 4 * g->nreduce)), num(k, 256)), num(k, 256));
 		g->ws_bytes = bin(k, '+', g->ws_zero, bin(k, '*', sms, num(k, g->ws_slot)));
-		GKParam *q = arena_alloc(A(k), sizeof *q);
-		q->name = "plk_workspace";
-		q->kind = KP_WORKSPACE;
-		g->ws_kparam = g->kparams.n;
-		vec_push(A(k), &g->kparams, q);
+		add_workspace(k);
 		return;
 	}
 	if ((n->k == EX_NUM && n->num <= 0) || (n->k == EX_NEG && n->a->k == EX_NUM)) {
@@ -210,9 +217,44 @@ void check_split(Chk *k)
 	g->ws_zero = bin(k, '*', call2(k, "ceil_div", bin(k, '*', tiles, num(k, 4 * g->nreduce)), num(k, 256)), num(k, 256));
 	g->ws_bytes = bin(k, '+', g->ws_zero,
 	                  bin(k, '*', tiles, bin(k, '*', bin(k, '-', g->split, num(k, 1)), num(k, g->ws_slot))));
-	GKParam *q = arena_alloc(A(k), sizeof *q);
-	q->name = "plk_workspace";
-	q->kind = KP_WORKSPACE;
-	g->ws_kparam = g->kparams.n;
-	vec_push(A(k), &g->kparams, q);
+	add_workspace(k);
+}
+
+/* `grid dynamic`: a block takes its first work item by its index and each
+ * next one from a counter in the workspace (atomicAdd + the grid's size)
+ * as its first role starts on it; the roles share the items through a
+ * ring in shared memory (place.c, glue.c). The block that makes the last
+ * fetch of all leaves the counters zero. Causal attention's work items
+ * differ in length, and a block that finishes early takes the next longest.
+ * Not with a split (its counters are per tile), pingpong lanes (each
+ * lane strides through items of its own) or tile pairs of a cluster. */
+void check_dynamic(Chk *k)
+{
+	Graph *g = k->g;
+	const Policy *p = k->dynamic;
+	if (!p)
+		return;
+	const char *why = NULL, *help = NULL;
+	if (!g->persistent)
+		why = "a block takes more work items only in a persistent grid",
+		help = "add `grid persistent`";
+	else if (k->split)
+		why = "a split grid's work items come in a fixed order", help = "keep `split` or `dynamic`, not both";
+	else if (g->cluster[0] * g->cluster[1] > 1)
+		why = "a cluster's blocks take their tiles together", help = "drop the cluster from the kernel";
+	for (int i = 0; !why && i < g->roles.n; i++)
+		if (((const GRole *)g->roles.v[i])->lanes > 1)
+			why = "pingpong lanes take every other work item of their block",
+			help = "drop `pingpong` from the ring";
+	if (why) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0347", p->sp, "grid policy `dynamic` does not fit `%s`",
+		                   g->k->name);
+		d->primary.msg = why;
+		diag_help(d, "%s", help);
+		diag_end(k->c, d);
+		return;
+	}
+	g->dynamic = 1;
+	g->ws_zero = g->ws_bytes = num(k, 256);   /* the next item, the blocks done */
+	add_workspace(k);
 }

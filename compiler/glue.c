@@ -84,16 +84,21 @@ static LLVMValueRef call0(G *g, const char *name, LLVMTypeRef ret)
  * inline asm cannot be written here, since LLVM 14 encodes it with a
  * bitcode record (CST_CODE_INLINEASM, 30) that the LLVM 7.0.1 reader does
  * not know; the call would silently become a call of undef. */
-static void helper_call(G *g, const char *name, LLVMValueRef *args, int n)
+static LLVMValueRef helper_call_ret(G *g, LLVMTypeRef ret, const char *name, LLVMValueRef *args, int n)
 {
 	LLVMTypeRef ts[16];   /* the split reductions' take the most, 14 */
 	for (int i = 0; i < n && i < 16; i++)
 		ts[i] = LLVMTypeOf(args[i]);
-	LLVMTypeRef ft = LLVMFunctionType(g->v, ts, n, 0);
+	LLVMTypeRef ft = LLVMFunctionType(ret, ts, n, 0);
 	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
 	if (!f)
 		f = LLVMAddFunction(g->m, name, ft);
-	LLVMBuildCall2(g->b, ft, f, args, n, "");
+	return LLVMBuildCall2(g->b, ft, f, args, n, "");
+}
+
+static void helper_call(G *g, const char *name, LLVMValueRef *args, int n)
+{
+	helper_call_ret(g, g->v, name, args, n);
 }
 
 static void fn_attr(G *g, LLVMValueRef f, const char *name)
@@ -265,6 +270,18 @@ static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role
 	return p;
 }
 
+/* The builder to the end of the tile loop's preheader: before its branch,
+ * or at its end while it is still open (the prologue calls are built
+ * there, before the branch). */
+static void at_preheader(G *g)
+{
+	LLVMValueRef term = LLVMGetBasicBlockTerminator(g->preheader);
+	if (term)
+		LLVMPositionBuilderBefore(g->b, term);
+	else
+		LLVMPositionBuilderAtEnd(g->b, g->preheader);
+}
+
 /* The plk_pipe {stage, phase} of one ring port, kept across work items:
  * zeroed in the role's prologue, before its tile loop. */
 static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
@@ -281,9 +298,7 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMSetAlignment(a, 8);
 	LLVMPositionBuilderAtEnd(g->b, cur);
 	/* The caller is inside the tile loop: zero it in the loop's preheader. */
-	LLVMBasicBlockRef pre = g->preheader;
-	LLVMValueRef term = LLVMGetBasicBlockTerminator(pre);
-	LLVMPositionBuilderBefore(g->b, term);
+	at_preheader(g);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
 	LLVMPositionBuilderAtEnd(g->b, cur);
 	fr[*nfr] = (Frag){ pt, g->lane, a };
@@ -363,7 +378,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn)));
 	LLVMValueRef a = LLVMBuildAlloca(g->b, st, "hook.ctx");
 	LLVMSetAlignment(a, 8);
-	LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(g->preheader));
+	at_preheader(g);
 	int np = prov->comp->params.n;
 	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
 	LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
@@ -815,7 +830,20 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(b, head);
 	LLVMPositionBuilderAtEnd(b, head);
-	LLVMValueRef t = LLVMBuildPhi(b, g->i32, "tile");
+	/* `grid dynamic`: the phi counts the block's items, each read from
+	 * the items' ring (abi_item_source); the first role's first thread
+	 * fetches them */
+	LLVMValueRef k = LLVMBuildPhi(b, g->i32, gr->dynamic ? "item.k" : "tile"), t = k;
+	if (gr->dynamic) {
+		LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
+		LLVMValueRef a[5] = { smem_u32(g, g->p->items_bar), k,
+		                      r == g->p->roles.v[0] ? LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, tid,
+		                                                                              ci32(g, 32 * r->first_warp), ""),
+		                                                            g->i32, "producer")
+		                                            : ci32(g, 0),
+		                      g->kargs[gr->ws_kparam], nitems };
+		t = helper_call_ret(g, g->i32, "plk_glue_item", a, 5);
+	}
 	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), body, flush);
 	LLVMPositionBuilderAtEnd(b, body);
 	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
@@ -879,12 +907,13 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	}
 	/* a megakernel's op strides like a persistent kernel: its block has
 	 * every piece first + k x step */
-	LLVMValueRef next = g->ops || g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
+	LLVMValueRef next = gr->dynamic ? LLVMBuildAdd(b, k, ci32(g, 1), "")
+	                  : g->ops || g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMBuildBr(b, head);
-	LLVMValueRef inv[2] = { t0, next };
+	LLVMValueRef inv[2] = { gr->dynamic ? ci32(g, 0) : t0, next };
 	LLVMBasicBlockRef inb[2] = { pre, latch };
-	LLVMAddIncoming(t, inv, inb, 2);
+	LLVMAddIncoming(k, inv, inb, 2);
 	LLVMPositionBuilderAtEnd(b, flush);
 	edge_calls(g, r, fr, nfr, -1);
 	LLVMBuildBr(b, done);
@@ -943,6 +972,12 @@ static void build_main(G *g, const char *name)
 		if (r->role->lanes < 2)
 			continue;
 		LLVMValueRef a[2] = { smem_u32(g, r->turn_bar + 8 * r->lane), ci32(g, 32 * r->nwarps) };
+		helper_call(g, "plk_glue_mbar_init", a, 2);
+	}
+	for (int s = 0; gr->dynamic && s < PLK_ITEM_SLOTS; s++) {   /* the work items' slots */
+		LLVMValueRef a[2] = { smem_u32(g, p->items_bar + 8 * (PLK_ITEM_SLOTS + s)), ci32(g, 1) };
+		helper_call(g, "plk_glue_mbar_init", a, 2);
+		a[0] = smem_u32(g, p->items_bar + 8 * (2 * PLK_ITEM_SLOTS + s)), a[1] = ci32(g, abi_item_threads(p));
 		helper_call(g, "plk_glue_mbar_init", a, 2);
 	}
 	if (p->arch->sm >= 90 && p->rings.n)

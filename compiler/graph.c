@@ -69,6 +69,8 @@ void graph_print(FILE *out, const Graph *g)
 		expr_print(out, g->ws_bytes);
 		fprintf(out, " bytes)");
 	}
+	if (g->dynamic)
+		fprintf(out, ", dynamic (the next work item from a counter in the workspace)");
 	fprintf(out, "\n  params\n");
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *q = g->kparams.v[i];

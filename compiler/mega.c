@@ -923,12 +923,15 @@ static int check_fit(M *m)
 	for (int i = 0; i < ops->n; i++) {
 		const MOp *op = ops->v[i];
 		const Graph *g = op->pl->g;
-		if (g->split || g->cluster[0] * g->cluster[1] > 1) {
+		if (g->split || g->dynamic || g->cluster[0] * g->cluster[1] > 1) {
+			const char *what = g->split ? "splits its K (`grid split`)"
+			                 : g->dynamic ? "takes its work items from a counter (`grid dynamic`)"
+			                              : "runs in clusters of blocks";
 			Diag *d = diag_new(m->c, DIAG_ERROR, "E0375", op->decl->kernel_sp, "op `%s`'s kernel `%s` %s", op->name,
-			                   op->k->name, g->split ? "splits its K (`grid split`)" : "runs in clusters of blocks");
+			                   op->k->name, what);
 			d->primary.msg = "not an op of a megakernel";
 			diag_note(d, "a megakernel's blocks each run alone, without a workspace of their own");
-			diag_help(d, "give the op a kernel without `%s`", g->split ? "split" : "cluster");
+			diag_help(d, "give the op a kernel without `%s`", g->split ? "split" : g->dynamic ? "dynamic" : "cluster");
 			diag_end(m->c, d);
 			return 1;
 		}

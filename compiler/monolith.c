@@ -342,6 +342,13 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		           "\t\t\t\tconst int tile = (int)tile64, first = segb == tstart, last = it == tstart + per;\n"
 		           "\t\t\t\tkf = (int)(segb - tstart), kc = (int)(it - segb);\n"
 		           "\t\t\t\t(void)first, (void)last, (void)zero;\n", 4 * g->nreduce);
+	} else if (g->dynamic) {   /* grid dynamic (glue.c, role_body): the items' ring */
+		char producer[48] = "0";
+		if (r == p->roles.v[0])
+			snprintf(producer, sizeof producer, "threadIdx.x == %d", 32 * r->first_warp);
+		fprintf(o, "\t\t\tfor (int k = 0, t;; k++) {\n"
+		           "\t\t\t\tt = plk_glue_item((unsigned)__cvta_generic_to_shared(pipelink_smem) + %uu, k, %s, p%d, nitems);\n"
+		           "\t\t\t\tif (t >= nitems)\n\t\t\t\t\tbreak;\n", p->items_bar, producer, g->ws_kparam);
 	} else if (le)
 		fprintf(o, "\t\t\tfor (int t = %s%s%s + %d * (%s); t < %s; t += %d * (%s)) {\n", pair ? "(" : "", first,
 		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
@@ -460,6 +467,7 @@ static int prelude(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           "static __device__ __forceinline__ int plk_split_count(int t, int S, int per)\n"
 		           "{ return plk_split_first(t %% S + 1, S, per) - plk_split_first(t %% S, S, per); }\n");
 	abi_splitk_sources(o, "static __device__ __forceinline__ void", ps, n);   /* split K's reductions (abi.c) */
+	abi_item_source(o, "static __device__ __forceinline__", ps, n);   /* grid dynamic (abi.c) */
 	return 0;
 }
 
@@ -493,6 +501,12 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 			fprintf(o, "\t\tplk_mbar_init(pipelink_smem + %u, %d);\n", r->turn_bar + 8 * r->lane,
 			        32 * r->nwarps);
 	}
+	if (g->dynamic)   /* the work items' slots (glue.c) */
+		fprintf(o, "\t\tfor (int s = 0; s < %d; s++) {\n"
+		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, 1);\n"
+		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, %d);\n\t\t}\n",
+		        PLK_ITEM_SLOTS, p->items_bar + 8 * PLK_ITEM_SLOTS, p->items_bar + 16 * PLK_ITEM_SLOTS,
+		        abi_item_threads(p));
 	if (p->rings.n)
 		fprintf(o, "\t\tplk_fence_mbar_init();\n");
 	/* the glue's entry barrier: cluster-wide with a cluster */

@@ -402,6 +402,8 @@ static uint64_t layout(Solve *S)
 	for (int i = 0; i < S->g->roles.n; i++)   /* the lanes' turns */
 		if (((const GRole *)S->g->roles.v[i])->lanes > 1)
 			nbar += ((const GRole *)S->g->roles.v[i])->lanes;
+	if (S->g->dynamic)   /* the work items' slots, full and empty */
+		nbar += 3 * PLK_ITEM_SLOTS;
 	qsort(S->order, n, sizeof *S->order, item_cmp);
 	uint64_t end = 0;
 	for (int i = 0; i < n; i++) {
@@ -638,6 +640,10 @@ static int place_smem(Solve *S)
 				((PRole *)p->roles.v[j])->turn_bar = bo;
 		bo += MBAR_BYTES * gr->lanes;
 	}
+	/* `grid dynamic` (glue.c): the block's first role fetches each work
+	 * item into a slot; every role's threads read it there */
+	if (g->dynamic)
+		p->items_bar = bo;
 	p->smem_bytes = (uint32_t)need;
 	return 0;
 }

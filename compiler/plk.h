@@ -737,6 +737,8 @@ typedef struct Graph {
 	Vec consts;              /* Const*, evaluated in cvals order */
 	int64_t *constvals;
 	int persistent;
+	int dynamic;             /* `grid dynamic`: blocks take their next work item from
+	                          * a counter in the workspace (check_dynamic) */
 	Raster raster; int64_t raster_group;
 	int cluster[2];
 	Expr *tiles[2];          /* work items: rows x cols of tiles (runtime exprs) */
@@ -810,6 +812,9 @@ typedef struct Placement {
 	int nwarpgroups;         /* 0: no warpgroup structure (no role is aligned) */
 	int *wg_regs;            /* per warpgroup: setmaxnreg budget; 0: keeps entry_regs */
 	uint32_t bar_off;        /* the mbarrier region: full+empty of every ring */
+	uint32_t items_bar;      /* `grid dynamic`: PLK_ITEM_SLOTS slots of the block's work
+	                          * items (8 bytes each), then their full and empty
+	                          * mbarriers, in the mbarrier region */
 	uint32_t smem_limit;     /* the arch's dynamic shared memory per block */
 } Placement;
 
@@ -1147,6 +1152,10 @@ int abi_paired(const Placement *p);
 void abi_splitk_source(FILE *o, const char *storage, int n, int threads);
 void abi_streamk_source(FILE *o, const char *storage, int n, int threads);   /* split(auto)'s */
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps);
+/* `grid dynamic`: the work items a block's roles share (abi.c, glue.c, monolith.c) */
+enum { PLK_ITEM_SLOTS = 4 };
+int abi_item_threads(const Placement *p);
+void abi_item_source(FILE *o, const char *storage, const Placement *const *ps, int nps);
 int abi_splitk_elems(const GEdge *e, int threads);   /* f32 per thread of a reduced frag */
 /* Hooks (docs/abi.md, "Hooks"): whether any instance has a hook port (the
  * glue and the monolith define plk_hook_bound and the dispatch functions

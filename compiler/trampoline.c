@@ -58,6 +58,7 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
 		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n");
 	abi_splitk_sources(o, "PLK_GLUE", ps, n);   /* split K's reductions (glue.c, split_reduce) */
+	abi_item_source(o, "extern \"C\" __device__ __attribute__((always_inline))", ps, n);   /* grid dynamic */
 	/* setmaxnreg: one helper per (direction, count) of any kernel */
 	int nseen = 0, cap_all = 0;
 	for (int v = 0; v < n; v++)

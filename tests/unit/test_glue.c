@@ -266,6 +266,42 @@ static int emit(char **argv)
 	return rc != 0;
 }
 
+/* grid dynamic: every role reads its work items through plk_glue_item,
+ * the first role's first thread fetching them; the slots' mbarriers take
+ * one arrival (full) and every role's threads (empty: 32 + 256). */
+static void test_dynamic(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	Out o;
+	fx_init(&f, &c, "sm_90a", 0);
+	fx_kparam(&f, "plk_workspace", KP_WORKSPACE);
+	f.g.dynamic = 1, f.g.ws_kparam = 4;
+	f.p.items_bar = 16448;
+	CHECK_EQ_INT(glue_emit_ll(&c, &f.p, out_open(&o)), 0);
+	const char *ll = out_text(&o);
+	CHECK(has(ll, "define void @plk_main(i8* %y, i32 %M, i32 %N, i32 %K, i8* %plk_workspace)"));
+	CHECK(has(ll, "@pipelink_smem, i32 0, i32 16480) to i32), i32 1)"));     /* full of slot 0 */
+	CHECK(has(ll, "@pipelink_smem, i32 0, i32 16512) to i32), i32 288)"));   /* empty of slot 0 */
+	CHECK(has(ll, "%producer = zext i1"));
+	CHECK(has(ll, "i32 %item.k, i32 %producer, i8* %plk_workspace, i32 %ntiles)"));
+	CHECK(has(ll, "i32 %item.k7, i32 0, i8* %plk_workspace, i32 %ntiles3)"));   /* the second role's */
+	out_close(&o);
+	const char *s = trampoline_source(&c, &f.p);
+	CHECK(has(s, "int plk_glue_item(unsigned ring, int k, int producer, void *ws, int nitems)"));
+	CHECK(has(s, "t = k == 0 ? (int)blockIdx.x : atomicAdd(ctr, 1) + (int)gridDim.x;"));
+	CHECK(has(s, "if (atomicAdd(ctr + 1, 1) == (int)gridDim.x - 1) {"));
+	CHECK_EQ_INT(monolith_write(&c, &f.p, out_open(&o)), 0);
+	s = out_text(&o);
+	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16480 + 8 * s, 1);"));
+	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16512 + 8 * s, 288);"));
+	CHECK(has(s, "t = plk_glue_item((unsigned)__cvta_generic_to_shared(pipelink_smem) + 16448u, k, threadIdx.x == 0, p4, nitems);"));
+	CHECK(has(s, "t = plk_glue_item((unsigned)__cvta_generic_to_shared(pipelink_smem) + 16448u, k, 0, p4, nitems);"));
+	out_close(&o);
+	ctx_fini(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4)
@@ -276,5 +312,6 @@ int main(int argc, char **argv)
 	test_trampoline();
 	test_monolith();
 	test_manifest();
+	test_dynamic();
 	UNIT_END();
 }
