@@ -202,7 +202,7 @@ def _attn(kind, recipe, hd, shapes, check):
     """At head dim 64 the tiles pipelink.attention takes (_attention.py):
     two warpgroups for the sliding window, three for the others."""
     edit = [] if hd == 128 else W2_D64 if kind == "sliding" else ATTN_D64
-    kern = dict(kernel="attn_dense_bn128") if recipe == "dense" else {}
+    kern = dict(kernel="attn_%s_bn128" % recipe) if recipe in ("dense", "causal") else {}
     return dict(kern, name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
                 kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=edit)
 
@@ -212,8 +212,12 @@ SETS["attention"] = [
     dict(_attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384), (2, 32, 8, 8192, 8192)],
                ATTN_CHECK_XL), kernel=DENSE_WIDE),
     dict(_attn("dense", "dense", 128, [(8, 16, 16, 2048, 2048)], ATTN_CHECK_XL), name="attn_dense_d128_bn128"),
-    _attn("causal", "causal", 128, [(8, 16, 16, 2048, 2048), (2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384),
-                                    (2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+    # attn_causal's select: 128-key blocks under 4k keys, 176 from there, GQA dealt round robin
+    _attn("causal", "causal", 128, [(8, 16, 16, 2048, 2048)], ATTN_CHECK_XL),
+    dict(_attn("causal", "causal", 128, [(2, 16, 16, 8192, 8192), (1, 16, 16, 16384, 16384)], ATTN_CHECK_XL),
+         name="attn_causal_d128_bn176", kernel="attn_causal_bn176"),
+    dict(_attn("causal", "causal", 128, [(2, 32, 8, 8192, 8192)], ATTN_CHECK_XL),
+         name="attn_causal_d128_gqa", kernel="attn_causal_gqa"),
     _attn("dense", "dense", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
     _attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
     # two warpgroups at HD = 64 (BM = 128), against the three above
@@ -480,3 +484,31 @@ SETS["n96"] = [
     dict(name="w128x96", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=N96_SHAPES,
          edit=[("const BM = 128, BN = 256, BK = 64", "const BM = 128, BN = 96, BK = 64")] + REG_STORE),
 ]
+
+# attn_core's pingpong turn carried from one work item to the next (the
+# prologue starts it once): warpgroup 0 issues the next item's S while the
+# last warpgroup stores the item before, where each item began with both
+# idle. Build once at the commit before (--suffix _base) and once after
+# (--suffix _new --append); attn_bench times both in one run.
+SETS["attn_turn"] = [
+    _attn("causal", "causal", 128, BN_SHAPES, ATTN_CHECK_XL),
+    dict(_attn("dense", "dense", 128, [(8, 16, 16, 2048, 2048)], ATTN_CHECK_XL), name="attn_dense_d128_bn128"),
+    dict(_attn("dense", "dense", 128, [(2, 16, 16, 8192, 8192)], ATTN_CHECK_XL), kernel=DENSE_WIDE),
+    _attn("causal", "causal", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK_XL),
+    _attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK_XL),
+    _attn("document", "document", 128, ATTN_BIG, ATTN_CHECK),
+    _attn("block_sparse", "block_sparse", 128, ATTN_BIG, ATTN_CHECK_XL),
+]
+SETS["attn_turn_wide"] = [dict(_attn("causal", "causal", 128, BN_SHAPES, ATTN_CHECK_XL), name="attn_causal_d128_bn176",
+                               edit=BN176)]
+
+# `grid dynamic` (docs/language.md): each block takes its next work item
+# from a counter as it finishes one, against the static stride through
+# the same order. Causal at S = 8k: the SMs active 88% of the kernel's
+# time on average and 97% at most (Nsight Compute), cuDNN's 92% and 99%.
+def _dyn(c):
+    grid = ("raster column", "raster column, dynamic") if "dense" in c["recipe"] else ("order(lpt)", "order(lpt), dynamic")
+    return dict(c, edit=c["edit"] + [grid])
+
+
+SETS["attn_dyn"] = [_dyn(c) for c in SETS["attn_turn"] + SETS["attn_turn_wide"]]

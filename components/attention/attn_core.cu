@@ -49,9 +49,21 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	/* the turn goes round the warpgroups: sched<g> is warpgroup g's */
 	const int sched_me = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + wg);
 	const int sched_next = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + (wg + 1) % WG);
+	/* CARRY: the turn runs on across work items: the last warpgroup's
+	 * last pass of one item is warpgroup 0's first turn of the next, so
+	 * warpgroup 0 issues the next item's S while the others store the
+	 * item before. The prologue call starts it once, the flush call takes
+	 * the pass the last item left (the barriers hold nothing at exit).
+	 * Without CARRY every item starts the turn and takes it back. */
+	if (tile_m == PLK_PROLOGUE) {
+		if (CARRY && PINGPONG && wg == WG - 1)
+			attn_bar_arrive(sched_next, 256);
+		return;
+	}
 	if (tile_m < 0) {
-		(void)sched_me; (void)sched_next;
-		return;	/* the flush call: every turn of the pingpong was taken */
+		if (CARRY && PINGPONG && wg == 0)
+			attn_bar_sync(sched_me, 256);
+		return;	/* the flush call */
 	}
 #if defined(PLK_HAS_WGMMA)
 	const int b = tile_n / H, h = tile_n - b * H;
@@ -75,13 +87,12 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	/* Pingpong: warpgroup g issues its GEMMs only holding the turn (its
 	 * barrier, which the previous warpgroup's arrival completes), then
 	 * passes it to the next. Per work item each takes the turn once per
-	 * issue phase; the last warpgroup's first arrival starts warpgroup 0,
-	 * and warpgroup 0 takes the one the last leaves at the end, so the
-	 * barriers hold nothing between work items. */
+	 * issue phase, n + 1 times, the same n for all: the turns stay
+	 * balanced from item to item (see the prologue above). */
 	auto turn_take = [&]() { if (PINGPONG) attn_bar_sync(sched_me, 256); };
 	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_next, 256); };
-	if (PINGPONG && wg == WG - 1)
-		attn_bar_arrive(sched_next, 256);
+	if (!CARRY && PINGPONG && wg == WG - 1)
+		attn_bar_arrive(sched_next, 256);	/* starts warpgroup 0 */
 
 	const int sq = plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
 	const uint32_t qlo = plk_wgmma_desc_sw128_lo((char *)plk_ring_slot(inst, ATTN_CORE_PORT_Q, sq) + wg * WG_ROWS);
@@ -235,7 +246,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		plk_fence_regs<NO>(o);
 		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
 	}
-	if (PINGPONG && wg == 0)
+	if (!CARRY && PINGPONG && wg == 0)
 		attn_bar_sync(sched_me, 256);	/* the last warpgroup's last pass */
 	plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
 	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);

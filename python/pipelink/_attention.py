@@ -32,21 +32,21 @@ from ._runtime import PlkError
 # instances and connections, and the kernel parameters they read.
 _VARIANTS = {
     "dense": dict(uses=[], params="", hooks="", grid="raster column"),
-    "causal": dict(uses=["causal"], params="", grid="order(lpt)",
+    "causal": dict(uses=["causal"], params="", grid="order(lpt), dynamic",
                    hooks="  mask = causal()\n  mask.mask -> core.mask\n  mask.blocks -> core.blocks\n"
                          "  mask.blocks -> lkv.blocks\n"),
-    "sliding": dict(uses=["sliding_window"], params=", W: i32", grid="order(lpt)",
+    "sliding": dict(uses=["sliding_window"], params=", W: i32", grid="order(lpt), dynamic",
                     hooks="  mask = sliding_window()\n  mask.mask -> core.mask\n  mask.blocks -> core.blocks\n"
                           "  mask.blocks -> lkv.blocks\n"),
-    "softcap": dict(uses=["causal", "softcap"], params=", cap: f32", grid="order(lpt)",
+    "softcap": dict(uses=["causal", "softcap"], params=", cap: f32", grid="order(lpt), dynamic",
                     hooks="  mask = causal()\n  cap = softcap()\n  cap.score -> core.score\n"
                           "  mask.mask -> core.mask\n  mask.blocks -> core.blocks\n  mask.blocks -> lkv.blocks\n"),
     "softcap_dense": dict(uses=["softcap"], params=", cap: f32", grid="raster column",
                           hooks="  cap = softcap()\n  cap.score -> core.score\n"),
-    "document": dict(uses=["document"], params=", DSTART: tensor<i32>[B, SKV]", grid="order(lpt)",
+    "document": dict(uses=["document"], params=", DSTART: tensor<i32>[B, SKV]", grid="order(lpt), dynamic",
                      hooks="  mask = document(start = DSTART)\n  mask.mask -> core.mask\n"
                            "  mask.blocks -> core.blocks\n  mask.blocks -> lkv.blocks\n"),
-    "block_sparse": dict(uses=["block_sparse"], grid="order(lpt)",
+    "block_sparse": dict(uses=["block_sparse"], grid="order(lpt), dynamic",
                          params=", KV_NUM: tensor<i32>[B, H, QB], KV_IDX: tensor<i32>[B, H, QB, KVB], "
                                 "FULL_NUM: tensor<i32>[B, H, QB], FULL_IDX: tensor<i32>[B, H, QB, KVB]",
                          hooks="  bm = block_sparse(kv_num = KV_NUM, kv_idx = KV_IDX, full_num = FULL_NUM, "
@@ -75,9 +75,9 @@ def recipe_text(kind, hd):
     text = "".join('use "attention/%s.plk"\n' % u for u in uses)
     sig = SIG % v["params"]
 
-    def kernel(name, tiles, qstages):
+    def kernel(name, tiles, qstages, grid=v["grid"]):
         k = "\nkernel %s%s {\n  const BM = %d, %s\n" % (name, sig, bm, tiles)
-        k += "  grid persistent, tiles(ceil_div(SQ, BM), B * H), %s\n" % v["grid"]
+        k += "  grid persistent, tiles(ceil_div(SQ, BM), B * H), %s\n" % grid
         k += ("  lq   = tma_load_q(qmap = Q)\n  lkv  = tma_load_kv(kmap = K, vmap = V)\n  core = attn_core()\n"
               "  epi  = attn_store(omap = O, lse = LSE)\n")
         if "lpt" in v["grid"]:
@@ -87,12 +87,21 @@ def recipe_text(kind, hd):
         return k + v["hooks"] + "}\n"
 
     narrow = "BN = 128, HD = %d, LREGS = %d" % (hd, lregs)
+    wide = "BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2"
+    if kind == "causal" and hd == 128:
+        # examples/attn_causal.plk's select: 176-key blocks from 4k keys,
+        # with GQA the work items dealt round robin
+        text += kernel("attn_causal_bn128", narrow, 2)
+        text += kernel("attn_causal_bn176", wide, 1)
+        text += kernel("attn_causal_gqa", narrow, 2, grid="order(lpt)")
+        return text + ("\nselect attn_causal%s {\n  when HKV < H: attn_causal_gqa\n"
+                       "  when SKV >= 4096: attn_causal_bn176\n  else: attn_causal_bn128\n}\n" % sig)
     if kind != "dense" or hd != 128:
         return text + kernel("attn_%s" % kind, narrow, 2)
     # dense at HD 128: 176-key blocks from 3k keys on, as
     # examples/attn_dense.plk's select (docs/attention.md, "Wide KV blocks")
     text += kernel("attn_dense_bn128", narrow, 2)
-    text += kernel("attn_dense_bn176", "BN = 176, HD = 128, REGS = 240, LREGS = 24, SPLIT = 2", 1)
+    text += kernel("attn_dense_bn176", wide + ", CARRY = 0", 1)
     return text + ("\nselect attn_dense%s {\n  when SKV >= 3072: attn_dense_bn176\n  else: attn_dense_bn128\n}\n"
                    % sig)
 

@@ -46,8 +46,10 @@ def main():
                     PA._kernels[(kind, hd, "sm_90a")] = pipelink.load(p)
     gen = torch.Generator().manual_seed(11)
     for hd in (128, 64):
-        # 4500 keys: dense at head dim 128 takes its 176-key variant there
-        for (B, H, HKV, SQ, SKV) in ((1, 4, 2, 1000, 1000), (2, 2, 2, 333, 777), (1, 2, 1, 500, 4500)):
+        # 4500 keys: dense at head dim 128 takes its 176-key variant there,
+        # causal its GQA one (HKV < H); 4200 keys without GQA: causal's 176-key one
+        for (B, H, HKV, SQ, SKV) in ((1, 4, 2, 1000, 1000), (2, 2, 2, 333, 777), (1, 2, 1, 500, 4500),
+                                     (1, 2, 2, 600, 4200)):
             q = torch.randn(B, H, SQ, hd, device="cuda", dtype=torch.bfloat16)
             k = torch.randn(B, HKV, SKV, hd, device="cuda", dtype=torch.bfloat16)
             v = torch.randn(B, HKV, SKV, hd, device="cuda", dtype=torch.bfloat16)
