@@ -45,6 +45,9 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	static_assert(HD == 64 || HD == 128, "head dim 64 or 128: whole 64-column swizzle boxes");
 	static_assert(BN == 128 || BN == 160 || BN == 176,
 	              "BN = 128, 160 or 176: S = Q K^T is one m64nBN wgmma per k16 step (a form in plk.cuh)");
+	constexpr bool carry = CARRY && PINGPONG;
+	if (!carry && tile_m < 0)
+		return;	/* the prologue and flush calls: nothing to start or take back */
 	const int wg = plk_warp_rank(inst) >> 2, w = plk_warp_rank(inst) & 3;
 	/* the turn goes round the warpgroups: sched<g> is warpgroup g's */
 	const int sched_me = plk_named_barrier(inst, ATTN_CORE_BAR_SCHED0 + wg);
@@ -55,15 +58,12 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	 * item before. The prologue call starts it once, the flush call takes
 	 * the pass the last item left (the barriers hold nothing at exit).
 	 * Without CARRY every item starts the turn and takes it back. */
-	if (tile_m == PLK_PROLOGUE) {
-		if (CARRY && PINGPONG && wg == WG - 1)
-			attn_bar_arrive(sched_next, 256);
-		return;
-	}
 	if (tile_m < 0) {
-		if (CARRY && PINGPONG && wg == 0)
+		if (tile_m == PLK_PROLOGUE && wg == WG - 1)
+			attn_bar_arrive(sched_next, 256);
+		if (tile_m == PLK_FLUSH && wg == 0)
 			attn_bar_sync(sched_me, 256);
-		return;	/* the flush call */
+		return;
 	}
 #if defined(PLK_HAS_WGMMA)
 	const int b = tile_n / H, h = tile_n - b * H;
@@ -91,7 +91,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	 * balanced from item to item (see the prologue above). */
 	auto turn_take = [&]() { if (PINGPONG) attn_bar_sync(sched_me, 256); };
 	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_next, 256); };
-	if (!CARRY && PINGPONG && wg == WG - 1)
+	if (!carry && PINGPONG && wg == WG - 1)
 		attn_bar_arrive(sched_next, 256);	/* starts warpgroup 0 */
 
 	const int sq = plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
@@ -246,7 +246,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		plk_fence_regs<NO>(o);
 		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
 	}
-	if (!CARRY && PINGPONG && wg == 0)
+	if (!carry && PINGPONG && wg == 0)
 		attn_bar_sync(sched_me, 256);	/* the last warpgroup's last pass */
 	plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
 	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
