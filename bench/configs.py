@@ -512,14 +512,3 @@ def _dyn(c):
 
 
 SETS["attn_dyn"] = [_dyn(c) for c in SETS["attn_turn"] + SETS["attn_turn_wide"]]
-
-# 128 x 224 tiles (wgmma m64n224k16; register stores: 224 columns are no
-# whole number of 64-column TMA boxes): one wave where 128 x 256 tiles
-# leave SMs idle (256 x 14336: 128 tiles against 112 on 132 SMs, a
-# seventh more of them busy, each tile 7/8 the work).
-N224_SHAPES = [(256, 14336, 4096), (1000, 3000, 1000), (256, 6144, 4096), (256, 4096, 14336), (200, 14336, 4096)]
-SETS["n224"] = [
-    dict(name="w128x224", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=N224_SHAPES,
-         edit=[("const BM = 128, BN = 256, BK = 64", "const BM = 128, BN = 224, BK = 64")] + REG_STORE),
-    dict(name="w128x256", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=N224_SHAPES),
-]
