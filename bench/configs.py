@@ -200,8 +200,9 @@ DENSE_WIDE = "attn_dense_bn176"
 
 def _attn(kind, recipe, hd, shapes, check):
     """At head dim 64 the tiles pipelink.attention takes (_attention.py):
-    two warpgroups for the sliding window, three for the others."""
-    edit = [] if hd == 128 else W2_D64 if kind == "sliding" else ATTN_D64
+    two warpgroups for the sliding window, softcap and the document mask,
+    three for dense and causal."""
+    edit = [] if hd == 128 else W2_D64 if kind in ("sliding", "softcap", "document") else ATTN_D64
     kern = dict(kernel="attn_%s_bn128" % recipe) if recipe in ("dense", "causal") else {}
     return dict(kern, name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
                 kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=edit)

@@ -66,8 +66,11 @@ def recipe_text(kind, hd):
     # the block-sparse mask is of 128 x 128 blocks, so it keeps BM 128; the
     # sliding window keeps BM 128 too: its q blocks visit few KV blocks,
     # fewer of them partial at 128 rows (288 against 247 TFLOP/s at W
-    # 1024, bench/results/2026-12-02-attention-tiles.md)
-    three = hd == 64 and kind not in ("block_sparse", "sliding")
+    # 1024, bench/results/2026-12-02-attention-tiles.md); softcap and the
+    # document mask as well: at 160 registers their consumers spill 150
+    # bytes, and at 128 rows they run alike or 1% faster without
+    # (bench/results/2026-12-02-attention-dynamic.md, run 6)
+    three = hd == 64 and kind not in ("block_sparse", "sliding", "softcap", "document")
     bm, lregs = (192, 32) if three else (128, 40)
     uses = ["tma_load_q", "tma_load_kv", "attn_core", "attn_store"] + v["uses"]
     if "lpt" in v["grid"]:
