@@ -389,11 +389,13 @@ int abi_item_threads(const Placement *p)
 /* `grid dynamic` (check_dynamic): work item k of the block, through slot
  * k % PLK_ITEM_SLOTS at ring (shared memory; its full mbarrier of one
  * arrival after the slots, its empty one of every role's threads after
- * those). The producer, one thread of the first role, fills it: the
- * block's index first, then the counter's next value past the grid. The
- * producer whose fetch runs out counts its block done; the last block to
- * do so zeroes both counters for the next launch (the others have made
- * their last fetch by then). Each thread of the block calls it for each k. */
+ * those: abi_item_full, abi_item_empty). The producer, one thread of the
+ * first role, fills it: the block's index first, then the counter's next
+ * value past the grid. The producer whose fetch runs out counts its block
+ * done; the last block to do so zeroes both counters for the next launch
+ * (the others have made their last fetch by then). Each thread of the
+ * block calls it for each k. The unit defines plk_glue_mbar_wait and
+ * plk_glue_mbar_arrive (trampoline.c, monolith.c). */
 void abi_item_source(FILE *o, const char *storage, const Placement *const *ps, int nps)
 {
 	int any = 0;
@@ -405,30 +407,17 @@ void abi_item_source(FILE *o, const char *storage, const Placement *const *ps, i
 	           "\tconst unsigned n = %d, s = (unsigned)k %% n, ph = ((unsigned)k / n) & 1u;\n"
 	           "\tconst unsigned slot = ring + 8u * s, full = ring + 8u * (n + s), empty = ring + 8u * (2u * n + s);\n"
 	           "\tint *ctr = (int *)ws, t;\n"
-	           "\tauto wait = [](unsigned bar, unsigned parity) {\n"
-	           "\t\tunsigned ok;\n"
-	           "\t\tdo\n"
-	           "#if __CUDA_ARCH__ >= 900\n"
-	           "\t\t\tasm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared.b64 p, [%%1], %%2;\\n\"\n"
-	           "#else\n"
-	           "\t\t\tasm volatile(\"{\\n.reg .pred p;\\nmbarrier.test_wait.parity.shared.b64 p, [%%1], %%2;\\n\"\n"
-	           "#endif\n"
-	           "\t\t\t             \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(bar), \"r\"(parity) : \"memory\");\n"
-	           "\t\twhile (!ok);\n\t};\n"
-	           "\tauto arrive = [](unsigned bar) {\n"
-	           "\t\tasm volatile(\"{\\n.reg .b64 st;\\nmbarrier.arrive.shared.b64 st, [%%0];\\n}\" :: \"r\"(bar) : \"memory\");\n"
-	           "\t};\n"
 	           "\tif (producer) {\n"
-	           "\t\twait(empty, ph ^ 1u);   /* a fresh barrier passes parity 1 */\n"
+	           "\t\tplk_glue_mbar_wait(empty, ph ^ 1u);   /* a fresh barrier passes parity 1 */\n"
 	           "\t\tt = k == 0 ? (int)blockIdx.x : atomicAdd(ctr, 1) + (int)gridDim.x;\n"
 	           "\t\tif (t >= nitems) {   /* this block's last fetch */\n"
 	           "\t\t\t__threadfence();\n"
 	           "\t\t\tif (atomicAdd(ctr + 1, 1) == (int)gridDim.x - 1) {\n"
 	           "\t\t\t\tatomicExch(ctr, 0);\n\t\t\t\tatomicExch(ctr + 1, 0);\n\t\t\t}\n\t\t}\n"
 	           "\t\tasm volatile(\"st.shared.b32 [%%0], %%1;\" :: \"r\"(slot), \"r\"(t) : \"memory\");\n"
-	           "\t\tarrive(full);\n\t}\n"
-	           "\twait(full, ph);\n"
+	           "\t\tplk_glue_mbar_arrive(full);\n\t}\n"
+	           "\tplk_glue_mbar_wait(full, ph);\n"
 	           "\tasm volatile(\"ld.shared.b32 %%0, [%%1];\" : \"=r\"(t) : \"r\"(slot) : \"memory\");\n"
-	           "\tarrive(empty);\n"
+	           "\tplk_glue_mbar_arrive(empty);\n"
 	           "\t__syncwarp();   /* the producer's lane rejoins its warp */\n\treturn t;\n}\n", storage, PLK_ITEM_SLOTS);
 }

@@ -835,13 +835,13 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	 * fetches them */
 	LLVMValueRef k = LLVMBuildPhi(b, g->i32, gr->dynamic ? "item.k" : "tile"), t = k;
 	if (gr->dynamic) {
-		LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
-		LLVMValueRef a[5] = { smem_u32(g, g->p->items_bar), k,
-		                      r == g->p->roles.v[0] ? LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, tid,
-		                                                                              ci32(g, 32 * r->first_warp), ""),
-		                                                            g->i32, "producer")
-		                                            : ci32(g, 0),
-		                      g->kargs[gr->ws_kparam], nitems };
+		LLVMValueRef producer = ci32(g, 0);
+		if (r == g->p->roles.v[0]) {
+			LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
+			producer = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, tid, ci32(g, 32 * r->first_warp), ""),
+			                         g->i32, "producer");
+		}
+		LLVMValueRef a[5] = { smem_u32(g, g->p->items_bar), k, producer, g->kargs[gr->ws_kparam], nitems };
 		t = helper_call_ret(g, g->i32, "plk_glue_item", a, 5);
 	}
 	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), body, flush);
@@ -975,9 +975,9 @@ static void build_main(G *g, const char *name)
 		helper_call(g, "plk_glue_mbar_init", a, 2);
 	}
 	for (int s = 0; gr->dynamic && s < PLK_ITEM_SLOTS; s++) {   /* the work items' slots */
-		LLVMValueRef a[2] = { smem_u32(g, p->items_bar + 8 * (PLK_ITEM_SLOTS + s)), ci32(g, 1) };
+		LLVMValueRef a[2] = { smem_u32(g, abi_item_full(p) + 8 * s), ci32(g, 1) };
 		helper_call(g, "plk_glue_mbar_init", a, 2);
-		a[0] = smem_u32(g, p->items_bar + 8 * (2 * PLK_ITEM_SLOTS + s)), a[1] = ci32(g, abi_item_threads(p));
+		a[0] = smem_u32(g, abi_item_empty(p) + 8 * s), a[1] = ci32(g, abi_item_threads(p));
 		helper_call(g, "plk_glue_mbar_init", a, 2);
 	}
 	if (p->arch->sm >= 90 && p->rings.n)

@@ -467,6 +467,14 @@ static int prelude(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           "static __device__ __forceinline__ int plk_split_count(int t, int S, int per)\n"
 		           "{ return plk_split_first(t %% S + 1, S, per) - plk_split_first(t %% S, S, per); }\n");
 	abi_splitk_sources(o, "static __device__ __forceinline__ void", ps, n);   /* split K's reductions (abi.c) */
+	for (int v = 0; v < n; v++)
+		if (ps[v]->g->dynamic) {   /* grid dynamic (abi.c): its helper's mbarrier calls, on shared addresses */
+			fprintf(o, "static __device__ __forceinline__ void plk_glue_mbar_wait(unsigned a, unsigned parity)\n"
+			           "{ plk_mbar_wait(__cvta_shared_to_generic(a), parity); }\n"
+			           "static __device__ __forceinline__ void plk_glue_mbar_arrive(unsigned a)\n"
+			           "{ plk_mbar_arrive(__cvta_shared_to_generic(a)); }\n");
+			break;
+		}
 	abi_item_source(o, "static __device__ __forceinline__", ps, n);   /* grid dynamic (abi.c) */
 	return 0;
 }
@@ -505,8 +513,7 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 		fprintf(o, "\t\tfor (int s = 0; s < %d; s++) {\n"
 		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, 1);\n"
 		           "\t\t\tplk_mbar_init(pipelink_smem + %u + 8 * s, %d);\n\t\t}\n",
-		        PLK_ITEM_SLOTS, p->items_bar + 8 * PLK_ITEM_SLOTS, p->items_bar + 16 * PLK_ITEM_SLOTS,
-		        abi_item_threads(p));
+		        PLK_ITEM_SLOTS, abi_item_full(p), abi_item_empty(p), abi_item_threads(p));
 	if (p->rings.n)
 		fprintf(o, "\t\tplk_fence_mbar_init();\n");
 	/* the glue's entry barrier: cluster-wide with a cluster */

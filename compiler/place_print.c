@@ -109,8 +109,8 @@ void placement_print(FILE *out, const Placement *p)
 		fprintf(out, "  (none)\n");
 	if (g->dynamic)   /* glue.c: the first role's first thread fetches, all read */
 		fprintf(out, "  work items (grid dynamic): %d slots at %u + s*8, full %u + s*8 (arrivals 1), "
-		        "empty %u + s*8 (arrivals %d)\n", PLK_ITEM_SLOTS, p->items_bar, p->items_bar + 8 * PLK_ITEM_SLOTS,
-		        p->items_bar + 16 * PLK_ITEM_SLOTS, abi_item_threads(p));
+		        "empty %u + s*8 (arrivals %d)\n", PLK_ITEM_SLOTS, p->items_bar, abi_item_full(p),
+		        abi_item_empty(p), abi_item_threads(p));
 
 	fprintf(out, "\nshared memory\n");
 	fprintf(out, "  %-8s %-8s %-6s %-9s %s\n", "offset", "size", "align", "live", "region");

@@ -1154,6 +1154,8 @@ void abi_streamk_source(FILE *o, const char *storage, int n, int threads);   /* 
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps);
 /* `grid dynamic`: the work items a block's roles share (abi.c, glue.c, monolith.c) */
 enum { PLK_ITEM_SLOTS = 4 };
+static inline uint32_t abi_item_full(const Placement *p) { return p->items_bar + 8 * PLK_ITEM_SLOTS; }
+static inline uint32_t abi_item_empty(const Placement *p) { return p->items_bar + 16 * PLK_ITEM_SLOTS; }
 int abi_item_threads(const Placement *p);
 void abi_item_source(FILE *o, const char *storage, const Placement *const *ps, int nps);
 int abi_splitk_elems(const GEdge *e, int threads);   /* f32 per thread of a reduced frag */

@@ -27,14 +27,15 @@ const char *trampoline_param_ctype(KParamKind k)
 /* The helpers the glue calls, each once for the kernels of the unit. */
 int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 {
-	int sm90 = 0, lanes = 0, clustered = 0, wait90 = 0;
+	int sm90 = 0, waits = 0, clustered = 0, wait90 = 0;   /* waits: the glue's own mbarrier waits */
 	for (int v = 0; v < n; v++) {
 		const Placement *p = ps[v];
 		sm90 |= p->arch->sm >= 90;
 		wait90 |= p->arch->sm >= 90;
 		clustered |= abi_clustered(p);
+		waits |= p->g->dynamic;   /* its work items' ring */
 		for (int i = 0; i < p->roles.n; i++)
-			lanes |= ((const PRole *)p->roles.v[i])->lane > 0;
+			waits |= ((const PRole *)p->roles.v[i])->lane > 0;   /* the lanes' turns */
 	}
 	fprintf(o, "struct alignas(64) plk_tmap { unsigned long long opaque[16]; };  // CUtensorMap\n");
 	/* Helpers the glue calls for what it cannot say in LLVM 14 bitcode
@@ -46,7 +47,7 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		fprintf(o, "PLK_GLUE plk_glue_fence_mbar_init(void)\n"
 		           "{ asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
 		           "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n");
-	if (lanes)   /* the pingpong lanes' turns (glue.c, role_body) */
+	if (waits)   /* the pingpong lanes' turns and a dynamic grid's items (glue.c, role_body) */
 		fprintf(o, "PLK_GLUE plk_glue_mbar_arrive(unsigned a)\n"
 		           "{ asm volatile(\"{\\n.reg .b64 st;\\nmbarrier.arrive.shared.b64 st, [%%0];\\n}\" :: \"r\"(a) : \"memory\"); }\n"
 		           "PLK_GLUE plk_glue_mbar_wait(unsigned a, unsigned parity)\n"
