@@ -302,6 +302,26 @@ static void test_dynamic(void)
 	ctx_fini(&c);
 }
 
+/* A `prologue` entry with a ring port: its call is built in the tile
+ * loop's preheader before that block has its branch, where its pipe is
+ * zeroed (plkc crashed here before 85fff1e). */
+static void test_prologue_ring(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	Out o;
+	fx_init(&f, &c, "sm_90a", 0);
+	GInst *sum = ((const GRole *)((const PRole *)f.p.roles.v[1])->role)->insts.v[0];
+	((Component *)sum->comp)->prologue = 1;
+	CHECK_EQ_INT(glue_emit_ll(&c, &f.p, out_open(&o)), 0);
+	const char *ll = out_text(&o);
+	CHECK(has(ll, "call void @link_sum(i32 1, i8* %y, i32 %N, i32 %K, { i32, i32 }* %pipe"));
+	CHECK(has(ll, "i32 -2, i32 -2)"));
+	out_close(&o);
+	ctx_fini(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4)
@@ -313,5 +333,6 @@ int main(int argc, char **argv)
 	test_monolith();
 	test_manifest();
 	test_dynamic();
+	test_prologue_ring();
 	UNIT_END();
 }
