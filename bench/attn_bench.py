@@ -222,6 +222,7 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--quick", action="store_true", help="fewer timed launches")
     ap.add_argument("--only", help="comma-separated configuration names")
+    ap.add_argument("--baselines", help="comma-separated subset of cudnn,flash,flex (an A/B run needs one)")
     args = ap.parse_args()
     cfgs = json.load(open(os.path.join(args.dir, "configs.json")))
     if args.only:
@@ -253,6 +254,8 @@ def main():
             B, H, HKV, SQ, SKV = shape
             q, k, v, ex, scale = inputs(kind, shape, HD, gen)
             base = baselines(kind, q, k, v, scale, ex)
+            if args.baselines:
+                base = {n: f for n, f in base.items() if n in args.baselines.split(",")}
             # at the timed shape: against a baseline's output (no fp32 reference fits)
             o, lse = run(lk, kind, q, k, v, scale, ex)
             if base:
