@@ -133,6 +133,7 @@ def main():
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--iters", type=int, default=100)
     ap.add_argument("--timeline")
+    ap.add_argument("--timeline-json", help="also the raw timeline: ops and each block's [wait, start, end, sm] ns")
     ap.add_argument("--compile", action="store_true", help="with --time: also torch.compile(mode=max-autotune)")
     ap.add_argument("--against", nargs="+", default=[], metavar="DIR",
                     help="with --time: also time these DIRs' megakernels of the same model (another revision's, "
@@ -228,6 +229,9 @@ def main():
         ops = man["megakernel"]["ops"]
         rows = tl.cpu().tolist()
         span = timeline_svg.draw(rows, ops, args.timeline, f"llama_decode, KV {S}, position {pos0 + args.steps - 1}")
+        if args.timeline_json:
+            with open(args.timeline_json, "w") as f:
+                json.dump({"ops": [o["name"] for o in ops], "rows": rows}, f)
         busy = {}   # by op name, the layers' together: (kernel, waiting, running)
         for blk in rows:
             for j, r in enumerate(blk):
