@@ -56,6 +56,8 @@ MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 -
 	>/dev/null 2>&1 || fail "workspace: plk-run failed"
 [ "$(grep -c '^memset' "$W/log")" = 1 ] && grep -q '^memset 3145984 bytes' "$W/log" ||
 	fail "workspace: not one memset of 256 + 32 x 3 x 32768 bytes: $(grep '^memset' "$W/log" | tr '\n' ' ')"
+# M <= 64 where 64 x 64 tiles fill at most a wave: 96 of them at N = 6144
+expect "64x6144" "$(run 64 6144 4096)" "variant gemm_s64 of gemm_auto" "launch gemm_s64 grid 96 1 1 block 384"
 # 1000 x 3000: 96 wide tiles fill one wave of 132 SMs, 192 narrow ones would not
 expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
 # 128 x 96 tiles: 128 of them fill a wave where 96 of 128 x 128 would not
@@ -65,7 +67,7 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_small, gemm_n96, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_wide, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -81,7 +83,7 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_small", "gemm_n96", "gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
