@@ -33,6 +33,12 @@ void require_print(FILE *o, const Require *r, void (*pe)(FILE *, const Expr *))
 	fputc('}', o);
 }
 
+void names_print(FILE *o, const char *lead, const Vec *names)
+{
+	for (int i = 0; i < names->n; i++)
+		fprintf(o, "%s%s%s", i ? ", " : lead, ((const Feature *)names->v[i])->name, i == names->n - 1 ? "\n" : "");
+}
+
 void expr_print(FILE *o, const Expr *e)
 {
 	if (!e) {
@@ -196,9 +202,8 @@ static void component(FILE *o, const Component *c)
 		fprintf(o, "    engine %s\n", c->engine);
 	if (c->prologue)
 		fputs("    prologue\n", o);
-	for (int i = 0; i < c->early.n; i++)
-		fprintf(o, "%s%s%s", i ? ", " : "    early ", ((const Feature *)c->early.v[i])->name,
-		        i == c->early.n - 1 ? "\n" : "");
+	names_print(o, "    early ", &c->early);
+	names_print(o, "    zeroed ", &c->zeroed);
 	for (int i = 0; i < c->requires.n; i++) {
 		const Require *r = c->requires.v[i];
 		fputs("    require ", o);

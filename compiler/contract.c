@@ -233,9 +233,8 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 		print_type(out, p->ty);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < comp->early.n; i++)
-		fprintf(out, "%s%s%s", i ? ", " : "  early ", ((const Feature *)comp->early.v[i])->name,
-		        i == comp->early.n - 1 ? "\n" : "");
+	names_print(out, "  early ", &comp->early);
+	names_print(out, "  zeroed ", &comp->zeroed);
 	for (int i = 0; i < comp->ports.n; i++) {
 		const Port *p = comp->ports.v[i];
 		fprintf(out, "  %s %s%s: ", p->dir == PORT_IN ? "in" : "out", p->ty->k == TY_HOOK ? "hook " : "",

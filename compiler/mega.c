@@ -147,6 +147,7 @@ static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buff
 		for (int i = 0; i < t->rank; i++)
 			bytes *= (uint64_t)t->dims[i];
 		t->off = m->mp->buf_bytes;
+		t->bytes = bytes;
 		m->mp->buf_bytes += (bytes + 255) & ~(uint64_t)255;
 	}
 	namemap_put(AR(m), &m->tensors, name, t);
@@ -786,6 +787,54 @@ static int check_early(M *m)
 	return 0;
 }
 
+/* A component's `zeroed` params count: the memory behind them is zero when
+ * the megakernel starts and the component leaves it zero. A buffer is
+ * zeroed with the workspace (zero_bytes + zeroed_end, docs/megakernel.md);
+ * the caller's tensors are not (E0383). */
+static int check_zeroed(M *m)
+{
+	const Vec *ops = &m->mp->ops;
+	for (int i = 0; i < ops->n; i++) {
+		const MOp *b = ops->v[i];
+		const Graph *g = b->pl->g;
+		for (int j = 0; j < g->insts.n; j++) {
+			const GInst *gi = g->insts.v[j];
+			for (int e = 0; e < gi->comp->zeroed.n; e++) {
+				const Feature *zf = gi->comp->zeroed.v[e];
+				for (int k = 0; k < gi->binds.n; k++) {
+					const GBind *bd = gi->binds.v[k];
+					if (bd->kparam < 0 || strcmp(bd->param, zf->name))
+						continue;
+					const GKParam *gk = g->kparams.v[bd->kparam];
+					const MUse *r = use_of(b, gk->tensor ? gk->tensor : gk->name);
+					if (!r)
+						continue;
+					if (r->t->buffer) {
+						((MTensor *)namemap_get(&m->tensors, r->t->name))->zeroed = 1;
+						uint64_t end = r->t->off + r->t->bytes;
+						if (end > m->mp->zeroed_end)
+							m->mp->zeroed_end = end;
+						continue;
+					}
+					Diag *d = diag_new(m->c, DIAG_ERROR, "E0383", r->sp, "op `%s` binds `zeroed` param `%s` to "
+					                   "`%s`, a parameter of megakernel `%s`", b->name, zf->name, use_str(m, r),
+					                   m->mk->name);
+					d->primary.msg = arena_printf(AR(m), "`zeroed` in component `%s`", gi->comp->name);
+					diag_label(d, r->t->sp, "declared here, the caller's memory");
+					diag_note(d, "component `%s` adds to `%s` and resets it when it is done: it must be zero "
+					          "when the megakernel starts, which plkc can promise only for its own buffers",
+					          gi->comp->name, zf->name);
+					diag_help(d, "declare a buffer for it in the megakernel (`buffer NAME: tensor<%s>[...]`) "
+					          "and bind that", r->t->ty->dtype ? r->t->ty->dtype : "u32");
+					diag_end(m->c, d);
+					return 1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 /* b waits for every op that writes what b reads. */
 static void make_deps(M *m)
 {
@@ -1048,7 +1097,7 @@ MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *mk, const ArchInfo *a
 		error_at(c, "E0371", mk->name_sp, "megakernel `%s` has no op", mk->name);
 		return NULL;
 	}
-	if (check_writers(m) || check_written(m) || check_early(m))
+	if (check_writers(m) || check_written(m) || check_early(m) || check_zeroed(m))
 		return NULL;
 	make_deps(m);
 	if (order_ops(m))

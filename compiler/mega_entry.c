@@ -292,8 +292,8 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 	}
 	if (mp->timeline)
 		fputs("\n    { \"name\": \"timeline\", \"kind\": \"ptr\", \"tensor\": \"timeline\", \"dtype\": \"i64\" },", o);
-	fprintf(o, "\n    { \"name\": \"plk_workspace\", \"kind\": \"workspace\", \"bytes\": %llu, \"zero\": %u }\n  ],\n",
-	        (unsigned long long)(mp->zero_bytes + mp->buf_bytes), mp->zero_bytes);
+	fprintf(o, "\n    { \"name\": \"plk_workspace\", \"kind\": \"workspace\", \"bytes\": %llu, \"zero\": %llu }\n  ],\n",
+	        (unsigned long long)(mp->zero_bytes + mp->buf_bytes), (unsigned long long)(mp->zero_bytes + mp->zeroed_end));
 	/* the schedule, and each op's kernel's objects (the link map) */
 	fprintf(o, "  \"megakernel\": { \"blocks\": %lld, \"ops\": [", (long long)mp->blocks);
 	for (int i = 0; i < mp->ops.n; i++) {

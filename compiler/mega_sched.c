@@ -15,7 +15,8 @@ static void tensor_line(FILE *o, const MTensor *t)
 	fprintf(o, "%s%s", t->ty->k == TY_PTR ? "ptr " : "", t->ty->dtype);
 	for (int i = 0; i < t->rank; i++)
 		fprintf(o, "%s%lld", i ? ", " : "[", (long long)t->dims[i]);
-	fputs(t->rank ? "]\n" : "\n", o);
+	fputs(t->rank ? "]" : "", o);
+	fputs(t->zeroed ? ", zeroed (counters: zero when a launch starts)\n" : "\n", o);
 }
 
 static void uses(FILE *o, const MOp *op, int acc, const char *what)

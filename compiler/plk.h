@@ -370,6 +370,8 @@ typedef struct Component {
 	Span prologue_sp;
 	Vec early;              /* Feature*: `early p, q`, the params it reads before it calls
 	                         * plk_wait_inputs (checked by resolve, E0381); empty: it never calls it */
+	Vec zeroed;             /* Feature*: `zeroed p`, params whose memory is zero when the kernel
+	                         * starts and which the component leaves zero (resolve, E0384) */
 	Vec params, ports, smem, barriers;
 	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */
@@ -510,6 +512,7 @@ void type_print(FILE *out, const Type *t);   /* as the recipe writes it: tensor<
 /* a `require` condition; each expression printed by pe */
 const char *req_op_text(ReqOp op);
 void require_print(FILE *out, const Require *r, void (*pe)(FILE *, const Expr *));
+void names_print(FILE *o, const char *lead, const Vec *names);   /* Feature*: "LEADa, b\n", or nothing */
 /* e as a C expression (the component headers, the monolith): every
  * compound operand parenthesised, ceil_div/min/max spelled out with
  * eval.c's semantics, no casts, so the preprocessor can evaluate it too.
@@ -979,6 +982,8 @@ typedef struct MTensor {
 	int buffer;              /* declared `buffer`: the megakernel's own scratch */
 	int param;               /* not a buffer: its index among the megakernel's params */
 	uint64_t off;            /* a buffer: its offset in the buffers (mega.c, 256-aligned) */
+	uint64_t bytes;          /* a buffer: its size */
+	int zeroed;              /* a buffer bound to a `zeroed` param: zero when a launch starts */
 	int elem_bytes;
 	int rank;
 	int64_t dims[8];
@@ -1029,6 +1034,8 @@ typedef struct MegaPlan {
 	 * the launch's generation), zeroed once, to zero_bytes; the buffers after */
 	uint32_t zero_bytes;
 	uint64_t buf_bytes;
+	uint64_t zeroed_end;     /* the end of the last buffer bound to a `zeroed` param (mega.c): the
+	                          * runtime zeroes the workspace to zero_bytes + zeroed_end */
 	Vec kernels;             /* Placement*: the ops' kernels, each once */
 	int timeline;            /* --timeline: the entry takes `timeline` [blocks, ops, 4] i64 and
 	                          * writes, per block and op it runs: wait, start, end (ns), SM */

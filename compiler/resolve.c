@@ -179,19 +179,27 @@ static void find_engine(Ctx *c, Component *comp)
 	diag_end(c, d);
 }
 
+/* The param NAMES[i] names, or NULL; *again: NAMES names it before i */
+static const Param *named_param(const Component *comp, const Vec *names, int i, int *again)
+{
+	const Feature *e = names->v[i];
+	*again = 0;
+	for (int j = 0; j < i; j++)
+		*again |= !strcmp(((const Feature *)names->v[j])->name, e->name);
+	for (int j = 0; j < comp->params.n; j++)
+		if (!strcmp(((const Param *)comp->params.v[j])->name, e->name))
+			return comp->params.v[j];
+	return NULL;
+}
+
 /* `early p, ...`: each a `ptr<const T>` param of the component, named
  * once (E0381); a megakernel holds the tensors behind them to it (mega.c) */
 static void check_early(Ctx *c, const Component *comp)
 {
 	for (int i = 0; i < comp->early.n; i++) {
 		const Feature *e = comp->early.v[i];
-		const Param *p = NULL;
-		for (int j = 0; j < comp->params.n && !p; j++)
-			if (!strcmp(((const Param *)comp->params.v[j])->name, e->name))
-				p = comp->params.v[j];
-		int again = 0;
-		for (int j = 0; j < i; j++)
-			again |= !strcmp(((const Feature *)comp->early.v[j])->name, e->name);
+		int again;
+		const Param *p = named_param(comp, &comp->early, i, &again);
 		if (p && p->ty->k == TY_PTR && p->ty->readonly && !again)
 			continue;
 		Diag *d = diag_new(c, DIAG_ERROR, "E0381", e->sp,
@@ -212,12 +220,43 @@ static void check_early(Ctx *c, const Component *comp)
 	}
 }
 
+/* `zeroed p, ...`: each a `ptr<u32>` or `ptr<i32>` param of the component
+ * (counters it adds to and leaves zero), named once (E0384); a megakernel
+ * binds them to buffers it zeroes (mega.c, E0383) */
+static void check_zeroed(Ctx *c, const Component *comp)
+{
+	for (int i = 0; i < comp->zeroed.n; i++) {
+		const Feature *e = comp->zeroed.v[i];
+		int again;
+		const Param *p = named_param(comp, &comp->zeroed, i, &again);
+		if (p && p->ty->k == TY_PTR && !p->ty->readonly && !again &&
+		    (!strcmp(p->ty->dtype, "u32") || !strcmp(p->ty->dtype, "i32")))
+			continue;
+		Diag *d = diag_new(c, DIAG_ERROR, "E0384", e->sp,
+		                   again ? "`%s` is named twice in `zeroed` of component `%s`"
+		                   : !p  ? "`zeroed` names `%s`, which is not a param of component `%s`"
+		                         : "`zeroed` names `%s` of component `%s`, which is not a `ptr<u32>` or `ptr<i32>`",
+		                   e->name, comp->name);
+		d->primary.msg = again ? "named again" : !p ? "no such param" : "a counter: `ptr<u32>` or `ptr<i32>`";
+		if (p && !again)
+			diag_label(d, p->sp, "declared here");
+		diag_note(d, "`zeroed` lists the counters a component adds to: zero when the kernel starts, and "
+		          "zero again when it ends (the component resets what it counted)");
+		diag_help(d, again ? "name it once"
+		             : !p ? "name a `param` of the component, or declare it"
+		                  : "declare the param `ptr<u32>` (or `ptr<i32>`), or leave it out of `zeroed`");
+		diag_end(c, d);
+		return;
+	}
+}
+
 static void add_component(Resolver *r, Component *comp, Span at, const Use *objuse)
 {
 	int from_object = objuse != NULL;
 	Ctx *c = r->c;
 	find_engine(c, comp);
 	check_early(c, comp);
+	check_zeroed(c, comp);
 	Origin *o = namemap_get(&r->origins, comp->name);
 	if (o && o->from_object != from_object) {
 		/* An object beside its declaration: the object stands for it

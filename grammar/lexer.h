@@ -22,6 +22,7 @@ typedef struct Lexer {
 	Smem *last_smem;            /* for `, align A` / `, live P` */
 	Port *last_port;            /* for `handoff` / `split` */
 	Vec pending_cparams, pending_kparams, pending_features;
+	Vec *names;              /* where `early` / `zeroed` push their IDENTs */
 } Lexer;
 
 void lexer_init(Lexer *lx, Ctx *c, int src);

@@ -305,6 +305,7 @@ loop:
 	"engine"     { SPAN(); return KW_ENGINE; }
 	"prologue"   { SPAN(); return KW_PROLOGUE; }
 	"early"      { SPAN(); return KW_EARLY; }
+	"zeroed"     { SPAN(); return KW_ZEROED; }
 	"select"     { SPAN(); return KW_SELECT; }
 	"when"       { SPAN(); return KW_WHEN; }
 	"else"       { SPAN(); return KW_ELSE; }

@@ -119,7 +119,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_RASTER "raster" KW_AUTO "auto" KW_X "x" KW_TILE "tile" KW_FRAG "frag"
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
 %token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
-%token KW_ENGINE "engine" KW_PROLOGUE "prologue" KW_EARLY "early"
+%token KW_ENGINE "engine" KW_PROLOGUE "prologue" KW_EARLY "early" KW_ZEROED "zeroed"
 %token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split"
 %token KW_MEGAKERNEL "megakernel" KW_OP "op" KW_BUFFER "buffer" KW_FOR "for" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
@@ -227,7 +227,8 @@ citems
  *       | port { "handoff" | "split" }    (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
  *       | "cluster" expr | "require" cond { "," cond }
- *       | "engine" IDENT | "prologue" | "early" IDENT { "," IDENT } | ";" . */
+ *       | "engine" IDENT | "prologue" | "early" IDENT { "," IDENT }
+ *       | "zeroed" IDENT { "," IDENT } | ";" . */
 citem
 	: "source" STRING    { Component *c = lx->comp; c->source = $2; c->source_sp = @2; }
 	| "entry" IDENT      { Component *c = lx->comp; c->entry = $2; c->entry_sp = @2; }
@@ -242,7 +243,8 @@ citem
 	| "cluster" expr     { Component *c = lx->comp; c->cluster = $2; c->cluster_sp = @$; }
 	| "engine" IDENT     { Component *c = lx->comp; c->engine = $2; c->engine_sp = @2; }
 	| "prologue"         { Component *c = lx->comp; c->prologue = 1; c->prologue_sp = @$; }
-	| "early" early_names
+	| "early"  { lx->names = &lx->comp->early; } param_names
+	| "zeroed" { lx->names = &lx->comp->zeroed; } param_names
 	| "require" conds
 	| "param" IDENT ':' ptype {
 		Param *p = NEW(Param);
@@ -357,18 +359,20 @@ relop
 	;
 
 /* [ "needs" IDENT { "," IDENT } ] */
-/* early = IDENT { "," IDENT } .  (the params a component reads before
- * it calls plk_wait_inputs: docs/megakernel.md, "Early reads") */
-early_names
-	: early_name
-	| early_names ',' early_name
+/* names = IDENT { "," IDENT } .  (the params `early` lists, read before
+ * the component calls plk_wait_inputs: docs/megakernel.md, "Early reads";
+ * or `zeroed`, memory that is zero when the kernel starts and that the
+ * component leaves zero: "Zeroed params") */
+param_names
+	: param_name
+	| param_names ',' param_name
 	;
 
-early_name
+param_name
 	: IDENT {
 		Feature *f = NEW(Feature);
 		f->name = $1; f->sp = @1;
-		vec_push(A, &lx->comp->early, f);
+		vec_push(A, lx->names, f);
 	}
 	;
 

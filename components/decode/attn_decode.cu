@@ -6,7 +6,8 @@
  * (exp2, the scale and log2(e) folded into q), rescaled once a trip of U
  * positions; the four groups of a warp merge by shuffles, the warps
  * through shared memory, and warps 0..3 (one per head) write the piece's
- * partial.
+ * partial. The KV head's last piece to finish (cnt, counted in and reset)
+ * combines its SPLIT partials into the four heads' outputs.
  */
 #include "plk.cuh"
 #include "decode.cuh"
@@ -35,7 +36,7 @@ __device__ __forceinline__ void merge(float &m, float &l, float o[8], float m2, 
 }
 
 PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bfloat16 *kc, const __nv_bfloat16 *vc,
-                               float *part, int P, int tile_m, int tile_n)
+                               float *part, __nv_bfloat16 *out, unsigned *cnt, int P, int tile_m, int tile_n)
 {
 	if (tile_m < 0)
 		return;   /* the flush call */
@@ -174,6 +175,48 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 		dst[2 * lane + 1] = o1;
 		if (lane == 0)
 			dst[HD] = mm, dst[HD + 1] = ll;
+		__threadfence();   /* the partial visible before the count says so */
+	}
+	/* The KV head's last piece to count in combines its SPLIT partials:
+	 * one L2 round trip, where a combine op of its own cost a wait for
+	 * this op's counter, the round trip and a wait for its own (1.8% of
+	 * the decode step, bench/results/2026-12-03-decode-combine.md). The
+	 * writers' fences, the barrier and the acq_rel add order every
+	 * partial before the count that says it is there. */
+	unsigned *flag = (unsigned *)plk_smem(inst, ATTN_DECODE_BUF_FLAG);
+	plk_bar_sync(inst, ATTN_DECODE_BAR_RED);
+	if (warp == 0 && lane == 0) {
+		unsigned v;
+		asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(v) : "l"(cnt + kvh) : "memory");
+		const unsigned last = v == SPLIT - 1;
+		if (last)   /* every piece of the head has counted: leave cnt zero (`zeroed`) */
+			asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(cnt + kvh) : "memory");
+		*flag = last;
 	}
 	plk_bar_sync(inst, ATTN_DECODE_BAR_RED);   /* red is free for the block's next piece */
+	if (*flag && warp < G) {
+		const int h = warp;
+		const float *p0 = part + (size_t)(kvh * SPLIT * G + h) * (HD + 2);   /* split s: + s * G * (HD + 2) */
+		float ms[SPLIT], ls[SPLIT];
+		float2 os[SPLIT];
+#pragma unroll
+		for (int j = 0; j < SPLIT; j++) {
+			const float *ps = p0 + j * G * (HD + 2);
+			ms[j] = ld_act_f32(ps + HD), ls[j] = ld_act_f32(ps + HD + 1);
+			os[j] = ld_act_f32x2(ps + 2 * lane);
+		}
+		float mm = NEG;
+#pragma unroll
+		for (int j = 0; j < SPLIT; j++)
+			mm = fmaxf(mm, ms[j]);
+		float ll = 0.f, o0 = 0.f, o1 = 0.f;
+#pragma unroll
+		for (int j = 0; j < SPLIT; j++) {
+			const float e = ms[j] == NEG ? 0.f : exp2f(ms[j] - mm);
+			ll += ls[j] * e;
+			o0 += os[j].x * e, o1 += os[j].y * e;
+		}
+		const float inv = ll > 0.f ? 1.f / ll : 0.f;
+		reinterpret_cast<__nv_bfloat162 *>(out + (kvh * G + h) * HD)[lane] = __floats2bfloat162_rn(o0 * inv, o1 * inv);
+	}
 }

@@ -6,8 +6,9 @@
  * position's 8 elements are one 16-byte vectorised copy into a register
  * fragment. The algorithm is attn_decode's (lane groups of 8 per
  * position, an online softmax per query head in exp2, merged across the
- * groups by shuffles and across the warps in shared memory), so that the
- * two objects are interchangeable behind one contract.
+ * groups by shuffles and across the warps in shared memory; the KV head's
+ * last piece to count in combines the partials), so that the two objects
+ * are interchangeable behind one contract.
  */
 #include "plk.cuh"
 #include <cute/tensor.hpp>
@@ -37,7 +38,8 @@ __device__ __forceinline__ void merge(float &m, float &l, Frag &&o, float m2, fl
 }
 
 PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __nv_bfloat16 *kc_,
-                                    const __nv_bfloat16 *vc_, float *part_, int P, int tile_m, int tile_n)
+                                    const __nv_bfloat16 *vc_, float *part_, __nv_bfloat16 *o_, unsigned *cnt,
+                                    int P, int tile_m, int tile_n)
 {
 	if (tile_m < 0)
 		return;   /* the flush call */
@@ -144,6 +146,47 @@ PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __n
 		gP(tile_m, h, 2 * lane + 1) = o1;
 		if (lane == 0)
 			gP(tile_m, h, HD) = mm, gP(tile_m, h, HD + 1) = ll;
+		__threadfence();   /* the partial out before the count */
+	}
+	/* the KV head's pieces count in; the last combines their partials */
+	unsigned *last = (unsigned *)plk_smem(inst, ATTN_DECODE_CUTE_BUF_FLAG);
+	plk_bar_sync(inst, ATTN_DECODE_CUTE_BAR_RED);
+	if (warp == 0 && lane == 0) {
+		unsigned before;
+		asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(cnt + kvh) : "memory");
+		*last = before + 1 == SPLIT;
+		if (*last)   /* the count back to zero for the next launch (`zeroed`) */
+			asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(cnt + kvh) : "memory");
 	}
 	plk_bar_sync(inst, ATTN_DECODE_CUTE_BAR_RED);   /* sRed is free for the block's next piece */
+	if (!*last || warp >= G)
+		return;
+	/* this head's partials as (split, o | m | l), read through L2 (other
+	 * blocks wrote them): a lane's two dims, every split's max and sum */
+	const float *base = part_ + (size_t)(kvh * SPLIT * G + warp) * (HD + 2);
+	Tensor sP = make_tensor(make_gmem_ptr(base), make_layout(make_shape(Int<SPLIT>{}, Int<HD + 2>{}),
+	                                                         make_stride(Int<G * (HD + 2)>{}, Int<1>{})));
+	Tensor rM = make_tensor<float>(make_shape(Int<SPLIT>{}, Int<4>{}));   /* (split, m | l | o0 | o1) */
+	CUTE_UNROLL
+	for (int j = 0; j < SPLIT; j++) {
+		const float *row = &sP(j, 0);
+		asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(rM(j, 0)) : "l"(row + HD) : "memory");
+		asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(rM(j, 1)) : "l"(row + HD + 1) : "memory");
+		asm volatile("ld.global.cg.v2.f32 {%0, %1}, [%2];" : "=f"(rM(j, 2)), "=f"(rM(j, 3)) : "l"(row + 2 * lane)
+		             : "memory");
+	}
+	float mm = -INFINITY;
+	CUTE_UNROLL
+	for (int j = 0; j < SPLIT; j++)
+		mm = fmaxf(mm, rM(j, 0));
+	float ll = 0.f, o0 = 0.f, o1 = 0.f;
+	CUTE_UNROLL
+	for (int j = 0; j < SPLIT; j++) {
+		const float e = rM(j, 0) == -INFINITY ? 0.f : exp2f(rM(j, 0) - mm);
+		ll += rM(j, 1) * e, o0 += rM(j, 2) * e, o1 += rM(j, 3) * e;
+	}
+	const float inv = ll > 0.f ? 1.f / ll : 0.f;
+	Tensor gO = make_tensor(make_gmem_ptr(reinterpret_cast<__nv_bfloat162 *>(o_)),
+	                        make_layout(make_shape(Int<NQ>{}, Int<HD / 2>{}), GenRowMajor{}));   /* (head, dim pair) */
+	gO(kvh * G + warp, lane) = __floats2bfloat162_rn(o0 * inv, o1 * inv);
 }

@@ -21,6 +21,8 @@ no() { echo "FAIL: $*"; fail=1; }
 # the owner's build: its own flags, its own object, its contract inside
 "$PLKC" -c components/decode/attn_decode_cute.plk -I "$CUTE" -arch sm_90a -o "$tmp/owner/attn_decode_cute.o" \
 	>"$tmp/owner.log" 2>&1 || { cat "$tmp/owner.log"; exit 1; }
+# the object's contract says it counts in cnt (`zeroed`: the megakernel binds a buffer it zeroes)
+"$PLKC" --emit=contract "$tmp/owner/attn_decode_cute.o" | grep -qx '  zeroed cnt' || no "the object's contract has no \`zeroed cnt\`"
 # the one line: the attention kernel's instance; and the import of the shipped object
 grep -c '^  run = attn_decode(q = Q' examples/llama_decode.plk | grep -qx 1 || no "examples/llama_decode.plk has not one attn_decode instance"
 sed -e 's|^  run = attn_decode(q = Q|  run = attn_decode_cute(q = Q|' \

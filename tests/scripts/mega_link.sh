@@ -66,8 +66,10 @@ o=$(LD_LIBRARY_PATH="$tmp/mock" MOCK_CUDA_LOG="$tmp/mock.log" "$tmp/rt/plk-run" 
 grep -q "launch chain grid 132 1 1 block 128 1 1 cluster 1 1 1 smem 0 cooperative" "$tmp/mock.log" ||
 	no "no cooperative launch of 132 blocks: $(cat "$tmp/mock.log")"
 
-# the decode step of examples/llama_decode.plk: 97 ops of six kernels, each kernel's main once;
-# the ops whose components declare `early` wait inside (plk_wait_inputs), the others before their main
+# the decode step of examples/llama_decode.plk: 81 ops of five kernels, each kernel's main once;
+# the ops whose components declare `early` wait inside (plk_wait_inputs), the others before their
+# main; the workspace zeroed through Cnt (attn_decode's `zeroed cnt`, the first buffer: 16 x 8 u32)
+# after the counters (4 x (81 + 2) bytes, to 512)
 "$PLKC" examples/llama_decode.plk -arch sm_90a -o "$tmp/llama.cubin" >"$tmp/llog" 2>&1 || no "llama_decode: $(cat "$tmp/llog")"
 grep -qa ".text.llama_decode" "$tmp/llama.cubin" || no "the cubin has no entry llama_decode"
 python3 - "$tmp/llama.manifest.json" <<'PY' || fail=1
@@ -75,9 +77,10 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 ops = m["megakernel"]["ops"]
 kernels = sorted({o["kernel"] for o in ops})
-if len(ops) != 97 or kernels != ["attn", "combine", "down", "head", "mlp", "qkv"] or ops[-1]["pieces"] != 2004 \
-        or ops[1]["waits"] != ["qkv[0]"] or m["block"] != [256, 1, 1]:
-    print("FAIL: llama_decode manifest:", len(ops), kernels, ops[-1], ops[1], m["block"])
+ws = [p for p in m["params"] if p["kind"] == "workspace"]
+if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "qkv"] or ops[-1]["pieces"] != 2004 \
+        or ops[1]["waits"] != ["qkv[0]"] or m["block"] != [256, 1, 1] or [p["zero"] for p in ws] != [512 + 512]:
+    print("FAIL: llama_decode manifest:", len(ops), kernels, ops[-1], ops[1], m["block"], ws)
     sys.exit(1)
 PY
 
@@ -95,8 +98,8 @@ grep -q '^extern "C" __global__ void __launch_bounds__(128, 1)$' "$tmp/chain.mon
 grep -qa ".text.chain" "$tmp/chain.mono.cubin" || no "the monolith's cubin has no entry chain"
 "$PLKC" examples/llama_decode.plk -arch sm_90a --emit=monolith -o "$tmp/llama.mono.cu" >"$tmp/mlog" 2>&1 ||
 	no "llama_decode --emit=monolith: $(cat "$tmp/mlog")"
-[ "$(grep -c '^extern "C" __device__ __noinline__ void plk_main_' "$tmp/llama.mono.cu")" = 6 ] ||
-	no "llama_decode's monolith does not define six op mains"
+[ "$(grep -c '^extern "C" __device__ __noinline__ void plk_main_' "$tmp/llama.mono.cu")" = 5 ] ||
+	no "llama_decode's monolith does not define five op mains"
 
 o=$("$PLKC" tests/mega/gemm_mlp.plk -arch sm_90a -o "$tmp/gemm.cubin" 2>&1)
 [ $? -eq 1 ] && grep -q "error\[E0379\]" <<<"$o" || no "a tensor-map op was not refused (E0379): $o"
