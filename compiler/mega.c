@@ -735,6 +735,20 @@ static const MUse *use_of(const MOp *b, const char *kp)
 	return NULL;
 }
 
+/* The use of op b behind param `param` of its kernel's instance gi, or NULL */
+static const MUse *param_use(const MOp *b, const GInst *gi, const char *param)
+{
+	const Graph *g = b->pl->g;
+	for (int k = 0; k < gi->binds.n; k++) {
+		const GBind *bd = gi->binds.v[k];
+		if (bd->kparam < 0 || strcmp(bd->param, param))
+			continue;
+		const GKParam *gk = g->kparams.v[bd->kparam];
+		return use_of(b, gk->tensor ? gk->tensor : gk->name);
+	}
+	return NULL;
+}
+
 /* An op whose kernel's instances all declare `early` waits inside its main
  * (plk_wait_inputs), so each tensor behind an `early` param must be one
  * no other op writes (E0382): it is read before the wait. */
@@ -754,33 +768,27 @@ static int check_early(M *m)
 			const GInst *gi = g->insts.v[j];
 			for (int e = 0; e < gi->comp->early.n; e++) {
 				const Feature *ef = gi->comp->early.v[e];
-				for (int k = 0; k < gi->binds.n; k++) {
-					const GBind *bd = gi->binds.v[k];
-					if (bd->kparam < 0 || strcmp(bd->param, ef->name))
-						continue;
-					const GKParam *gk = g->kparams.v[bd->kparam];
-					const MUse *r = use_of(b, gk->tensor ? gk->tensor : gk->name), *w = NULL;
-					const MOp *a = NULL;
-					for (int o = 0; r && o < ops->n && !w; o++)
-						for (int v = 0; ops->v[o] != b && v < ((const MOp *)ops->v[o])->uses.n && !w; v++) {
-							const MUse *x = ((const MOp *)ops->v[o])->uses.v[v];
-							if ((x->access & ACC_WRITE) && overlap(r, x))
-								w = x, a = ops->v[o];
-						}
-					if (!w)
-						continue;
-					Diag *d = diag_new(m->c, DIAG_ERROR, "E0382", r->sp, "op `%s` reads `%s` before it waits, but op `%s` "
-					                   "writes it", b->name, use_str(m, r), a->name);
-					d->primary.msg = arena_printf(AR(m), "read early by `%s` of component `%s`", ef->name,
-					                              gi->comp->name);
-					diag_label(d, w->sp, "op `%s` writes `%s` here", a->name, use_str(m, w));
-					diag_note(d, "component `%s` reads its `early` params before plk_wait_inputs returns, while "
-					          "the ops it waits for may still be writing", gi->comp->name);
-					diag_help(d, "drop `%s` from `early` in component `%s`, so that it is read after the wait, "
-					          "or bind it to a tensor no op writes", ef->name, gi->comp->name);
-					diag_end(m->c, d);
-					return 1;
-				}
+				const MUse *r = param_use(b, gi, ef->name), *w = NULL;
+				const MOp *a = NULL;
+				for (int o = 0; r && o < ops->n && !w; o++)
+					for (int v = 0; ops->v[o] != b && v < ((const MOp *)ops->v[o])->uses.n && !w; v++) {
+						const MUse *x = ((const MOp *)ops->v[o])->uses.v[v];
+						if ((x->access & ACC_WRITE) && overlap(r, x))
+							w = x, a = ops->v[o];
+					}
+				if (!w)
+					continue;
+				Diag *d = diag_new(m->c, DIAG_ERROR, "E0382", r->sp, "op `%s` reads `%s` before it waits, but op `%s` "
+				                   "writes it", b->name, use_str(m, r), a->name);
+				d->primary.msg = arena_printf(AR(m), "read early by `%s` of component `%s`", ef->name,
+				                              gi->comp->name);
+				diag_label(d, w->sp, "op `%s` writes `%s` here", a->name, use_str(m, w));
+				diag_note(d, "component `%s` reads its `early` params before plk_wait_inputs returns, while "
+				          "the ops it waits for may still be writing", gi->comp->name);
+				diag_help(d, "drop `%s` from `early` in component `%s`, so that it is read after the wait, "
+				          "or bind it to a tensor no op writes", ef->name, gi->comp->name);
+				diag_end(m->c, d);
+				return 1;
 			}
 		}
 	}
@@ -801,34 +809,27 @@ static int check_zeroed(M *m)
 			const GInst *gi = g->insts.v[j];
 			for (int e = 0; e < gi->comp->zeroed.n; e++) {
 				const Feature *zf = gi->comp->zeroed.v[e];
-				for (int k = 0; k < gi->binds.n; k++) {
-					const GBind *bd = gi->binds.v[k];
-					if (bd->kparam < 0 || strcmp(bd->param, zf->name))
-						continue;
-					const GKParam *gk = g->kparams.v[bd->kparam];
-					const MUse *r = use_of(b, gk->tensor ? gk->tensor : gk->name);
-					if (!r)
-						continue;
-					if (r->t->buffer) {
-						((MTensor *)namemap_get(&m->tensors, r->t->name))->zeroed = 1;
-						uint64_t end = r->t->off + r->t->bytes;
-						if (end > m->mp->zeroed_end)
-							m->mp->zeroed_end = end;
-						continue;
-					}
-					Diag *d = diag_new(m->c, DIAG_ERROR, "E0383", r->sp, "op `%s` binds `zeroed` param `%s` to "
-					                   "`%s`, a parameter of megakernel `%s`", b->name, zf->name, use_str(m, r),
-					                   m->mk->name);
-					d->primary.msg = arena_printf(AR(m), "`zeroed` in component `%s`", gi->comp->name);
-					diag_label(d, r->t->sp, "declared here, the caller's memory");
-					diag_note(d, "component `%s` adds to `%s` and resets it when it is done: it must be zero "
-					          "when the megakernel starts, which plkc can promise only for its own buffers",
-					          gi->comp->name, zf->name);
-					diag_help(d, "declare a buffer for it in the megakernel (`buffer NAME: tensor<%s>[...]`) "
-					          "and bind that", r->t->ty->dtype ? r->t->ty->dtype : "u32");
-					diag_end(m->c, d);
-					return 1;
+				const MUse *r = param_use(b, gi, zf->name);
+				if (!r)
+					continue;
+				if (r->t->buffer) {
+					((MTensor *)namemap_get(&m->tensors, r->t->name))->zeroed = 1;
+					uint64_t end = r->t->off + r->t->bytes;
+					if (end > m->mp->zeroed_end)
+						m->mp->zeroed_end = end;
+					continue;
 				}
+				Diag *d = diag_new(m->c, DIAG_ERROR, "E0383", r->sp, "op `%s` binds `zeroed` param `%s` to `%s`, "
+				                   "a parameter of megakernel `%s`", b->name, zf->name, use_str(m, r), m->mk->name);
+				d->primary.msg = arena_printf(AR(m), "`zeroed` in component `%s`", gi->comp->name);
+				diag_label(d, r->t->sp, "declared here, the caller's memory");
+				diag_note(d, "component `%s` adds to `%s` and resets it when it is done: it must be zero "
+				          "when the megakernel starts, which plkc can promise only for its own buffers",
+				          gi->comp->name, zf->name);
+				diag_help(d, "declare a buffer for it in the megakernel (`buffer NAME: tensor<%s>[...]`) "
+				          "and bind that", r->t->ty->dtype ? r->t->ty->dtype : "u32");
+				diag_end(m->c, d);
+				return 1;
 			}
 		}
 	}

@@ -192,59 +192,62 @@ static const Param *named_param(const Component *comp, const Vec *names, int i, 
 	return NULL;
 }
 
-/* `early p, ...`: each a `ptr<const T>` param of the component, named
- * once (E0381); a megakernel holds the tensors behind them to it (mega.c) */
-static void check_early(Ctx *c, const Component *comp)
+/* A list of a component's params (`early`, `zeroed`): what each name
+ * must be, and the words of its error. */
+typedef struct {
+	const char *item, *code;
+	int (*ok)(const Param *p);
+	const char *want;           /* "a `ptr<const T>`" */
+	const char *label;          /* the primary label on a param of the wrong type */
+	const char *note, *help;    /* the note; the help for a param of the wrong type */
+} NameList;
+
+static int early_ok(const Param *p) { return p->ty->k == TY_PTR && p->ty->readonly; }
+
+static int zeroed_ok(const Param *p)
 {
-	for (int i = 0; i < comp->early.n; i++) {
-		const Feature *e = comp->early.v[i];
-		int again;
-		const Param *p = named_param(comp, &comp->early, i, &again);
-		if (p && p->ty->k == TY_PTR && p->ty->readonly && !again)
-			continue;
-		Diag *d = diag_new(c, DIAG_ERROR, "E0381", e->sp,
-		                   again ? "`%s` is named twice in `early` of component `%s`"
-		                   : !p  ? "`early` names `%s`, which is not a param of component `%s`"
-		                         : "`early` names `%s` of component `%s`, which is not a `ptr<const T>`",
-		                   e->name, comp->name);
-		d->primary.msg = again ? "named again" : !p ? "no such param" : "read early, so read only";
-		if (p && !again)
-			diag_label(d, p->sp, "declared here");
-		diag_note(d, "`early` lists the pointer params a component reads before it calls plk_wait_inputs: "
-		          "memory that no earlier op of a megakernel writes");
-		diag_help(d, again ? "name it once"
-		             : !p ? "name a `param` of the component, or declare it"
-		                  : "list only `ptr<const T>` params; scalars are passed, not read");
-		diag_end(c, d);
-		return;
-	}
+	return p->ty->k == TY_PTR && !p->ty->readonly && (!strcmp(p->ty->dtype, "u32") || !strcmp(p->ty->dtype, "i32"));
 }
 
-/* `zeroed p, ...`: each a `ptr<u32>` or `ptr<i32>` param of the component
- * (counters it adds to and leaves zero), named once (E0384); a megakernel
- * binds them to buffers it zeroes (mega.c, E0383) */
-static void check_zeroed(Ctx *c, const Component *comp)
+/* `early p, ...`: each a `ptr<const T>` param (E0381); a megakernel
+ * holds the tensors behind them to it (mega.c, E0382). */
+static const NameList EARLY = {
+	"early", "E0381", early_ok, "a `ptr<const T>`", "read early, so read only",
+	"`early` lists the pointer params a component reads before it calls plk_wait_inputs: "
+	"memory that no earlier op of a megakernel writes",
+	"list only `ptr<const T>` params; scalars are passed, not read",
+};
+
+/* `zeroed p, ...`: each a `ptr<u32>` or `ptr<i32>` param, counters the
+ * component adds to and leaves zero (E0384); a megakernel binds them to
+ * buffers it zeroes (mega.c, E0383). */
+static const NameList ZEROED = {
+	"zeroed", "E0384", zeroed_ok, "a `ptr<u32>` or `ptr<i32>`", "a counter: `ptr<u32>` or `ptr<i32>`",
+	"`zeroed` lists the counters a component adds to: zero when the kernel starts, and zero again when "
+	"it ends (the component resets what it counted)",
+	"declare the param `ptr<u32>` (or `ptr<i32>`), or leave it out of `zeroed`",
+};
+
+/* Each name of NAMES a param of the component of L's kind, named once. */
+static void check_names(Ctx *c, const Component *comp, const Vec *names, const NameList *l)
 {
-	for (int i = 0; i < comp->zeroed.n; i++) {
-		const Feature *e = comp->zeroed.v[i];
+	for (int i = 0; i < names->n; i++) {
+		const Feature *e = names->v[i];
 		int again;
-		const Param *p = named_param(comp, &comp->zeroed, i, &again);
-		if (p && p->ty->k == TY_PTR && !p->ty->readonly && !again &&
-		    (!strcmp(p->ty->dtype, "u32") || !strcmp(p->ty->dtype, "i32")))
+		const Param *p = named_param(comp, names, i, &again);
+		if (p && l->ok(p) && !again)
 			continue;
-		Diag *d = diag_new(c, DIAG_ERROR, "E0384", e->sp,
-		                   again ? "`%s` is named twice in `zeroed` of component `%s`"
-		                   : !p  ? "`zeroed` names `%s`, which is not a param of component `%s`"
-		                         : "`zeroed` names `%s` of component `%s`, which is not a `ptr<u32>` or `ptr<i32>`",
-		                   e->name, comp->name);
-		d->primary.msg = again ? "named again" : !p ? "no such param" : "a counter: `ptr<u32>` or `ptr<i32>`";
+		Diag *d = again ? diag_new(c, DIAG_ERROR, l->code, e->sp, "`%s` is named twice in `%s` of component `%s`",
+		                           e->name, l->item, comp->name)
+		        : !p    ? diag_new(c, DIAG_ERROR, l->code, e->sp, "`%s` names `%s`, which is not a param of "
+		                           "component `%s`", l->item, e->name, comp->name)
+		                : diag_new(c, DIAG_ERROR, l->code, e->sp, "`%s` names `%s` of component `%s`, which is "
+		                           "not %s", l->item, e->name, comp->name, l->want);
+		d->primary.msg = again ? "named again" : !p ? "no such param" : l->label;
 		if (p && !again)
 			diag_label(d, p->sp, "declared here");
-		diag_note(d, "`zeroed` lists the counters a component adds to: zero when the kernel starts, and "
-		          "zero again when it ends (the component resets what it counted)");
-		diag_help(d, again ? "name it once"
-		             : !p ? "name a `param` of the component, or declare it"
-		                  : "declare the param `ptr<u32>` (or `ptr<i32>`), or leave it out of `zeroed`");
+		diag_note(d, "%s", l->note);
+		diag_help(d, "%s", again ? "name it once" : !p ? "name a `param` of the component, or declare it" : l->help);
 		diag_end(c, d);
 		return;
 	}
@@ -255,8 +258,8 @@ static void add_component(Resolver *r, Component *comp, Span at, const Use *obju
 	int from_object = objuse != NULL;
 	Ctx *c = r->c;
 	find_engine(c, comp);
-	check_early(c, comp);
-	check_zeroed(c, comp);
+	check_names(c, comp, &comp->early, &EARLY);
+	check_names(c, comp, &comp->zeroed, &ZEROED);
 	Origin *o = namemap_get(&r->origins, comp->name);
 	if (o && o->from_object != from_object) {
 		/* An object beside its declaration: the object stands for it
