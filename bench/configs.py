@@ -513,3 +513,15 @@ def _dyn(c):
 
 
 SETS["attn_dyn"] = [_dyn(c) for c in SETS["attn_turn"] + SETS["attn_turn_wide"]]
+
+# The shapes gemm_auto leaves below 0.95x cuBLAS (1000 x 3000 x 1000:
+# cuBLAS runs 200 x 128 tiles in clusters of 4, 2026-12-03-cublas-kernels.md):
+# gemm_auto's 128 x 256 tiles beside the same tiles with B multicast to
+# 2 x 1 clusters (examples/gemm_mcast.plk).
+MISS_SHAPES = [(1000, 3000, 1000), (256, 14336, 4096), (2000, 3000, 1000)]
+SETS["mcast_miss"] = [
+    dict(name="gemm_wide", recipe="examples/gemm_auto.plk", kernel="gemm_wide", arch="sm_90a", kind="gemm",
+         shapes=MISS_SHAPES),
+    dict(name="gemm_mcast_128x256", recipe="examples/gemm_mcast.plk", arch="sm_90a", kind="gemm",
+         shapes=MISS_SHAPES),
+]

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXK 8
+#define MAXK 16
 typedef struct MFunc { char name[64]; int maxt; int nparams; size_t size[32]; } MFunc;
 typedef struct MMod { MFunc f[MAXK]; int n; int elf; } MMod;
 /* What cuTensorMapEncodeTiled saw, kept inside the opaque map. */

@@ -59,7 +59,9 @@ MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 -
 # M <= 64 where 64 x 64 tiles fill at most a wave: 96 of them at N = 6144
 expect "64x6144" "$(run 64 6144 4096)" "variant gemm_s64 of gemm_auto" "launch gemm_s64 grid 96 1 1 block 384"
 # 1000 x 3000: 96 wide tiles fill one wave of 132 SMs, 192 narrow ones would not
-expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
+# ... with B multicast in 2 x 1 clusters where K is short: 48 pairs of CTAs
+expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 96 1 1 block 384"
+expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
 # 128 x 96 tiles: 128 of them fill a wave where 96 of 128 x 128 would not
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
@@ -67,7 +69,7 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_wide_mc, gemm_wide, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -83,13 +85,14 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_wide_mc", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
       C=torch.empty((M, N), dtype=bf, device="cuda"))
     return k.variant()
-assert call(1000, 3000, 1000) == "gemm_wide"
+assert call(1000, 3000, 1000) == "gemm_wide_mc"
+assert call(1000, 3000, 2048) == "gemm_wide"
 assert call(128, 4096, 4096) == "gemm_small"
 # the split kernel: its workspace zeroed when new, then only its
 # counters for another shape (the pylog's memsets, checked below)
@@ -116,6 +119,7 @@ PY
 	expect "python" "$o" "python ok"
 	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
 		grep -q "launch gemm_skinny" "$W/pylog" && grep -q "launch gemm_odd" "$W/pylog" &&
+		grep -q "launch gemm_wide_mc grid 96 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
 		[ "$(grep '^memset' "$W/pylog" | tr '\n' ' ')" = "memset 3145984 bytes memset 256 bytes " ] ||
 		fail "python: launches and memsets: $(cat "$W/pylog")"
 fi
