@@ -234,6 +234,28 @@ SETS["attention"] = [
          edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]),
 ]
 
+
+# The sliding window's work items (bench/results/2026-12-03-attention-sliding-order.md):
+# examples/attn_sliding.plk takes them in index order (a head's q blocks in
+# a row: neighbours share most of their KV window) since that run; before
+# it, lpt_order's (q blocks descending, 12 heads at a time). Both, and the
+# pingpong turn not carried across items.
+SLIDING_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"
+SLIDING_LPT = [
+    ('use "../components/attention/sliding_window.plk"\n',
+     'use "../components/attention/sliding_window.plk"\nuse "../components/attention/lpt_order.plk"\n'),
+    (SLIDING_GRID, "grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic"),
+    ("  mask = sliding_window()\n", "  mask = sliding_window()\n  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))\n")]
+SETS["attn_sliding_order"] = [
+    _attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK),
+    dict(_attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK), name="attn_sliding_d128_lpt", edit=SLIDING_LPT),
+    dict(_attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK), name="attn_sliding_d128_carry0",
+         edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 128, CARRY = 0")]),
+    _attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
+    dict(_attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_sliding_d64_lpt",
+         edit=W2_D64 + SLIDING_LPT),
+]
+
 # The shape suite (bench/shape_suite.py, which has its own shapes): every
 # GEMM and GEMM + SwiGLU tile configuration a `select` can choose from,
 # each timed against the baseline at every shape of the suite.
@@ -508,6 +530,8 @@ SETS["attn_turn_wide"] = [dict(_attn("causal", "causal", 128, BN_SHAPES, ATTN_CH
 # the same order. Causal at S = 8k: the SMs active 88% of the kernel's
 # time on average and 97% at most (Nsight Compute), cuDNN's 92% and 99%.
 def _dyn(c):
+    if "sliding" in c["recipe"]:   # dynamic in index order since 2026-12-03 (attn_sliding_order)
+        return c
     grid = ("raster column", "raster column, dynamic") if "dense" in c["recipe"] else ("order(lpt)", "order(lpt), dynamic")
     return dict(c, edit=c["edit"] + [grid])
 

@@ -35,7 +35,9 @@ _VARIANTS = {
     "causal": dict(uses=["causal"], params="", grid="order(lpt), dynamic",
                    hooks="  mask = causal()\n  mask.mask -> core.mask\n  mask.blocks -> core.blocks\n"
                          "  mask.blocks -> lkv.blocks\n"),
-    "sliding": dict(uses=["sliding_window"], params=", W: i32", grid="order(lpt), dynamic",
+    # the sliding window's items are about equal: index order, whose
+    # neighbours share their KV window (examples/attn_sliding.plk)
+    "sliding": dict(uses=["sliding_window"], params=", W: i32", grid="dynamic",
                     hooks="  mask = sliding_window()\n  mask.mask -> core.mask\n  mask.blocks -> core.blocks\n"
                           "  mask.blocks -> lkv.blocks\n"),
     "softcap": dict(uses=["causal", "softcap"], params=", cap: f32", grid="order(lpt), dynamic",
