@@ -256,6 +256,19 @@ SETS["attn_sliding_order"] = [
          edit=W2_D64 + SLIDING_LPT),
 ]
 
+# The document mask's items in index order too (its items are uneven:
+# causal within each document), against lpt_order's as committed.
+DOC_INDEX = [("grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic",
+              "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"),
+             ("  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))   // 48 MiB of K and V: the L2\n", "")]
+SETS["attn_document_order"] = [
+    _attn("document", "document", 128, ATTN_BIG, ATTN_CHECK),
+    dict(_attn("document", "document", 128, ATTN_BIG, ATTN_CHECK), name="attn_document_d128_index", edit=DOC_INDEX),
+    _attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
+    dict(_attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_document_d64_index",
+         edit=W2_D64 + DOC_INDEX),
+]
+
 # The shape suite (bench/shape_suite.py, which has its own shapes): every
 # GEMM and GEMM + SwiGLU tile configuration a `select` can choose from,
 # each timed against the baseline at every shape of the suite.
