@@ -240,12 +240,15 @@ SETS["attention"] = [
 # a row: neighbours share most of their KV window) since that run; before
 # it, lpt_order's (q blocks descending, 12 heads at a time). Both, and the
 # pingpong turn not carried across items.
-SLIDING_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"
+# lpt_order's line in the recipes that take it, and the two grids
+LPT_G = "lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))"
+INDEX_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"
+LPT_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic"
 SLIDING_LPT = [
     ('use "../components/attention/sliding_window.plk"\n',
      'use "../components/attention/sliding_window.plk"\nuse "../components/attention/lpt_order.plk"\n'),
-    (SLIDING_GRID, "grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic"),
-    ("  mask = sliding_window()\n", "  mask = sliding_window()\n  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))\n")]
+    (INDEX_GRID, LPT_GRID),
+    ("  mask = sliding_window()\n", "  mask = sliding_window()\n  %s\n" % LPT_G)]
 SETS["attn_sliding_order"] = [
     _attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK),
     dict(_attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK), name="attn_sliding_d128_lpt", edit=SLIDING_LPT),
@@ -258,9 +261,7 @@ SETS["attn_sliding_order"] = [
 
 # The document mask's items in index order too (its items are uneven:
 # causal within each document), against lpt_order's as committed.
-DOC_INDEX = [("grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic",
-              "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"),
-             ("  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))   // 48 MiB of K and V: the L2\n", "")]
+DOC_INDEX = [(LPT_GRID, INDEX_GRID), ("  %s   // 48 MiB of K and V: the L2\n" % LPT_G, "")]
 SETS["attn_document_order"] = [
     _attn("document", "document", 128, ATTN_BIG, ATTN_CHECK),
     dict(_attn("document", "document", 128, ATTN_BIG, ATTN_CHECK), name="attn_document_d128_index", edit=DOC_INDEX),
@@ -407,7 +408,6 @@ SETS["attn_dense_mid"] = [
 # lpt_order's group of G heads (the blocks running at once share their K
 # and V in L2): the recipes' G = 48 MiB / (SKV * HD * 4) heads, 12 at 8k
 # and HD 128, against fewer.
-LPT_G = "lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))"
 SETS["attn_lpt"] = [_attn("causal", "causal", 128, BN_SHAPES[1:], ATTN_CHECK[:1])] + [
     dict(_attn("causal", "causal", 128, BN_SHAPES[1:], ATTN_CHECK[:1]), name="attn_causal_d128_g%s" % g[0],
          edit=[(LPT_G, "lpt  = lpt_order(G = %s)" % g[1])])
