@@ -191,6 +191,14 @@ ATTN_BIG = [(2, 16, 16, 8192, 8192)]
 ATTN_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 192, BN = 128, HD = 64, LREGS = 32")]   # 3 warpgroups
 W2_D64 = [("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]   # 2 warpgroups
 
+# lpt_order's line in the recipes that take it, and the two grids
+LPT_G = "lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))"
+INDEX_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"
+LPT_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic"
+# examples/attn_document.plk's items in lpt_order's order; at head dim 64
+# pipelink.attention takes them in index order (2026-12-03-attention-sliding-order.md)
+DOC_INDEX = [(LPT_GRID, INDEX_GRID), ("  %s   // 48 MiB of K and V: the L2\n" % LPT_G, "")]
+
 
 # examples/attn_dense.plk is a select of two kernels, 128- and 176-key
 # blocks (docs/attention.md, "Wide KV blocks"): a configuration is one of
@@ -199,10 +207,12 @@ DENSE_WIDE = "attn_dense_bn176"
 
 
 def _attn(kind, recipe, hd, shapes, check):
-    """At head dim 64 the tiles pipelink.attention takes (_attention.py):
-    two warpgroups for the sliding window, softcap and the document mask,
-    three for dense and causal."""
+    """At head dim 64 the tiles and order pipelink.attention takes
+    (_attention.py): two warpgroups for the sliding window, softcap and the
+    document mask (its items in index order), three for dense and causal."""
     edit = [] if hd == 128 else W2_D64 if kind in ("sliding", "softcap", "document") else ATTN_D64
+    if kind == "document" and hd == 64:
+        edit = edit + DOC_INDEX
     kern = dict(kernel="attn_%s_bn128" % recipe) if recipe in ("dense", "causal") else {}
     return dict(kern, name="attn_%s_d%d" % (kind, hd), recipe="examples/attn_%s.plk" % recipe, arch="sm_90a",
                 kind=kind, hd=hd, shapes=shapes, check_shapes=check, edit=edit)
@@ -240,10 +250,6 @@ SETS["attention"] = [
 # a row: neighbours share most of their KV window) since that run; before
 # it, lpt_order's (q blocks descending, 12 heads at a time). Both, and the
 # pingpong turn not carried across items.
-# lpt_order's line in the recipes that take it, and the two grids
-LPT_G = "lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))"
-INDEX_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), dynamic"
-LPT_GRID = "grid persistent, tiles(ceil_div(SQ, BM), B * H), order(lpt), dynamic"
 SLIDING_LPT = [
     ('use "../components/attention/sliding_window.plk"\n',
      'use "../components/attention/sliding_window.plk"\nuse "../components/attention/lpt_order.plk"\n'),
@@ -259,15 +265,15 @@ SETS["attn_sliding_order"] = [
          edit=W2_D64 + SLIDING_LPT),
 ]
 
-# The document mask's items in index order too (its items are uneven:
-# causal within each document), against lpt_order's as committed.
-DOC_INDEX = [(LPT_GRID, INDEX_GRID), ("  %s   // 48 MiB of K and V: the L2\n" % LPT_G, "")]
+# The document mask's items (uneven: causal within each document) in index
+# order against lpt_order's.
 SETS["attn_document_order"] = [
     _attn("document", "document", 128, ATTN_BIG, ATTN_CHECK),
     dict(_attn("document", "document", 128, ATTN_BIG, ATTN_CHECK), name="attn_document_d128_index", edit=DOC_INDEX),
+    # at 64 the configuration is in index order since that run; `_lpt` as before it
     _attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
-    dict(_attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_document_d64_index",
-         edit=W2_D64 + DOC_INDEX),
+    dict(_attn("document", "document", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_document_d64_lpt",
+         edit=W2_D64),
 ]
 
 # The shape suite (bench/shape_suite.py, which has its own shapes): every
@@ -562,3 +568,11 @@ SETS["mcast_miss"] = [
     dict(name="gemm_mcast_128x256", recipe="examples/gemm_mcast.plk", arch="sm_90a", kind="gemm",
          shapes=MISS_SHAPES),
 ]
+
+# Tiles whose count fills one wave closer than 128 x 256 does (gemm_auto's
+# gemm_n192, gemm_n192_mc and gemm_n224): 1000 x 3000 makes 128 tiles of
+# 128 x 192 on 132 SMs (96 of 128 x 256), 256 x 14336 128 of 128 x 224
+# (112), each a quarter or an eighth less work than a 128 x 256 tile.
+SETS["wave_tiles"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
+                           shapes=MISS_SHAPES)
+                      for k in ("gemm_wide", "gemm_wide_mc", "gemm_n192", "gemm_n192_mc", "gemm_n224")]

@@ -58,10 +58,17 @@ MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 -
 	fail "workspace: not one memset of 256 + 32 x 3 x 32768 bytes: $(grep '^memset' "$W/log" | tr '\n' ' ')"
 # M <= 64 where 64 x 64 tiles fill at most a wave: 96 of them at N = 6144
 expect "64x6144" "$(run 64 6144 4096)" "variant gemm_s64 of gemm_auto" "launch gemm_s64 grid 96 1 1 block 384"
-# 1000 x 3000: 96 wide tiles fill one wave of 132 SMs, 192 narrow ones would not
-# ... with B multicast in 2 x 1 clusters where K is short: 48 pairs of CTAs
-expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 96 1 1 block 384"
-expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 96 1 1 block 384"
+# 1000 x 3000: 128 tiles of 128 x 192 fill one wave of 132 SMs, 192 of
+# 128 x 128 would not; with B multicast in 2 x 1 clusters where K is
+# short: 64 pairs of CTAs, of which the mock's occupancy fits 60 (the
+# grid is what cuOccupancyMaxActiveClusters allows: 120 CTAs)
+expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120 1 1 block 384"
+expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 128 1 1 block 384"
+# 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
+expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
+# 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
+expect "1200x3000" "$(run 1200 3000 1000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120 1 1 block 384"
+expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 120 1 1 block 384"
 # 128 x 96 tiles: 128 of them fill a wave where 96 of 128 x 128 would not
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
@@ -69,7 +76,7 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_wide_mc, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_n192, gemm_n224, gemm_wide_mc, gemm_wide, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -85,14 +92,16 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_wide_mc", "gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n192_mc", "gemm_n192", "gemm_n224",
+                      "gemm_wide_mc", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
       C=torch.empty((M, N), dtype=bf, device="cuda"))
     return k.variant()
-assert call(1000, 3000, 1000) == "gemm_wide_mc"
-assert call(1000, 3000, 2048) == "gemm_wide"
+assert call(1000, 3000, 1000) == "gemm_n192_mc"
+assert call(1200, 3000, 1000) == "gemm_wide_mc"
+assert call(1200, 3000, 2048) == "gemm_wide"
 assert call(128, 4096, 4096) == "gemm_small"
 # the split kernel: its workspace zeroed when new, then only its
 # counters for another shape (the pylog's memsets, checked below)
@@ -119,7 +128,8 @@ PY
 	expect "python" "$o" "python ok"
 	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
 		grep -q "launch gemm_skinny" "$W/pylog" && grep -q "launch gemm_odd" "$W/pylog" &&
-		grep -q "launch gemm_wide_mc grid 96 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
+		grep -q "launch gemm_n192_mc grid 120 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
+		grep -q "launch gemm_wide_mc grid 120 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
 		[ "$(grep '^memset' "$W/pylog" | tr '\n' ' ')" = "memset 3145984 bytes memset 256 bytes " ] ||
 		fail "python: launches and memsets: $(cat "$W/pylog")"
 fi
