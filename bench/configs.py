@@ -576,3 +576,28 @@ SETS["mcast_miss"] = [
 SETS["wave_tiles"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
                            shapes=MISS_SHAPES)
                       for k in ("gemm_wide", "gemm_wide_mc", "gemm_n192", "gemm_n192_mc", "gemm_n224")]
+# ... and the multicast ones in 2 x 2 clusters (tma_load_ab MCAST = 4: A
+# shared along each tile row's pair of CTAs as well as B along each
+# column's), at the shapes of the rule and one whose tiles fill no whole
+# quads (5 x 3 pairs of 9 x 5 tiles of 128 x 192 at 1100 x 904). The H200
+# runs at most 30 clusters of 4 of these blocks at once (120 CTAs), so
+# 1000 x 3000's 32 quads of 128 x 192 take two waves: 128 x 224 (28
+# quads) and 128 x 256 (24) fit in one.
+QUAD = ("cluster(2, 1)", "cluster(2, 2)")
+QUAD_SHAPES = MISS_SHAPES + [(1100, 904, 1000)]
+SETS["wave_quads"] = [
+    dict(name="gemm_n192_mc", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc", arch="sm_90a", kind="gemm",
+         shapes=QUAD_SHAPES),
+    dict(name="gemm_n192_q", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc", arch="sm_90a", kind="gemm",
+         shapes=QUAD_SHAPES, edit=[("CH = 64, MCAST = 2", "CH = 64, MCAST = 4"), QUAD]),
+    dict(name="gemm_wide_mc", recipe="examples/gemm_auto.plk", kernel="gemm_wide_mc", arch="sm_90a", kind="gemm",
+         shapes=QUAD_SHAPES),
+    dict(name="gemm_wide_q", recipe="examples/gemm_auto.plk", kernel="gemm_wide_mc", arch="sm_90a", kind="gemm",
+         shapes=QUAD_SHAPES, edit=[("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4"), QUAD]),
+    dict(name="gemm_n224_q", recipe="examples/gemm_auto.plk", kernel="gemm_n224", arch="sm_90a", kind="gemm",
+         shapes=QUAD_SHAPES,
+         edit=[("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG\n  grid persistent, "
+                "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
+                "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4\n  grid persistent, "
+                "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 2)")]),
+]

@@ -214,6 +214,11 @@ int abi_paired(const Placement *p)
 	return abi_clustered(p) && p->g->cluster[0] == 2 && p->g->cluster[1] == 1;
 }
 
+int abi_quad(const Placement *p)
+{
+	return abi_clustered(p) && p->g->cluster[0] == 2 && p->g->cluster[1] == 2;
+}
+
 const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
 {
 	return n == 1 ? "plk_main" : arena_printf(c->arena, "plk_main_%s", ps[i]->g->k->name);

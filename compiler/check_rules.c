@@ -235,9 +235,20 @@ void check_counts(Chk *k)
 /* ------------------------------------------------------------- clusters
  * `cluster N` in a contract, N > 1: the component works with the other
  * blocks of a cluster of exactly N (a TMA multicast to N CTAs, slots
- * released across them). Any other launch hangs or computes garbage, so
- * the kernel's cluster must hold N blocks. N = 1 asks for nothing: such a
- * component runs alone in its block, in a cluster or not. */
+ * released across them), on the tiles the glue gives them: a 2 x 1
+ * cluster's blocks a pair of tile rows on one tile column, a 2 x 2
+ * cluster's a 2 x 2 block of tiles (glue.c, role_body). Any other launch
+ * hangs or computes garbage, so the kernel's cluster must have that
+ * shape. N = 1 asks for nothing: such a component runs alone in its
+ * block, in a cluster or not. */
+
+/* The cluster shape that `cluster N` means: 2 x 1 or 2 x 2 (N x 1 for
+ * any other N, which no arrangement of tiles serves: refused as such). */
+static void cluster_shape(int64_t n, int64_t *x, int64_t *y)
+{
+	*x = n == 4 ? 2 : n;
+	*y = n == 4 ? 2 : 1;
+}
 
 void check_clusters(Chk *k)
 {
@@ -264,20 +275,40 @@ void check_clusters(Chk *k)
 		wants[gi->id] = want;
 		if (want <= 1)
 			continue;
-		if (want == have) {
+		int64_t wx, wy;
+		cluster_shape(want, &wx, &wy);
+		if (want == have && wx == g->cluster[0] && (want == 2 || want == 4)) {
 			((GInst *)gi)->cluster = (int)want;	/* have <= 16: check_grid */
 			continue;
 		}
-		Diag *d = diag_new(k->c, DIAG_ERROR, "E0350", gi->decl ? gi->decl->sp : k->k->name_sp,
-		                   "`%s` needs clusters of %lld blocks; kernel `%s` launches %lld",
-		                   gi->name, (long long)want, k->k->name, (long long)have);
-		d->primary.msg = arena_printf(A(k), "`%s` would wait for partner blocks that are not there", gi->name);
+		Diag *d;
+		Span sp = gi->decl ? gi->decl->sp : k->k->name_sp;
+		if (want != 2 && want != 4) {
+			d = diag_new(k->c, DIAG_ERROR, "E0350", sp, "`%s` needs clusters of %lld blocks; the glue "
+			             "shares tiles in clusters of 2 and 4 only", gi->name, (long long)want);
+			d->primary.msg = arena_printf(A(k), "no arrangement of tiles for `%s`", gi->name);
+		} else if (want != have) {
+			d = diag_new(k->c, DIAG_ERROR, "E0350", sp, "`%s` needs clusters of %lld blocks; kernel `%s` launches %lld",
+			             gi->name, (long long)want, k->k->name, (long long)have);
+			d->primary.msg = arena_printf(A(k), "`%s` would wait for partner blocks that are not there", gi->name);
+		} else {
+			d = diag_new(k->c, DIAG_ERROR, "E0350", sp, "`%s` needs %lld x %lld clusters; kernel `%s` launches %d x %d",
+			             gi->name, (long long)wx, (long long)wy, k->k->name, g->cluster[0], g->cluster[1]);
+			d->primary.msg = arena_printf(A(k), "`%s` would share tiles with blocks that compute other ones", gi->name);
+		}
 		diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
 		if (have > 1)
-			diag_label(d, pol, "%lld blocks per cluster", (long long)have);
+			diag_label(d, pol, "%d x %d blocks per cluster", g->cluster[0], g->cluster[1]);
 		label_origins(k, d, gi, cp->cluster);
-		diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, 1)`), or instantiate `%s` for %lld",
-		          (long long)want, (long long)want, cp->name, (long long)have);
+		diag_note(d, "a 2 x 1 cluster's blocks take a pair of tile rows on one tile column, a 2 x 2 "
+		             "cluster's two rows by two columns");
+		if (want != 2 && want != 4)
+			diag_help(d, "instantiate `%s` for clusters of 2 or 4", cp->name);
+		else if (want != have)
+			diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, %lld)`), or instantiate `%s` for %lld",
+			          (long long)want, (long long)wx, (long long)wy, cp->name, (long long)have);
+		else
+			diag_help(d, "launch `grid ..., cluster(%lld, %lld)`", (long long)wx, (long long)wy);
 		diag_end(k->c, d);
 	}
 	/* A ring shared across blocks is shared by both its ends: a producer

@@ -764,27 +764,34 @@ static void stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef t
  * order and leave the loop together. The CTA of rank r takes tile row
  * 2m + r; with an odd number of tile rows the last pair's second tile is
  * past M, loaded as zeros and clipped by the epilogue, so that the
- * partner still meets every barrier. */
+ * partner still meets every barrier. Quads (2 x 2 clusters, a grid of
+ * 2 x clusters by 2): item t is two tile rows by two tile columns, the
+ * CTA at (x, y) of its cluster taking tile (2m + x, 2n + y), past the
+ * edges the same way. */
 static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m,
                       LLVMValueRef tiles_n, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
-	int pair = abi_paired(g->p);
-	LLVMValueRef rank = NULL;
+	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
+	LLVMValueRef rank = NULL, rank_n = NULL;
 	if (pair)
 		tiles_m = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m");
+	if (quad)
+		tiles_n = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_n, ci32(g, 1), ""), ci32(g, 1), "pairs_n");
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
 	const Graph *gr = g->p->g;
 	Split sp = { gr->split ? expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? expr_ir(g, gr->split_per) : NULL,
 	             gr->split ? LLVMBuildSExt(b, expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL };
 	LLVMValueRef nitems = gr->split ? LLVMBuildMul(b, ntiles, sp.S, "nitems") : ntiles;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
-	int twod = g->p->g->cluster[1] > 1;
+	int twod = g->p->g->cluster[1] > 1 && !quad;
 	LLVMValueRef t0 = g->ops ? g->op_first : call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
 	if (pair) {
 		rank = LLVMBuildAnd(b, t0, ci32(g, 1), "rank");
 		t0 = LLVMBuildLShr(b, t0, ci32(g, 1), "cluster");
 	}
+	if (quad)   /* the grid's y is the cluster's: 0 or 1 */
+		rank_n = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32);
 	if (twod)
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
 		                                      call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
@@ -853,6 +860,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		split_range(g, &sp, split, kr);
 	if (pair)
 		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
+	if (quad)
+		tn = LLVMBuildAdd(b, LLVMBuildShl(b, tn, ci32(g, 1), ""), rank_n, "tile_n");
 	if (le) {   /* my turn on the ring */
 		LLVMValueRef ph = LLVMBuildLoad2(b, g->i32, turn, "");
 		LLVMValueRef a[2] = { smem_u32(g, r->turn_bar + 8 * r->lane), ph };

@@ -268,7 +268,8 @@ static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int j0,
 	fprintf(o, ", %d);\n", placement_ring(p, le)->stages);
 }
 
-/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
+/* One role's body: ring cursors, frag arrays, the tile loop, the flush.
+ * pair: 1 in 2 x 1 clusters (tile rows in pairs), 2 in 2 x 2 (quads). */
 static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags,
                       int pair, int op)
 {
@@ -311,10 +312,11 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", have, n ? n : 1);
 		}
 	}
-	int twod = g->cluster[1] > 1;   /* clusters may come as a 2-D grid */
+	int quad = pair == 2, twod = g->cluster[1] > 1 && !quad;   /* clusters may come as a 2-D grid */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
 	const char *first = pair ? "blockIdx.x >> 1" : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
 	const char *count = pair ? "npairs" : "nitems", *rows = pair ? "pairs_m" : "tiles_m";
+	const char *cols = quad ? "pairs_n" : "tiles_n";
 	const char *step = !g->persistent ? count : pair ? "gridDim.x >> 1" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
 	if (op)   /* a megakernel's op: the main's (mega.c: no pairs, no clusters) */
 		first = "plk_first", step = "plk_step";
@@ -323,8 +325,8 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	if (le)   /* the lanes' turns (glue.c) */
 		fprintf(o, "\t\t\tunsigned turn = %d;\n", r->lane == 0);
 	/* The glue's tile loop (glue.c, role_body): over tile pairs, their
-	 * rows `pairs_m`, with a cluster of 2 x 1; lane L of N starting at
-	 * item L and stepping by N. */
+	 * rows `pairs_m`, with a cluster of 2 x 1 (2 x 2: pairs of rows by
+	 * pairs of columns); lane L of N starting at item L and stepping by N. */
 	fprintf(o, "\t\t\tint tm, tn, kf = 0, kc = 0;\n");
 	for (int j = 0, first = 1; r->role && j < r->role->insts.n; j++)   /* glue.c, edge_calls */
 		if (((const GInst *)r->role->insts.v[j])->comp->prologue) {
@@ -367,17 +369,19 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			fprintf(o, "\t\t\t\t%s = %s%s(%d", k ? "tn" : "tm", g->order_port->decl->ty->base, f[k].suffix,
 			        abi_inst(g, g->order, 0));
 			param_args(o, g, g->order, ", ");
-			fprintf(o, ", tile, %s, tiles_n);\n", rows);
+			fprintf(o, ", tile, %s, %s);\n", rows, cols);
 		}
 	} else if (g->raster == RASTER_GROUPED && g->raster_group > 0)
-		fprintf(o, "\t\t\t\tplk_raster_grouped(tile, %s, tiles_n, %lld, &tm, &tn);\n", rows,
+		fprintf(o, "\t\t\t\tplk_raster_grouped(tile, %s, %s, %lld, &tm, &tn);\n", rows, cols,
 		        (long long)g->raster_group);
 	else if (g->raster == RASTER_COLUMN)
 		fprintf(o, "\t\t\t\ttm = tile %% %s, tn = tile / %s;\n", rows, rows);
 	else
-		fprintf(o, "\t\t\t\ttm = tile / tiles_n, tn = tile %% tiles_n;\n");
+		fprintf(o, "\t\t\t\ttm = tile / %s, tn = tile %% %s;\n", cols, cols);
 	if (pair)
 		fprintf(o, "\t\t\t\ttm = 2 * tm + (blockIdx.x & 1);\n");
+	if (quad)
+		fprintf(o, "\t\t\t\ttn = 2 * tn + blockIdx.y;\n");
 	if (le)
 		fprintf(o, "\t\t\t\tplk_mbar_wait(pipelink_smem + %u, turn);\n\t\t\t\tturn ^= 1u;\n",
 		        r->turn_bar + 8 * r->lane);
@@ -535,6 +539,9 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 	}
 	if (abi_paired(p))
 		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, npairs = pairs_m * tiles_n;\n");
+	if (abi_quad(p))
+		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, pairs_n = (tiles_n + 1) >> 1, "
+		           "npairs = pairs_m * pairs_n;\n");
 	/* The glue's dispatch (glue.c): one branch per run of warpgroups with
 	 * the same budget and roles, setmaxnreg first, then one branch per
 	 * role; no branch falls into another. */
@@ -550,7 +557,7 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 			const PRole *r = p->roles.v[i];
 			if (!abi_role_in(r, w0, w1))
 				continue;
-			role_text(o, p, r, frags, &nfrags, abi_paired(p), op);
+			role_text(o, p, r, frags, &nfrags, abi_quad(p) ? 2 : abi_paired(p), op);
 		}
 		if (abi_clustered(p))   /* the glue's exit barrier */
 			fprintf(o, "\t\tplk_cluster_sync();\n");

@@ -1153,6 +1153,7 @@ int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups 
  * a 2 x 1 cluster whose CTAs take tile rows 2m and 2m + 1 of one column. */
 int abi_clustered(const Placement *p);
 int abi_paired(const Placement *p);
+int abi_quad(const Placement *p);
 /* Split K (check_split): the partial-sum reduction's CUDA, named
  * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;
  * _sources: one for each distinct (n, threads) of the kernels ps. */

@@ -268,6 +268,11 @@ int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, cha
 		if (v <= 0)
 			return pfail(err, "grid tiles[%d]: %s = %lld; must be positive", i, m->tiles[i].expr, (long long)v);
 		int64_t n = v / m->tiles[i].tile + (v % m->tiles[i].tile != 0);
+		/* A cluster takes its tiles together, cluster[0] tile rows by
+		 * cluster[1] columns (the glue's pairs and quads): whole clusters
+		 * of them, or the last, partial one would have no block. */
+		if (i < 2 && m->cluster[i] > 1)
+			n = (n + m->cluster[i] - 1) / m->cluster[i] * m->cluster[i];
 		if (__builtin_mul_overflow(w, n, &w))
 			return pfail(err, "grid: work items overflow");
 	}

@@ -19,6 +19,15 @@
  * (wgmma_mainloop with the same MCAST), so no slot is overwritten while
  * either CTA still reads it.
  *
+ * MCAST = 4 (a 2 x 2 cluster: the CTA at (x, y) of its cluster, rank
+ * x + 2y, takes tile (2m + x, 2n + y)): the two CTAs of a tile column
+ * (same y) share B as above, the two of a tile row (same x) share A, and
+ * each loads half of each: B's rows of half x, A's rows of half y. Its
+ * slot receives the other halves from its row and column partners; the
+ * empty barrier counts all four CTAs' consumers (the diagonal one writes
+ * nothing here, but releasing to the whole cluster keeps the four in
+ * step at no cost the measurements could see).
+ *
  * Like every component source it may be included into one unit with others
  * (the monolithic build): everything but the entry and its guarded header
  * is local to it.
@@ -41,9 +50,10 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	static_assert(BK % 64 == 0, "sw128: a stage is whole boxes of 64 bf16 columns, one 128-byte swizzle row each");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
 	static_assert(BM % 64 == 0, "A's tile is whole 64-row wgmma blocks");
-	static_assert(MCAST == 1 || MCAST == 2, "B is multicast to a pair of CTAs at most (MCAST 1 or 2)");
-	static_assert(BN % (8 * MCAST) == 0,
-	              "each CTA's share of B is whole 8-row swizzle atoms (1024 bytes: the sw128 phase)");
+	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST: 1, 2 (B shared in 2 x 1 clusters) or 4 (A and B, 2 x 2)");
+	constexpr int MB = MCAST == 1 ? 1 : 2, MA = MCAST == 4 ? 2 : 1;	/* CTAs sharing each B, each A tile */
+	static_assert(BN % (8 * MB) == 0 && BM % (8 * MA) == 0,
+	              "each CTA's share of a tile is whole 8-row swizzle atoms (1024 bytes: the sw128 phase)");
 
 #if __CUDA_ARCH__ >= 900
 	/* the work item's K tiles: all ceil(K / BK), or its split's share */
@@ -63,16 +73,25 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 			char *sb = (char *)plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_B);
 #pragma unroll
 			for (int c = 0; c < BOXES; c++) {
-				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
 #if MCAST == 1
+				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
 				plk_tma_load_2d(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN);
 #else
-				/* this CTA's rows of B's box c (the tensormap's box is
-				 * BN / MCAST rows), to the same offset of every CTA's slot */
-				constexpr int ROWS = BN / MCAST;
-				const unsigned r = plk_cluster_ctarank();
-				plk_tma_load_2d_mcast(sb + c * B_BOX + r * (ROWS * 128), b, full, k * BK + c * 64,
-				                      tile_n * BN + (int)r * ROWS, (uint16_t)((1u << MCAST) - 1));
+				/* this CTA's rows of box c (the tensormaps' boxes are
+				 * BN / MB and BM / MA rows), to the same offset of its
+				 * partners' slots: B to its tile column's pair (ranks
+				 * 2y, 2y + 1), A to its tile row's (x, x + 2) */
+				constexpr int BROWS = BN / MB, AROWS = BM / MA;
+				const unsigned r = plk_cluster_ctarank(), x = r & 1, y = r >> 1;
+#if MCAST == 4
+				plk_tma_load_2d_mcast(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
+				                      tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x));
+#else
+				(void)AROWS;
+				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
+#endif
+				plk_tma_load_2d_mcast(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
+				                      tile_n * BN + (int)x * BROWS, (uint16_t)(3u << (2 * y)));
 #endif
 			}
 		}

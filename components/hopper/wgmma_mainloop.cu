@@ -10,9 +10,9 @@
  * BN of 16 to 64 makes skinny tiles: bound with A and B swapped, a tile is
  * 64 rows of the weights by a GEMM's few rows of activations (C^T = B A^T,
  * stored transposed by store_bf16_t).
- * Contract: wgmma_mainloop.plk. MCAST > 1 (the loader multicasts B across
- * a cluster of MCAST CTAs): a stage goes back to the producers of every
- * CTA of the cluster.
+ * Contract: wgmma_mainloop.plk. MCAST > 1 (the loader multicasts B, or A
+ * and B, across a cluster of MCAST CTAs): a stage goes back to the
+ * producers of every CTA of the cluster.
  */
 #include "plk.cuh"
 
@@ -27,7 +27,7 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
 	static_assert(BK % 64 == 0, "BK must be whole 64-column boxes: one 128-byte swizzle row of bf16 each");
-	static_assert(MCAST == 1 || MCAST == 2, "MCAST must match tma_load_ab's: 1 or 2");
+	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST must match tma_load_ab's: 1, 2 or 4");
 	static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 96 || BN == 128 || BN == 192 || BN == 224 || BN == 256,
 	              "BN: a wgmma m64nBNk16 form of plk.cuh (16, 32, 64, 96, 128, 192, 224 or 256)");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */

@@ -1,0 +1,62 @@
+#!/bin/bash
+# 2 x 2 clusters (docs/language.md, `cluster N`): examples/gemm_mcast.plk
+# with MCAST = 4 and `cluster(2, 2)` multicasts A to its tile row's pair
+# of CTAs and B to its tile column's; the glue gives the CTA at (x, y) of
+# its cluster tile (2m + x, 2n + y) and every empty barrier counts the
+# consumers of all four. Then the runtime against the mock libcuda: a
+# clustered grid's work items are whole clusters of tiles, pairs and
+# quads, so that no pair or quad of a partial edge is left without a
+# cluster (non-persistent: one item each). The GPU runs of these kernels:
+# bench/results/2026-12-03-gemm-quads.md.
+B=${1:-build}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+sed -e 's/const MCAST = 2 /const MCAST = 4 /' -e 's/cluster(2, 1)/cluster(2, 2)/' \
+    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/quad.plk"
+grep -q 'MCAST = 4 ' "$T/quad.plk" && grep -q 'cluster(2, 2)' "$T/quad.plk" || { echo "quad.plk: the edits went stale"; exit 1; }
+"$PLKC" "$T/quad.plk" -arch sm_90a --emit=ptx -o "$T/q.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
+# two multicast loads a box (A and B), the cluster's shape, the grid's y
+# (the tile column within the quad), and empty barriers of 4 x 256 threads
+n=$(grep -c 'multicast::cluster' "$T/q.ptx")
+[ "$n" -ge 2 ] && [ $((n % 2)) -eq 0 ] || { echo "quad: $n multicast loads in the PTX, not pairs of them"; fail=1; }
+grep -q '\.reqnctapercluster 2, 2, 1' "$T/q.ptx" || { echo "quad: no 2 x 2 cluster in the PTX"; fail=1; }
+grep -q '%ctaid\.y' "$T/q.ptx" || { echo "quad: the tile column is not read from ctaid.y"; fail=1; }
+grep -q 'mov.u32 	%r[0-9]*, 1024;' "$T/q.ptx" || { echo "quad: no barrier count of 1024 (4 x 256)"; fail=1; }
+# the tensor maps' boxes: half of A's 128 rows, half of B's 256, C's 64 x 64
+"$PLKC" "$T/quad.plk" -arch sm_90a --emit=manifest -o "$T/q.manifest.json" || exit 1
+boxes=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print(m["cluster"], [p["box"] for p in m["params"] if "box" in p])' "$T/q.manifest.json")
+[ "$boxes" = "[2, 2, 1] [[64, 64], [64, 128], [64, 64]]" ] || { echo "quad manifest: $boxes"; fail=1; }
+# the monolith the same way (monolith.c)
+"$PLKC" "$T/quad.plk" -arch sm_90a --emit=monolith -o "$T/q.mono.cu" || exit 1
+grep -q 'pairs_n = (tiles_n + 1) >> 1' "$T/q.mono.cu" && grep -q 'tn = 2 \* tn + blockIdx.y;' "$T/q.mono.cu" ||
+	{ echo "quad monolith: no pairs of tile columns"; fail=1; }
+
+[ -f "$CUDA_HOME/include/cuda.h" ] || { echo "skip: the runtime half: no cuda.h under $CUDA_HOME"; exit $((fail ? 1 : 77)); }
+make -s -C runtime B="$T/rt" CUDA_HOME="$CUDA_HOME" "$T/rt/plk-run" || exit 1
+cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
+	-o "$T/libcuda.so.1" tests/runtime/mock_cuda.c || exit 1
+printf '\177ELF' >"$T/k.cubin"
+# shape MANIFEST M N: plk-run's launch line (grid, cluster, work items)
+shape() {
+	LD_LIBRARY_PATH="$T" "$T/rt/plk-run" "$T/k.cubin" --manifest "$1" --dim M="$2" --dim N="$3" --dim K=64 \
+		--iters 1 --warmup 0 2>&1 | grep -o 'grid [0-9x]*, block [0-9x]*, cluster [0-9x]*, [0-9]* B dynamic smem, [0-9]* work items'
+}
+expect() {   # expect WHAT GOT WANT
+	printf '%s' "$2" | grep -qF -- "$3" || { echo "$1: lacks '$3' in: $2"; fail=1; }
+}
+# 3 tile rows by 4 columns of 128 x 256: 2 x 2 quads, 16 tiles' worth
+got=$(shape "$T/q.manifest.json" 300 776)
+expect "quad 300x776" "$got" "grid 8x2x1, block 384x1x1, cluster 2x2x1"
+expect "quad 300x776" "$got" "16 work items"
+# pairs, non-persistent: 3 tile rows by 2 columns are 4 pairs, 4 clusters
+sed -e 's/grid persistent, /grid /' "$T/quad.plk" | sed -e 's/const MCAST = 4 /const MCAST = 2 /' \
+	-e 's/cluster(2, 2)/cluster(2, 1)/' >"$T/pairs.plk"
+"$PLKC" "$T/pairs.plk" -arch sm_90a --emit=manifest -o "$T/p.manifest.json" || exit 1
+got=$(shape "$T/p.manifest.json" 300 504)
+expect "pairs 300x504" "$got" "grid 8x1x1, block 384x1x1, cluster 2x1x1"
+expect "pairs 300x504" "$got" "8 work items"
+[ $fail -eq 0 ] && echo "quads: PTX, manifest, monolith and the runtime's clusters of tiles"
+exit $fail
