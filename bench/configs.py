@@ -601,3 +601,29 @@ SETS["wave_quads"] = [
                 "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4\n  grid persistent, "
                 "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 2)")]),
 ]
+
+# Two waves of 128 x 96 tiles with pingpong lanes (gemm_n96: one tile's
+# epilogue under the other's mainloop) against one of 128 x 192 tiles in
+# pairs, where K is short; and gemm_n96's tiles with B multicast in pairs.
+N96_MC = [("const WG = 1, WARPS = 4 * WG, TURN = 2\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), "
+           "raster grouped(8)\n\n  load  = tma_load_ab(a = A, b = B)\n  mma   = wgmma_mainloop()\n  store = store_bf16(",
+           "const WG = 1, WARPS = 4 * WG, TURN = 2, MCAST = 2\n  grid persistent, tiles(ceil_div(M, BM), "
+           "ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n  load  = tma_load_ab(a = A, b = B)\n"
+           "  mma   = wgmma_mainloop()\n  store = store_bf16(")]
+N96_SHAPES = [(1000, 3000, 1000), (2000, 3000, 1000), (1100, 904, 1000), (1000, 3000, 2048)]
+SETS["wave_n96"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
+                         shapes=N96_SHAPES) for k in ("gemm_n192_mc", "gemm_n96")] + [
+    dict(name="gemm_n96_mc", recipe="examples/gemm_auto.plk", kernel="gemm_n96", arch="sm_90a", kind="gemm",
+         shapes=N96_SHAPES, edit=N96_MC)]
+
+# B multicast in pairs at longer K, where gemm_auto's rule takes the
+# 128 x 192 and 128 x 256 tiles without it (K > 1024).
+MC_K_SHAPES = [(1000, 3000, 2048), (1000, 3000, 4096), (768, 4096, 4096), (512, 6144, 4096)]
+SETS["mc_k"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
+                     shapes=MC_K_SHAPES) for k in ("gemm_n192", "gemm_n192_mc")] + [
+    dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
+         shapes=[(1200, 3000, 2048), (1200, 3000, 4096)]) for k in ("gemm_wide", "gemm_wide_mc")]
+# ... and gemm_n192_mc's C stored in one pass of 192 columns, not three of 64
+SETS["mc_k"].append(dict(name="gemm_n192_mc_ch192", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc",
+                         arch="sm_90a", kind="gemm", shapes=[(1000, 3000, 1000)] + MC_K_SHAPES,
+                         edit=[("CH = 64, MCAST = 2", "CH = 192, MCAST = 2")]))

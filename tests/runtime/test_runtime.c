@@ -509,9 +509,9 @@ static void test_resolve(void)
 	CHECK_EQ(p->tmap[1].stride[0], 96 * 4);
 	CHECK_EQ(p->tmap[1].swizzle, CU_TENSOR_MAP_SWIZZLE_NONE);
 	CHECK_EQ(plk_work_items(m, p->sym, &work, err), 0);
-	CHECK_EQ(work, 3 * 1);                        /* ceil(300/128) * ceil(25/64) */
-	CHECK_EQ(plk_grid(m, work, 132, g, err), 0);
-	CHECK_EQ(g[0], 4);                            /* rounded up to whole clusters of 2 */
+	CHECK_EQ(work, 4 * 1);                        /* ceil(300/128) * ceil(25/64), the rows in */
+	CHECK_EQ(plk_grid(m, work, 132, g, err), 0);  /* whole clusters of 2 (docs/abi.md, "Tile quads") */
+	CHECK_EQ(g[0], 4);
 	plk_binding_free(b);
 	plk_plan_free(p);
 	plk_manifest_free(m);

@@ -70,7 +70,8 @@ has "$o" "grid 132x1x1" "512 work items" "over 3 runs (1 warm-up)"
 [ "$(grep -c '^launch' "$W/log")" = 4 ] || fail "expected 4 launches: $(cat "$W/log")"
 
 # Clusters: persistent fills the active clusters (the mock says 60 of 2);
-# tiles rounds up to whole clusters.
+# the work comes in whole clusters of tiles (1 tile row: 2 work items, one
+# cluster; docs/abi.md, "Tile quads").
 : >"$W/log"
 o=$("$RUN" "$W/k.cubin" --manifest "$W/cluster.manifest.json" --dim M=2048 --dim K=2048 --set alpha=1 --iters 1 2>&1) \
 	|| fail "cluster: $o"
@@ -78,7 +79,7 @@ has "$o" "grid 120x1x1, block 128x1x1, cluster 2x1x1"
 has "$(cat "$W/log")" "launch tma_scale grid 120 1 1 block 128 1 1 cluster 2 1 1"
 o=$("$RUN" "$W/k.cubin" --manifest "$W/tiles.manifest.json" --dim M=100 --dim K=64 --set alpha=1 --iters 1 2>&1) \
 	|| fail "tiles: $o"
-has "$o" "grid 2x1x1" "1 work items"
+has "$o" "grid 2x1x1" "2 work items"
 
 # A megakernel's manifest says "cooperative": the launch carries the
 # attribute, and a grid that cannot be resident at once is refused by name.
