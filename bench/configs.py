@@ -627,3 +627,9 @@ SETS["mc_k"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm
 SETS["mc_k"].append(dict(name="gemm_n192_mc_ch192", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc",
                          arch="sm_90a", kind="gemm", shapes=[(1000, 3000, 1000)] + MC_K_SHAPES,
                          edit=[("CH = 64, MCAST = 2", "CH = 192, MCAST = 2")]))
+# ... and where K is short and 128 x 192 tiles take two waves (2000 x 3000:
+# 256 of them), gemm_n192_mc against gemm_pp, which gemm_auto takes there
+# (gemm_n192_mc ran 0.90x cuBLAS at 2000 x 3000 x 1000, gemm_pp unmeasured).
+KSHORT_WAVES = [(2000, 3000, 1000), (1500, 4096, 768), (2048, 2048, 1024)]
+SETS["mc_k"] += [dict(name=k + "_2w", recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
+                      shapes=KSHORT_WAVES) for k in ("gemm_n192_mc", "gemm_pp")]
