@@ -268,12 +268,12 @@ static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int j0,
 	fprintf(o, ", %d);\n", placement_ring(p, le)->stages);
 }
 
-/* One role's body: ring cursors, frag arrays, the tile loop, the flush.
- * pair: 1 in 2 x 1 clusters (tile rows in pairs), 2 in 2 x 2 (quads). */
-static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags,
-                      int pair, int op)
+/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
+static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags, int op)
 {
 	const Graph *g = p->g;
+	/* 2 x 1 clusters take tile rows in pairs, 2 x 2 rows and columns (quads) */
+	const int quad = abi_quad(p), pair = abi_paired(p) || quad;
 	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
 	int mine[64], nmine = 0;   /* frags declared in this block */
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
@@ -312,7 +312,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", have, n ? n : 1);
 		}
 	}
-	int quad = pair == 2, twod = g->cluster[1] > 1 && !quad;   /* clusters may come as a 2-D grid */
+	int twod = g->cluster[1] > 1 && !quad;   /* clusters may come as a 2-D grid */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
 	const char *first = pair ? "blockIdx.x >> 1" : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
 	const char *count = pair ? "npairs" : "nitems", *rows = pair ? "pairs_m" : "tiles_m";
@@ -557,7 +557,7 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 			const PRole *r = p->roles.v[i];
 			if (!abi_role_in(r, w0, w1))
 				continue;
-			role_text(o, p, r, frags, &nfrags, abi_quad(p) ? 2 : abi_paired(p), op);
+			role_text(o, p, r, frags, &nfrags, op);
 		}
 		if (abi_clustered(p))   /* the glue's exit barrier */
 			fprintf(o, "\t\tplk_cluster_sync();\n");

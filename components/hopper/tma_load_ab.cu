@@ -81,15 +81,15 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 				 * BN / MB and BM / MA rows), to the same offset of its
 				 * partners' slots: B to its tile column's pair (ranks
 				 * 2y, 2y + 1), A to its tile row's (x, x + 2) */
-				constexpr int BROWS = BN / MB, AROWS = BM / MA;
 				const unsigned r = plk_cluster_ctarank(), x = r & 1, y = r >> 1;
 #if MCAST == 4
+				constexpr int AROWS = BM / MA;
 				plk_tma_load_2d_mcast(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
 				                      tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x));
 #else
-				(void)AROWS;
 				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
 #endif
+				constexpr int BROWS = BN / MB;
 				plk_tma_load_2d_mcast(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
 				                      tile_n * BN + (int)x * BROWS, (uint16_t)(3u << (2 * y)));
 #endif
