@@ -557,14 +557,20 @@ def _dyn(c):
 
 SETS["attn_dyn"] = [_dyn(c) for c in SETS["attn_turn"] + SETS["attn_turn_wide"]]
 
+def _auto(kernel, shapes, name=None, edit=None):
+    """examples/gemm_auto.plk's variant `kernel` as a configuration of its own."""
+    c = dict(name=name or kernel, recipe="examples/gemm_auto.plk", kernel=kernel, arch="sm_90a", kind="gemm",
+             shapes=shapes)
+    return dict(c, edit=edit) if edit else c
+
+
 # The shapes gemm_auto leaves below 0.95x cuBLAS (1000 x 3000 x 1000:
 # cuBLAS runs 200 x 128 tiles in clusters of 4, 2026-12-03-cublas-kernels.md):
 # gemm_auto's 128 x 256 tiles beside the same tiles with B multicast to
 # 2 x 1 clusters (examples/gemm_mcast.plk).
 MISS_SHAPES = [(1000, 3000, 1000), (256, 14336, 4096), (2000, 3000, 1000)]
 SETS["mcast_miss"] = [
-    dict(name="gemm_wide", recipe="examples/gemm_auto.plk", kernel="gemm_wide", arch="sm_90a", kind="gemm",
-         shapes=MISS_SHAPES),
+    _auto("gemm_wide", MISS_SHAPES),
     dict(name="gemm_mcast_128x256", recipe="examples/gemm_mcast.plk", arch="sm_90a", kind="gemm",
          shapes=MISS_SHAPES),
 ]
@@ -573,8 +579,7 @@ SETS["mcast_miss"] = [
 # gemm_n192, gemm_n192_mc and gemm_n224): 1000 x 3000 makes 128 tiles of
 # 128 x 192 on 132 SMs (96 of 128 x 256), 256 x 14336 128 of 128 x 224
 # (112), each a quarter or an eighth less work than a 128 x 256 tile.
-SETS["wave_tiles"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
-                           shapes=MISS_SHAPES)
+SETS["wave_tiles"] = [_auto(k, MISS_SHAPES)
                       for k in ("gemm_wide", "gemm_wide_mc", "gemm_n192", "gemm_n192_mc", "gemm_n224")]
 # ... and the multicast ones in 2 x 2 clusters (tma_load_ab MCAST = 4: A
 # shared along each tile row's pair of CTAs as well as B along each
@@ -586,20 +591,15 @@ SETS["wave_tiles"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, ar
 QUAD = ("cluster(2, 1)", "cluster(2, 2)")
 QUAD_SHAPES = MISS_SHAPES + [(1100, 904, 1000)]
 SETS["wave_quads"] = [
-    dict(name="gemm_n192_mc", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc", arch="sm_90a", kind="gemm",
-         shapes=QUAD_SHAPES),
-    dict(name="gemm_n192_q", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc", arch="sm_90a", kind="gemm",
-         shapes=QUAD_SHAPES, edit=[("CH = 64, MCAST = 2", "CH = 64, MCAST = 4"), QUAD]),
-    dict(name="gemm_wide_mc", recipe="examples/gemm_auto.plk", kernel="gemm_wide_mc", arch="sm_90a", kind="gemm",
-         shapes=QUAD_SHAPES),
-    dict(name="gemm_wide_q", recipe="examples/gemm_auto.plk", kernel="gemm_wide_mc", arch="sm_90a", kind="gemm",
-         shapes=QUAD_SHAPES, edit=[("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4"), QUAD]),
-    dict(name="gemm_n224_q", recipe="examples/gemm_auto.plk", kernel="gemm_n224", arch="sm_90a", kind="gemm",
-         shapes=QUAD_SHAPES,
-         edit=[("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG\n  grid persistent, "
-                "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
-                "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4\n  grid persistent, "
-                "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 2)")]),
+    _auto("gemm_n192_mc", QUAD_SHAPES),
+    _auto("gemm_n192_mc", QUAD_SHAPES, "gemm_n192_q", [("CH = 64, MCAST = 2", "CH = 64, MCAST = 4"), QUAD]),
+    _auto("gemm_wide_mc", QUAD_SHAPES),
+    _auto("gemm_wide_mc", QUAD_SHAPES, "gemm_wide_q", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4"), QUAD]),
+    _auto("gemm_n224", QUAD_SHAPES, "gemm_n224_q",
+          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG\n  grid persistent, "
+            "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
+            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4\n  grid persistent, "
+            "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 2)")]),
 ]
 
 # Two waves of 128 x 96 tiles with pingpong lanes (gemm_n96: one tile's
@@ -611,25 +611,19 @@ N96_MC = [("const WG = 1, WARPS = 4 * WG, TURN = 2\n  grid persistent, tiles(cei
            "ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n  load  = tma_load_ab(a = A, b = B)\n"
            "  mma   = wgmma_mainloop()\n  store = store_bf16(")]
 N96_SHAPES = [(1000, 3000, 1000), (2000, 3000, 1000), (1100, 904, 1000), (1000, 3000, 2048)]
-SETS["wave_n96"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
-                         shapes=N96_SHAPES) for k in ("gemm_n192_mc", "gemm_n96")] + [
-    dict(name="gemm_n96_mc", recipe="examples/gemm_auto.plk", kernel="gemm_n96", arch="sm_90a", kind="gemm",
-         shapes=N96_SHAPES, edit=N96_MC)]
+SETS["wave_n96"] = [_auto("gemm_n192_mc", N96_SHAPES), _auto("gemm_n96", N96_SHAPES),
+                    _auto("gemm_n96", N96_SHAPES, "gemm_n96_mc", N96_MC)]
 
 # B multicast in pairs at longer K, where gemm_auto's rule takes the
-# 128 x 192 and 128 x 256 tiles without it (K > 1024).
+# 128 x 192 and 128 x 256 tiles without it (K > 1024); gemm_n192_mc's C
+# stored in one pass of 192 columns, not three of 64; and where K is short
+# and 128 x 192 tiles take two waves (2000 x 3000: 256 of them),
+# gemm_n192_mc against gemm_pp, which gemm_auto takes there (gemm_n192_mc
+# ran 0.90x cuBLAS at 2000 x 3000 x 1000, gemm_pp unmeasured).
 MC_K_SHAPES = [(1000, 3000, 2048), (1000, 3000, 4096), (768, 4096, 4096), (512, 6144, 4096)]
-SETS["mc_k"] = [dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
-                     shapes=MC_K_SHAPES) for k in ("gemm_n192", "gemm_n192_mc")] + [
-    dict(name=k, recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
-         shapes=[(1200, 3000, 2048), (1200, 3000, 4096)]) for k in ("gemm_wide", "gemm_wide_mc")]
-# ... and gemm_n192_mc's C stored in one pass of 192 columns, not three of 64
-SETS["mc_k"].append(dict(name="gemm_n192_mc_ch192", recipe="examples/gemm_auto.plk", kernel="gemm_n192_mc",
-                         arch="sm_90a", kind="gemm", shapes=[(1000, 3000, 1000)] + MC_K_SHAPES,
-                         edit=[("CH = 64, MCAST = 2", "CH = 192, MCAST = 2")]))
-# ... and where K is short and 128 x 192 tiles take two waves (2000 x 3000:
-# 256 of them), gemm_n192_mc against gemm_pp, which gemm_auto takes there
-# (gemm_n192_mc ran 0.90x cuBLAS at 2000 x 3000 x 1000, gemm_pp unmeasured).
 KSHORT_WAVES = [(2000, 3000, 1000), (1500, 4096, 768), (2048, 2048, 1024)]
-SETS["mc_k"] += [dict(name=k + "_2w", recipe="examples/gemm_auto.plk", kernel=k, arch="sm_90a", kind="gemm",
-                      shapes=KSHORT_WAVES) for k in ("gemm_n192_mc", "gemm_pp")]
+SETS["mc_k"] = ([_auto(k, MC_K_SHAPES) for k in ("gemm_n192", "gemm_n192_mc")] +
+                [_auto(k, [(1200, 3000, 2048), (1200, 3000, 4096)]) for k in ("gemm_wide", "gemm_wide_mc")] +
+                [_auto("gemm_n192_mc", [(1000, 3000, 1000)] + MC_K_SHAPES, "gemm_n192_mc_ch192",
+                       [("CH = 64, MCAST = 2", "CH = 192, MCAST = 2")])] +
+                [_auto(k, KSHORT_WAVES, k + "_2w") for k in ("gemm_n192_mc", "gemm_pp")])
