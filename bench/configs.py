@@ -627,3 +627,15 @@ SETS["mc_k"] = ([_auto(k, MC_K_SHAPES) for k in ("gemm_n192", "gemm_n192_mc")] +
                 [_auto("gemm_n192_mc", [(1000, 3000, 1000)] + MC_K_SHAPES, "gemm_n192_mc_ch192",
                        [("CH = 64, MCAST = 2", "CH = 192, MCAST = 2")])] +
                 [_auto(k, KSHORT_WAVES, k + "_2w") for k in ("gemm_n192_mc", "gemm_pp")])
+
+# Where the time of a one-wave GEMM goes at short K: the same 1000 x 3000
+# tiles at K from one 64-column step to 64 of them, each beside cuBLAS,
+# whose time at K = 64 is its fixed cost and whose growth with K its cost
+# per step (gemm_n192_mc 0.86x cuBLAS at K = 1000).
+K_SWEEP = [(1000, 3000, k) for k in (64, 128, 256, 512, 1000, 2048, 4096)]
+SETS["k_sweep"] = [_auto(k, K_SWEEP, k + "_ks") for k in ("gemm_n192_mc", "gemm_n192", "gemm_wide_mc")]
+# ... and at K = 1000 gemm_n192_mc in stages of 128 columns (8 K steps,
+# half the ring's waits and releases).
+SETS["k_sweep"].append(_auto("gemm_n192_mc", [(1000, 3000, 1000), (1000, 3000, 2048)], "gemm_n192_mc_bk128",
+                             [("const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2",
+                               "const BM = 128, BN = 192, BK = 128\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2")]))
