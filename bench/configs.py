@@ -639,3 +639,13 @@ SETS["k_sweep"] = [_auto(k, K_SWEEP, k + "_ks") for k in ("gemm_n192_mc", "gemm_
 SETS["k_sweep"].append(_auto("gemm_n192_mc", [(1000, 3000, 1000), (1000, 3000, 2048)], "gemm_n192_mc_bk128",
                              [("const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2",
                                "const BM = 128, BN = 192, BK = 128\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2")]))
+
+# K whose rows are no whole 128-byte lines (K % 64 != 0: a 64-column box
+# row then spans two lines). At 1000 x 3000 x 1000 the 128 x 192 tiles
+# run 40% over their time at the K either side without multicast, 11%
+# with B multicast in pairs, cuBLAS 3% (2026-12-03-gemm-k-sweep.md); at
+# 2000 x 3000 x 1000 gemm_n192_mc ran 0.945x cuBLAS where gemm_auto's
+# gemm_pp ran 0.648x. The multicast tiles beside gemm_pp at more such K.
+MISALIGNED_K = [(1000, 3000, 1000), (2000, 3000, 1000), (2048, 8192, 1000), (512, 4096, 1000),
+                (3000, 3000, 3000), (4096, 4096, 4000), (8192, 8192, 2000), (4000, 14336, 4000)]
+SETS["misaligned_k"] = [_auto(k, MISALIGNED_K, k + "_mk") for k in ("gemm_n192_mc", "gemm_wide_mc", "gemm_pp")]

@@ -965,8 +965,13 @@ static void build_main(G *g, const char *name)
 	LLVMValueRef tiles_n = expr_ir(g, gr->tiles[1]);
 	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, tid, ci32(g, 0), ""), init, sync);
 
-	/* Thread 0 initialises every stage's full and empty mbarrier. */
+	/* Thread 0 starts the kernel's TMA descriptors towards the SM, so
+	 * that the first load or store through each need not fetch it, then
+	 * initialises every stage's full and empty mbarrier. */
 	LLVMPositionBuilderAtEnd(b, init);
+	for (int i = 0; i < nk; i++)
+		if (((const GKParam *)gr->kparams.v[i])->kind == KP_TENSORMAP)
+			helper_call(g, "plk_glue_prefetch_tmap", &g->kargs[i], 1);
 	for (int i = 0; i < p->rings.n; i++) {
 		const PRing *r = p->rings.v[i];
 		for (int s = 0; s < r->stages; s++) {

@@ -500,6 +500,9 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 	fprintf(o, ", tiles_n = ");
 	cexpr(o, g, g->tiles[1]);
 	fprintf(o, ";\n\tif (threadIdx.x == 0) {\n");
+	for (int i = 0; i < g->kparams.n; i++)
+		if (((const GKParam *)g->kparams.v[i])->kind == KP_TENSORMAP)
+			fprintf(o, "\t\tplk_tma_prefetch_desc(&p%d);\n", i);
 	for (int i = 0; i < p->rings.n; i++) {
 		const PRing *r = p->rings.v[i];
 		fprintf(o, "\t\tfor (int s = 0; s < %d; s++) {\n"
