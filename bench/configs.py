@@ -649,3 +649,11 @@ SETS["k_sweep"].append(_auto("gemm_n192_mc", [(1000, 3000, 1000), (1000, 3000, 2
 MISALIGNED_K = [(1000, 3000, 1000), (2000, 3000, 1000), (2048, 8192, 1000), (512, 4096, 1000),
                 (3000, 3000, 3000), (4096, 4096, 4000), (8192, 8192, 2000), (4000, 14336, 4000)]
 SETS["misaligned_k"] = [_auto(k, MISALIGNED_K, k + "_mk") for k in ("gemm_n192_mc", "gemm_wide_mc", "gemm_pp")]
+# ... and gemm_pp's pingpong tiles with B multicast in pairs (as
+# gemm_n96_mc did for 128 x 96), at the same K and at K = 4096.
+PP_MC = [("const BM = 128, BN = 128, BK = 64\n  const WG = 1, WARPS = 4 * WG, CH = 64, TURN = 2\n"
+          "  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)\n",
+          "const BM = 128, BN = 128, BK = 64\n  const WG = 1, WARPS = 4 * WG, CH = 64, TURN = 2, MCAST = 2\n"
+          "  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n")]
+SETS["misaligned_k_pp"] = [_auto("gemm_pp", MISALIGNED_K + [(4096, 4096, 4096), (2048, 8192, 1024)], "gemm_pp_mc_mk",
+                                 PP_MC)]

@@ -59,11 +59,18 @@ MOCK_CUDA_LOG="$W/log" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 -
 # M <= 64 where 64 x 64 tiles fill at most a wave: 96 of them at N = 6144
 expect "64x6144" "$(run 64 6144 4096)" "variant gemm_s64 of gemm_auto" "launch gemm_s64 grid 96 1 1 block 384"
 # 1000 x 3000: 128 tiles of 128 x 192 fill one wave of 132 SMs, 192 of
-# 128 x 128 would not; with B multicast in 2 x 1 clusters where K is
-# short: 64 pairs of CTAs, of which the mock's occupancy fits 60 (the
-# grid is what cuOccupancyMaxActiveClusters allows: 120 CTAs)
+# 128 x 128 would not; with B multicast in 2 x 1 clusters where a row of
+# K is no whole 128-byte lines (K % 64 != 0): 64 pairs of CTAs, of which
+# the mock's occupancy fits 60 (the grid is what
+# cuOccupancyMaxActiveClusters allows: 120 CTAs)
 expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120 1 1 block 384"
+expect "1000x3000x1024" "$(run 1000 3000 1024)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 128 1 1 block 384"
 expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 128 1 1 block 384"
+# K % 64 != 0 over several waves: the multicast pairs whose rounds fill
+# better, 128 x 192 at 3000^2 (192 pairs: 3 rounds of 66, 97% full,
+# against 144 of 128 x 256: 73%), 128 x 256 at 4096^2
+expect "3000x3000x3000" "$(run 3000 3000 3000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120"
+expect "4096x4096x4000" "$(run 4096 4096 4000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
@@ -76,7 +83,7 @@ expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_n192, gemm_n224, gemm_wide_mc, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -92,8 +99,8 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n192_mc", "gemm_n192", "gemm_n224",
-                      "gemm_wide_mc", "gemm_wide", "gemm_pp"), k.variants
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n192_mc", "gemm_wide_mc",
+                      "gemm_n192", "gemm_n224", "gemm_wide", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
