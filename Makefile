@@ -59,6 +59,7 @@ $(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
 	$(CC) $(CFLAGS) -c -o $@ $<
 # The checker's files share a private header.
 $(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/check*.c)): compiler/check.h
+$(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/glue*.c)): compiler/glue.h
 
 # plk.h and stdlib.c include the X-macro tables of stdlib/
 $(OBJS) $(B)/main.o: $(wildcard stdlib/*.def)

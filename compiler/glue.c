@@ -8,7 +8,8 @@
  * trampoline calls: mbarrier initialisation, setmaxnreg per warpgroup,
  * warp-role dispatch, the tile loop and the calls to each instance's entry.
  * What they hold (the tables' cases, the budgets, the dispatch runs, the
- * cluster launch) abi.c decides; here it is only emitted.
+ * cluster launch) abi.c decides; here it is only emitted. Work items that
+ * split K are glue_split.c's; glue.h has what the two share.
  *
  * libNVVM reads this bitcode with an LLVM 7.0.1 reader: typed pointers
  * only, and no attribute that reader lacks (type attributes, willreturn,
@@ -19,7 +20,7 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm/Config/llvm-config.h>
-#include "plk.h"
+#include "glue.h"
 
 /* Shared (3) and constant (4) pointers are 32-bit, as cicc compiles them:
  * the ABI functions' addresses are then 32-bit adds, and a linked kernel's
@@ -32,27 +33,7 @@
 
 /* ------------------------------------------------------------ module */
 
-typedef struct G {
-	Ctx *c;
-	const Placement *p;    /* the kernel being built */
-	const Placement *const *ps;   /* every kernel of the module (the variants of a select) */
-	int nps;
-	LLVMContextRef cx;
-	LLVMModuleRef m;
-	LLVMBuilderRef b;
-	LLVMTypeRef v, i8, i8p, i8p3, i32, i64, f32;
-	LLVMValueRef smem;     /* [0 x i8] addrspace(3), the dynamic shared memory */
-	LLVMValueRef fn;       /* function being built */
-	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
-	LLVMBasicBlockRef preheader;   /* of the tile loop being built */
-	int lane;              /* of the role being built (pingpong lanes); 0 */
-	int ops;               /* the ops of a megakernel: each main takes its first
-	                          work item and its stride (after the kernel params) */
-	LLVMValueRef op_first, op_step;
-	int err;
-} G;
 
-static LLVMValueRef ci32(G *g, int64_t v) { return LLVMConstInt(g->i32, (uint64_t)v, 1); }
 
 /* Pointer into dynamic shared memory at byte `off` (a value). */
 static LLVMValueRef smem_at3(G *g, LLVMValueRef off)
@@ -64,41 +45,6 @@ static LLVMValueRef smem_at3(G *g, LLVMValueRef off)
 static LLVMValueRef smem_u32(G *g, int64_t off)
 {
 	return LLVMBuildPtrToInt(g->b, smem_at3(g, ci32(g, off)), g->i32, "");
-}
-
-static LLVMValueRef intrinsic(G *g, const char *name, LLVMTypeRef ret)
-{
-	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
-	if (!f)
-		f = LLVMAddFunction(g->m, name, LLVMFunctionType(ret, NULL, 0, 0));
-	return f;
-}
-
-static LLVMValueRef call0(G *g, const char *name, LLVMTypeRef ret)
-{
-	LLVMValueRef f = intrinsic(g, name, ret);
-	return LLVMBuildCall2(g->b, LLVMFunctionType(ret, NULL, 0, 0), f, NULL, 0, "");
-}
-
-/* A call to a void helper the entry's NVRTC unit defines (trampoline.c):
- * inline asm cannot be written here, since LLVM 14 encodes it with a
- * bitcode record (CST_CODE_INLINEASM, 30) that the LLVM 7.0.1 reader does
- * not know; the call would silently become a call of undef. */
-static LLVMValueRef helper_call_ret(G *g, LLVMTypeRef ret, const char *name, LLVMValueRef *args, int n)
-{
-	LLVMTypeRef ts[16];   /* the split reductions' take the most, 14 */
-	for (int i = 0; i < n && i < 16; i++)
-		ts[i] = LLVMTypeOf(args[i]);
-	LLVMTypeRef ft = LLVMFunctionType(ret, ts, n, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
-	if (!f)
-		f = LLVMAddFunction(g->m, name, ft);
-	return LLVMBuildCall2(g->b, ft, f, args, n, "");
-}
-
-static void helper_call(G *g, const char *name, LLVMValueRef *args, int n)
-{
-	helper_call_ret(g, g->v, name, args, n);
 }
 
 static void fn_attr(G *g, LLVMValueRef f, const char *name)
@@ -174,14 +120,14 @@ static LLVMTypeRef param_type(G *g, const Param *pa)
 }
 
 /* A runtime integer expression over kernel scalars and recipe consts. */
-static LLVMValueRef expr_ir(G *g, const Expr *e)
+LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 {
 	const Graph *gr = g->p->g;
 	if (!e)
 		return ci32(g, 1);
 	switch (e->k) {
 	case EX_NUM: return ci32(g, e->num);
-	case EX_NEG: return LLVMBuildNeg(g->b, expr_ir(g, e->a), "");
+	case EX_NEG: return LLVMBuildNeg(g->b, glue_expr_ir(g, e->a), "");
 	case EX_NAME:
 		for (int i = 0; i < gr->kparams.n; i++) {
 			const GKParam *k = gr->kparams.v[i];
@@ -194,7 +140,7 @@ static LLVMValueRef expr_ir(G *g, const Expr *e)
 				return ci32(g, gr->constvals[i]);
 		break;
 	case EX_BIN: {
-		LLVMValueRef a = expr_ir(g, e->a), b = expr_ir(g, e->b);
+		LLVMValueRef a = glue_expr_ir(g, e->a), b = glue_expr_ir(g, e->b);
 		switch (e->op) {
 		case '+': return LLVMBuildAdd(g->b, a, b, "");
 		case '-': return LLVMBuildSub(g->b, a, b, "");
@@ -206,7 +152,7 @@ static LLVMValueRef expr_ir(G *g, const Expr *e)
 	}
 	case EX_CALL:
 		if (e->args.n == 2) {
-			LLVMValueRef a = expr_ir(g, e->args.v[0]), b = expr_ir(g, e->args.v[1]);
+			LLVMValueRef a = glue_expr_ir(g, e->args.v[0]), b = glue_expr_ir(g, e->args.v[1]);
 			if (!strcmp(e->name, "ceil_div"))
 				return LLVMBuildSDiv(g->b, LLVMBuildSub(g->b, LLVMBuildAdd(g->b, a, b, ""), ci32(g, 1), ""), b, "");
 			if (!strcmp(e->name, "min"))
@@ -223,9 +169,6 @@ static LLVMValueRef expr_ir(G *g, const Expr *e)
 	return ci32(g, 1);
 }
 
-/* Frag arrays: one per register edge (producer and consumer share it) and
- * lane. */
-typedef struct Frag { const void *key; int lane; LLVMValueRef ptr; } Frag;
 
 /* The array made for key in lane, or NULL. */
 static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane)
@@ -236,7 +179,7 @@ static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane
 	return NULL;
 }
 
-static LLVMValueRef frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
+LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
 {
 	const void *key = frag_key(pt);
 	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane);
@@ -317,7 +260,7 @@ static int param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as
 		const GBind *b = bind_of(in, pa->name);
 		ts[n] = param_type(g, pa);
 		if (b && b->kparam < 0 && b->expr && LLVMGetTypeKind(ts[n]) == LLVMIntegerTypeKind) {
-			as[n] = LLVMBuildIntCast2(g->b, expr_ir(g, b->expr), ts[n], 1, "");
+			as[n] = LLVMBuildIntCast2(g->b, glue_expr_ir(g, b->expr), ts[n], 1, "");
 			n++;
 			continue;
 		}
@@ -511,8 +454,8 @@ static void order_tile(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef 
 
 /* entry(inst, params..., ports..., tile_m, tile_n [, k_first, k_count]):
  * the k range for a component with a `split` port (check_split) */
-static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
-                       LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2])
+void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
+                     LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2])
 {
 	const Component *cp = in->comp;
 	int np = cp->params.n, max = 5 + np + in->ports.n;
@@ -523,7 +466,7 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 	n += param_values(g, in, ts + n, as + n);
 	for (int i = 0; i < in->ports.n; i++) {
 		const GPort *pt = in->ports.v[i];
-		LLVMValueRef p = pt->k == TY_FRAG ? frag_ptr(g, fr, nfr, pt, role_threads)
+		LLVMValueRef p = pt->k == TY_FRAG ? glue_frag_ptr(g, fr, nfr, pt, role_threads)
 		               : pt->k == TY_HOOK ? hook_ctx(g, fr, nfr, pt)
 		                                  : pipe_ptr(g, fr, nfr, pt);
 		ts[n] = LLVMTypeOf(p), as[n++] = p;
@@ -548,8 +491,8 @@ static void call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threa
 }
 
 /* t (linear work item) -> (tile_m, tile_n) after the raster order. */
-static void raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
-                   LLVMValueRef *tm, LLVMValueRef *tn)
+void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
+                 LLVMValueRef *tm, LLVMValueRef *tn)
 {
 	const Graph *gr = g->p->g;
 	LLVMBuilderRef b = g->b;
@@ -590,171 +533,18 @@ static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
 	LLVMBuildStore(b, ph, pp);
 }
 
-/* ------------------------------------------------------------ split K
- * `grid split(S)` (check_split): work item t is split t % S of tile t / S
- * (a tile's splits are neighbours, so they run at once and their partials
- * stay in L2); split s walks slots [s * per / S, (s + 1) * per / S) of the
- * split ring, at least one each since S <= per. */
-
-/* S, per and the partials' offset in the workspace (ws_zero): once,
- * before the tile loop */
-typedef struct Split { LLVMValueRef S, per, zero; } Split;
-
-static LLVMValueRef split_bound(G *g, const Split *sp, LLVMValueRef s)
-{
-	LLVMBuilderRef b = g->b;
-	LLVMValueRef x = LLVMBuildMul(b, LLVMBuildSExt(b, s, g->i64, ""), LLVMBuildSExt(b, sp->per, g->i64, ""), "");
-	return LLVMBuildTrunc(b, LLVMBuildSDiv(b, x, LLVMBuildSExt(b, sp->S, g->i64, ""), ""), g->i32, "");
-}
-
-/* [k_first, k_count] of split s */
-static void split_range(G *g, const Split *sp, LLVMValueRef s, LLVMValueRef kr[2])
-{
-	LLVMBuilderRef b = g->b;
-	kr[0] = split_bound(g, sp, s);
-	kr[1] = LLVMBuildSub(b, split_bound(g, sp, LLVMBuildAdd(b, s, ci32(g, 1), "")), kr[0], "k_count");
-}
-
-/* Slots of the split ring that work item t takes. */
-static LLVMValueRef split_count(G *g, const Split *sp, LLVMValueRef t)
-{
-	LLVMValueRef kr[2];
-	split_range(g, sp, LLVMBuildSRem(g->b, t, sp->S, ""), kr);
-	return kr[1];
-}
-
-/* The reduction of frag e (check_split) after its producer's call, for
- * split s of tile `tile` (abi_splitk_source says how). */
-static void split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr, const Split *sp,
-                         LLVMValueRef tile, LLVMValueRef s)
-{
-	LLVMBuilderRef b = g->b;
-	const Graph *gr = g->p->g;
-	int threads = r->nwarps * 32;
-	LLVMValueRef acc = frag_ptr(g, fr, nfr, e->fp, threads), sum = frag_ptr(g, fr, nfr, e->tp, threads);
-	LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
-	LLVMValueRef lt = LLVMBuildSub(b, tid, ci32(g, 32 * r->first_warp), "");
-	LLVMValueRef ws = g->kargs[gr->ws_kparam];
-	LLVMValueRef S1 = LLVMBuildSExt(b, LLVMBuildSub(b, sp->S, ci32(g, 1), ""), g->i64, "");
-	LLVMValueRef slot = LLVMConstInt(g->i64, gr->ws_slot, 0);
-	/* counters: [tile][reduction], ws_zero bytes; then partials: [tile][split < S - 1][slot] */
-	LLVMValueRef tile64 = LLVMBuildSExt(b, tile, g->i64, "");
-	LLVMValueRef poff = LLVMBuildAdd(b, LLVMBuildAdd(b, sp->zero, LLVMBuildMul(b, LLVMBuildMul(b, tile64, S1, ""), slot, ""), ""),
-	                                 LLVMConstInt(g->i64, e->ws_off, 0), "");
-	LLVMValueRef coff = LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, tile64, LLVMConstInt(g->i64, gr->nreduce, 0), ""),
-	                                                 LLVMConstInt(g->i64, e->reduce_id, 0), ""),
-	                                 LLVMConstInt(g->i64, 4, 0), "");
-	LLVMValueRef part = LLVMBuildGEP2(b, g->i8, ws, &poff, 1, "");
-	LLVMValueRef cnt = LLVMBuildGEP2(b, g->i8, ws, &coff, 1, "");
-	LLVMValueRef args[8] = { acc, sum, lt, part, LLVMBuildBitCast(b, cnt, LLVMPointerType(g->i32, 0), ""),
-	                         ci32(g, (int64_t)gr->ws_slot), s, sp->S };
-	char name[64];
-	snprintf(name, sizeof name, "plk_glue_splitk_%d_%d", abi_splitk_elems(e, threads), threads);
-	helper_call(g, name, args, 8);
-}
-
 /* The role's entries called with (c, c) in turn: c = -1 after the last
  * work item, every entry (the flush: TMA stores in flight are waited for
  * there); c = -2 before the first, the entries whose contract says
  * `prologue` (work of the block's own, not a tile's: a comm stage's
  * puts). */
-static void edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c)
+void glue_edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c)
 {
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		const GInst *in = r->role->insts.v[i];
 		if (c == -1 || in->comp->prologue)
-			call_entry(g, in, fr, nfr, r->nwarps * 32, ci32(g, c), ci32(g, c), NULL);
+			glue_call_entry(g, in, fr, nfr, r->nwarps * 32, ci32(g, c), ci32(g, c), NULL);
 	}
-}
-
-/* One role under `split(auto)` (stream-K; abi_streamk_source says how the
- * sums go): block c walks K tiles [c * total / G, (c + 1) * total / G) of
- * the tiles' total, a segment per tile it touches, the last segment
- * first: that one (a tile's start) others wait for, and the first (a
- * tile's end) waits for others, so no block waits for one that waits
- * (forwards, each block's first segment waited for the previous block's
- * last: a chain through the grid, 2-10x slower). The epilogue runs for a
- * tile the segment ends. No lanes (check_split), no pairs. */
-static void stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
-                        LLVMBasicBlockRef done)
-{
-	LLVMBuilderRef b = g->b;
-	const Graph *gr = g->p->g;
-	LLVMTypeRef i64 = g->i64;
-	LLVMValueRef per = LLVMBuildSExt(b, expr_ir(g, gr->split_per), i64, "per");
-	LLVMValueRef total = LLVMBuildMul(b, LLVMBuildSExt(b, LLVMBuildMul(b, tiles_m, tiles_n, ""), i64, ""), per, "total");
-	LLVMValueRef G_ = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), i64, "blocks");
-	LLVMValueRef c = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), i64, "block");
-	LLVMValueRef start = LLVMBuildSDiv(b, LLVMBuildMul(b, c, total, ""), G_, "start");
-	LLVMValueRef end = LLVMBuildSDiv(b, LLVMBuildMul(b, LLVMBuildAdd(b, c, LLVMConstInt(i64, 1, 0), ""), total, ""), G_, "end");
-	/* the workspace: flags [G][reductions] to 256 bytes, then a slot per block */
-	LLVMValueRef ws = gr->ws_kparam >= 0 ? g->kargs[gr->ws_kparam] : NULL;
-	LLVMValueRef zero = LLVMBuildMul(b, LLVMBuildUDiv(b, LLVMBuildAdd(b, LLVMBuildMul(b, G_, LLVMConstInt(i64, 4 * gr->nreduce, 0), ""),
-	                                                                  LLVMConstInt(i64, 255, 0), ""),
-	                                                  LLVMConstInt(i64, 256, 0), ""),
-	                                 LLVMConstInt(i64, 256, 0), "ws.zero");
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-	g->preheader = pre;
-	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.head");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.body");
-	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.flush");
-	edge_calls(g, r, fr, nfr, -2);
-	LLVMBuildBr(b, head);
-	LLVMPositionBuilderAtEnd(b, head);
-	LLVMValueRef it = LLVMBuildPhi(b, i64, "k.it");   /* the segments, last first (see above) */
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, it, start, ""), body, flush);
-	LLVMPositionBuilderAtEnd(b, body);
-	LLVMValueRef tile = LLVMBuildSDiv(b, LLVMBuildSub(b, it, LLVMConstInt(i64, 1, 0), ""), per, "tile");
-	LLVMValueRef tstart = LLVMBuildMul(b, tile, per, "");
-	LLVMValueRef segb = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, start, tstart, ""), start, tstart, "seg");
-	LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, segb, tstart, ""), g->i32, "first");
-	LLVMValueRef lastb = LLVMBuildICmp(b, LLVMIntEQ, it, LLVMBuildAdd(b, tstart, per, ""), "last");
-	LLVMValueRef kr[2] = { LLVMBuildTrunc(b, LLVMBuildSub(b, segb, tstart, ""), g->i32, "k_first"),
-	                       LLVMBuildTrunc(b, LLVMBuildSub(b, it, segb, ""), g->i32, "k_count") };
-	LLVMValueRef tm, tn;
-	raster(g, LLVMBuildTrunc(b, tile, g->i32, ""), tiles_m, tiles_n, &tm, &tn);
-	for (int i = 0; r->role && i < r->role->insts.n; i++) {
-		const GInst *in = r->role->insts.v[i];
-		LLVMBasicBlockRef after = NULL;
-		if (in->after_reduce) {   /* the tile's sums: the segment that ends it */
-			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sum");
-			after = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
-			LLVMBuildCondBr(b, lastb, yes, after);
-			LLVMPositionBuilderAtEnd(b, yes);
-		}
-		call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
-		if (after) {
-			LLVMBuildBr(b, after);
-			LLVMPositionBuilderAtEnd(b, after);
-		}
-		for (int j = 0; ws && j < gr->edges.n; j++) {
-			const GEdge *e = gr->edges.v[j];
-			if (!e->reduce || e->from != in)
-				continue;
-			int threads = r->nwarps * 32;
-			LLVMValueRef lt = LLVMBuildSub(b, call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32),
-			                               ci32(g, 32 * r->first_warp), "");
-			LLVMValueRef poff = LLVMBuildAdd(b, zero, LLVMConstInt(i64, e->ws_off, 0), "");
-			LLVMValueRef foff = LLVMConstInt(i64, 4 * e->reduce_id, 0);
-			LLVMValueRef args[14] = {
-				frag_ptr(g, fr, nfr, e->fp, threads), frag_ptr(g, fr, nfr, e->tp, threads), lt,
-				LLVMBuildGEP2(b, g->i8, ws, &poff, 1, ""),
-				LLVMBuildBitCast(b, LLVMBuildGEP2(b, g->i8, ws, &foff, 1, ""), LLVMPointerType(g->i32, 0), ""),
-				ci32(g, (int64_t)gr->ws_slot), ci32(g, gr->nreduce), c, G_, total, per, tile, first,
-				LLVMBuildZExt(b, lastb, g->i32, "") };
-			char name[64];
-			snprintf(name, sizeof name, "plk_glue_streamk_%d_%d", abi_splitk_elems(e, threads), threads);
-			helper_call(g, name, args, 14);
-		}
-	}
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
-	LLVMBuildBr(b, head);
-	LLVMValueRef inv[2] = { end, segb };
-	LLVMBasicBlockRef inb[2] = { pre, latch };
-	LLVMAddIncoming(it, inv, inb, 2);
-	LLVMPositionBuilderAtEnd(b, flush);
-	edge_calls(g, r, fr, nfr, -1);
-	LLVMBuildBr(b, done);
 }
 
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
@@ -780,8 +570,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		tiles_n = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_n, ci32(g, 1), ""), ci32(g, 1), "pairs_n");
 	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
 	const Graph *gr = g->p->g;
-	Split sp = { gr->split ? expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? expr_ir(g, gr->split_per) : NULL,
-	             gr->split ? LLVMBuildSExt(b, expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL };
+	Split sp = { gr->split ? glue_expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? glue_expr_ir(g, gr->split_per) : NULL,
+	             gr->split ? LLVMBuildSExt(b, glue_expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL };
 	LLVMValueRef nitems = gr->split ? LLVMBuildMul(b, ntiles, sp.S, "nitems") : ntiles;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1 && !quad;
@@ -817,7 +607,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	if (le) {
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, step, ci32(g, r->lane), ""), "");
 		step = LLVMBuildMul(b, step, ci32(g, lanes), "lanes.step");
-		per_item = gr->split ? NULL : expr_ir(g, le->per);   /* split: each item's own count */
+		per_item = gr->split ? NULL : glue_expr_ir(g, le->per);   /* split: each item's own count */
 	}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
 	g->preheader = pre;
@@ -834,7 +624,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
 	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.flush");
-	edge_calls(g, r, fr, nfr, -2);
+	glue_edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(b, head);
 	LLVMPositionBuilderAtEnd(b, head);
 	/* `grid dynamic`: the phi counts the block's items, each read from
@@ -855,9 +645,9 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMPositionBuilderAtEnd(b, body);
 	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
 	LLVMValueRef split = gr->split ? LLVMBuildSRem(b, t, sp.S, "split") : ci32(g, 0);
-	raster(g, tile, tiles_m, tiles_n, &tm, &tn);
+	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
 	if (sp.per)
-		split_range(g, &sp, split, kr);
+		glue_split_range(g, &sp, split, kr);
 	if (pair)
 		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
 	if (quad)
@@ -880,7 +670,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 			LLVMBuildCondBr(b, last, yes, after);
 			LLVMPositionBuilderAtEnd(b, yes);
 		}
-		call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
+		glue_call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
 		if (after) {
 			LLVMBuildBr(b, after);
 			LLVMPositionBuilderAtEnd(b, after);
@@ -888,7 +678,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		for (int j = 0; gr->split && j < gr->edges.n; j++) {
 			const GEdge *e = gr->edges.v[j];
 			if (e->reduce && e->from == in)
-				split_reduce(g, r, e, fr, nfr, &sp, tile, split);
+				glue_split_reduce(g, r, e, fr, nfr, &sp, tile, split);
 		}
 		if (le && in == le->to && !edge_handoff(le)) {   /* the ring is the next lane's */
 			LLVMValueRef a[1] = { smem_u32(g, r->turn_bar + 8 * ((r->lane + 1) % lanes)) };
@@ -902,14 +692,14 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		int stages = placement_ring(g->p, le)->stages;
 		LLVMValueRef n = per_item ? LLVMBuildMul(b, per_item, ci32(g, lanes - 1), "") : ci32(g, 0);
 		for (int j = 1; !per_item && j < lanes; j++)
-			n = LLVMBuildAdd(b, n, split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
+			n = LLVMBuildAdd(b, n, glue_split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
 		pipe_skip(g, pipe, n, stages);
 		if (r->lane) {   /* before the first item: in the preheader, after the zeroing */
 			LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
 			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
 			LLVMValueRef n0 = per_item ? LLVMBuildMul(b, per_item, ci32(g, r->lane), "") : ci32(g, 0);
 			for (int j = 0; !per_item && j < r->lane; j++)
-				n0 = LLVMBuildAdd(b, n0, split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
+				n0 = LLVMBuildAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
 			pipe_skip(g, pipe, n0, stages);
 			LLVMPositionBuilderAtEnd(b, cur);
 		}
@@ -924,7 +714,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	LLVMBasicBlockRef inb[2] = { pre, latch };
 	LLVMAddIncoming(k, inv, inb, 2);
 	LLVMPositionBuilderAtEnd(b, flush);
-	edge_calls(g, r, fr, nfr, -1);
+	glue_edge_calls(g, r, fr, nfr, -1);
 	LLVMBuildBr(b, done);
 }
 
@@ -961,8 +751,8 @@ static void build_main(G *g, const char *name)
 	LLVMPositionBuilderAtEnd(b, entry);
 	LLVMValueRef tid = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32);
 	LLVMValueRef warp = LLVMBuildLShr(b, tid, ci32(g, 5), "warp");
-	LLVMValueRef tiles_m = expr_ir(g, gr->tiles[0]);
-	LLVMValueRef tiles_n = expr_ir(g, gr->tiles[1]);
+	LLVMValueRef tiles_m = glue_expr_ir(g, gr->tiles[0]);
+	LLVMValueRef tiles_n = glue_expr_ir(g, gr->tiles[1]);
 	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, tid, ci32(g, 0), ""), init, sync);
 
 	/* Thread 0 starts the kernel's TMA descriptors towards the SM, so
@@ -1061,7 +851,7 @@ static void build_main(G *g, const char *name)
 			LLVMPositionBuilderAtEnd(b, yes);
 			g->lane = r->lane;
 			if (gr->stream)
-				stream_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
+				glue_stream_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
 			else
 				role_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
 			g->lane = 0;
