@@ -71,6 +71,8 @@ expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_n192 of gemm_auto"
 # against 144 of 128 x 256: 73%), 128 x 256 at 4096^2
 expect "3000x3000x3000" "$(run 3000 3000 3000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120"
 expect "4096x4096x4000" "$(run 4096 4096 4000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120"
+# ... but not for one row of tiles: a pair's second CTA would compute rows past M
+expect "128x14336x4000" "$(run 128 14336 4000)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 112"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
