@@ -660,16 +660,13 @@ SETS["misaligned_k_pp"] = [_auto("gemm_pp", MISALIGNED_K + [(4096, 4096, 4096), 
 
 # Where the K % 64 != 0 rule guesses: 1000 and 256 x 14336 x 4000 (the
 # rule takes gemm_wide_mc; 0.862x cuBLAS at 1000 rows in run 10), and the
-# SwiGLU GEMM at such K: swiglu_wide with B multicast in pairs beside
-# swiglu_pp, which gemm_swiglu_auto takes there.
+# SwiGLU GEMM at such K: swiglu_wide with W multicast in pairs
+# (swiglu_wide_mc, first measured as an edit of swiglu_wide) beside
+# swiglu_pp.
 MIS_GUESS = [(1000, 14336, 4000), (256, 14336, 4000), (2000, 6144, 4000)]
-SWIGLU_WIDE_MC = [("const WG = 2, WARPS = 4 * WG\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(2 * N, BN)), "
-                   "raster grouped(8)\n",
-                   "const WG = 2, WARPS = 4 * WG, MCAST = 2\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(2 * N, BN)), "
-                   "raster grouped(8), cluster(2, 1)\n")]
 MIS_SWIGLU = [(1000, 14336, 4000), (4096, 8192, 4000), (2048, 11008, 1000)]
 SETS["misaligned_k3"] = [_auto(k, MIS_GUESS, k + "_g") for k in ("gemm_wide_mc", "gemm_n192_mc", "gemm_pp")] + [
     dict(name="swiglu_pp_mk", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_pp", arch="sm_90a",
          kind="swiglu", shapes=MIS_SWIGLU),
-    dict(name="swiglu_wide_mc_mk", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_wide", arch="sm_90a",
-         kind="swiglu", shapes=MIS_SWIGLU, edit=SWIGLU_WIDE_MC)]
+    dict(name="swiglu_wide_mc_mk", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_wide_mc", arch="sm_90a",
+         kind="swiglu", shapes=MIS_SWIGLU)]

@@ -490,6 +490,26 @@ void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads
 	LLVMBuildCall2(g->b, ft, f, as, n, "");
 }
 
+/* glue_call_entry, only where `when` holds (NULL: always): a consumer of
+ * a tile's sums runs in the work item that completes them. */
+void glue_call_entry_if(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads, LLVMValueRef tm,
+                        LLVMValueRef tn, const LLVMValueRef kr[2], LLVMValueRef when)
+{
+	LLVMBuilderRef b = g->b;
+	LLVMBasicBlockRef after = NULL;
+	if (when) {
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sum");
+		after = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+		LLVMBuildCondBr(b, when, yes, after);
+		LLVMPositionBuilderAtEnd(b, yes);
+	}
+	glue_call_entry(g, in, fr, nfr, role_threads, tm, tn, kr);
+	if (after) {
+		LLVMBuildBr(b, after);
+		LLVMPositionBuilderAtEnd(b, after);
+	}
+}
+
 /* t (linear work item) -> (tile_m, tile_n) after the raster order. */
 void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
                  LLVMValueRef *tm, LLVMValueRef *tn)
@@ -663,18 +683,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	                                              "last.split") : NULL;
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		const GInst *in = r->role->insts.v[i];
-		LLVMBasicBlockRef after = NULL;
-		if (last && in->after_reduce) {
-			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sum");
-			after = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
-			LLVMBuildCondBr(b, last, yes, after);
-			LLVMPositionBuilderAtEnd(b, yes);
-		}
-		glue_call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
-		if (after) {
-			LLVMBuildBr(b, after);
-			LLVMPositionBuilderAtEnd(b, after);
-		}
+		glue_call_entry_if(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr, in->after_reduce ? last : NULL);
 		for (int j = 0; gr->split && j < gr->edges.n; j++) {
 			const GEdge *e = gr->edges.v[j];
 			if (e->reduce && e->from == in)

@@ -77,6 +77,8 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e);
 LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads);
 void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
                      LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2]);
+void glue_call_entry_if(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads, LLVMValueRef tm,
+                        LLVMValueRef tn, const LLVMValueRef kr[2], LLVMValueRef when);
 void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
                  LLVMValueRef *tm, LLVMValueRef *tn);
 void glue_edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c);

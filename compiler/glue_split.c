@@ -112,18 +112,8 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	glue_raster(g, LLVMBuildTrunc(b, tile, g->i32, ""), tiles_m, tiles_n, &tm, &tn);
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		const GInst *in = r->role->insts.v[i];
-		LLVMBasicBlockRef after = NULL;
-		if (in->after_reduce) {   /* the tile's sums: the segment that ends it */
-			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "sum");
-			after = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
-			LLVMBuildCondBr(b, lastb, yes, after);
-			LLVMPositionBuilderAtEnd(b, yes);
-		}
-		glue_call_entry(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr);
-		if (after) {
-			LLVMBuildBr(b, after);
-			LLVMPositionBuilderAtEnd(b, after);
-		}
+		/* the tile's sums: the segment that ends it */
+		glue_call_entry_if(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr, in->after_reduce ? lastb : NULL);
 		for (int j = 0; ws && j < gr->edges.n; j++) {
 			const GEdge *e = gr->edges.v[j];
 			if (!e->reduce || e->from != in)

@@ -45,9 +45,8 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 	           "{ asm volatile(\"mbarrier.init.shared.b64 [%%0], %%1;\" :: \"r\"(a), \"r\"(n) : \"memory\"); }\n");
 	if (sm90)
 		fprintf(o, "PLK_GLUE plk_glue_prefetch_tmap(const void *p)\n"
-		           "{ asm volatile(\"prefetch.tensormap [%%0];\" :: \"l\"(p) : \"memory\"); }\n");
-	if (sm90)
-		fprintf(o, "PLK_GLUE plk_glue_fence_mbar_init(void)\n"
+		           "{ asm volatile(\"prefetch.tensormap [%%0];\" :: \"l\"(p) : \"memory\"); }\n"
+		           "PLK_GLUE plk_glue_fence_mbar_init(void)\n"
 		           "{ asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
 		           "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n");
 	if (waits)   /* the pingpong lanes' turns and a dynamic grid's items (glue.c, role_body) */
