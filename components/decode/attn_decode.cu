@@ -7,7 +7,9 @@
  * positions; the four groups of a warp merge by shuffles, the warps
  * through shared memory, and warps 0..3 (one per head) write the piece's
  * partial. The KV head's last piece to finish (cnt, counted in and reset)
- * combines its SPLIT partials into the four heads' outputs.
+ * combines its SPLIT partials into the four heads' outputs. The cache's
+ * rows before P are read early (before the wait for qkv); row P comes
+ * from qkv's kn and vn and is appended here.
  */
 #include "plk.cuh"
 #include "decode.cuh"
@@ -36,7 +38,9 @@ __device__ __forceinline__ void merge(float &m, float &l, float o[8], float m2, 
 }
 
 PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bfloat16 *kc, const __nv_bfloat16 *vc,
-                               float *part, __nv_bfloat16 *out, unsigned *cnt, int P, int tile_m, int tile_n)
+                               const __nv_bfloat16 *kn, const __nv_bfloat16 *vn, __nv_bfloat16 *ka,
+                               __nv_bfloat16 *va, float *part, __nv_bfloat16 *out, unsigned *cnt, int P, int tile_m,
+                               int tile_n)
 {
 	if (tile_m < 0)
 		return;   /* the flush call */
@@ -44,6 +48,42 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst), grp = lane >> 3, sub = lane & 7;
 	const int kvh = tile_m / SPLIT, s = tile_m % SPLIT;
 	const int n = P + 1, ch = (n + SPLIT - 1) / SPLIT, t0 = s * ch, t1 = min(n, t0 + ch);
+	const size_t row = (size_t)NKV * HD, mine = kvh * HD + sub * 8;   /* a position's row; the lane's 8 dims */
+	/* The loop's bound is the warp's (tb), not the group's (t): the score's
+	 * shuffles name the whole warp, so all its lanes run every trip, and
+	 * a group past the range folds nothing in. A trip takes U positions a
+	 * group, WARPS * 4 apart, their K and V rows loaded before the first
+	 * is used: the loads are one round trip to memory, not U (at 2048 rows
+	 * a range is 128 positions, one trip). */
+	constexpr int U = 4, STEP = WARPS * 4;
+	const int first = t0 + warp * 4;
+	uint4 kraw[U], vraw[U];
+	/* a trip's rows before P: no op of the launch writes them (`early kc,
+	 * vc`), so the first trip's go out before the wait for qkv, and the
+	 * wait no longer ends in a round trip to HBM */
+	auto load_old = [&](int tb) {
+#pragma unroll
+		for (int u = 0; u < U; u++) {
+			const int t = tb + u * STEP + grp;
+			kraw[u] = vraw[u] = make_uint4(0, 0, 0, 0);
+			if (t < t1 && t < P) {
+				kraw[u] = ld_weight(kc + t * row + mine);
+				vraw[u] = ld_weight(vc + t * row + mine);
+			}
+		}
+	};
+	/* position P: qkv's k and v of this step (kn, vn: after the wait) */
+	auto load_new = [&](int tb) {
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			if (tb + u * STEP + grp == P) {
+				kraw[u] = ld_act(kn + mine);
+				vraw[u] = ld_act(vn + mine);
+			}
+	};
+	load_old(first);
+	plk_wait_inputs(inst);   /* qkv has written q, kn and vn */
+	load_new(first);
 	const float qscale = rsqrtf((float)HD) * 1.4426950408889634f;
 	float qr[G][8];
 #pragma unroll
@@ -61,24 +101,10 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 		for (int d = 0; d < 8; d++)
 			o[h][d] = 0.f;
 	}
-	const size_t row = (size_t)NKV * HD;
-	/* The loop's bound is the warp's (tb), not the group's (t): the score's
-	 * shuffles name the whole warp, so all its lanes run every trip, and
-	 * a group past the range folds nothing in. A trip takes U positions a
-	 * group, WARPS * 4 apart, their K and V rows loaded before the first
-	 * is used: the loads are one round trip to memory, not U (at 2048 rows
-	 * a range is 128 positions, one trip). */
-	constexpr int U = 4, STEP = WARPS * 4;
-	for (int tb = t0 + warp * 4; tb < t1; tb += STEP * U) {
-		uint4 kraw[U], vraw[U];
-#pragma unroll
-		for (int u = 0; u < U; u++) {
-			const int t = tb + u * STEP + grp;
-			kraw[u] = vraw[u] = make_uint4(0, 0, 0, 0);
-			if (t < t1) {
-				kraw[u] = ld_act(kc + t * row + kvh * HD + sub * 8);
-				vraw[u] = ld_act(vc + t * row + kvh * HD + sub * 8);
-			}
+	for (int tb = first; tb < t1; tb += STEP * U) {
+		if (tb != first) {
+			load_old(tb);
+			load_new(tb);
 		}
 		/* the trip's U scores of each head first (independent shuffles),
 		 * then one rescale a head: U + 1 exp2, not 2 U */
@@ -105,8 +131,13 @@ PLK_ENTRY void plk_attn_decode(int inst, const __nv_bfloat16 *q, const __nv_bflo
 					sc[h][u] += __shfl_xor_sync(0xffffffffu, sc[h][u], off);
 		float vf[U][8];
 #pragma unroll
-		for (int u = 0; u < U; u++)
+		for (int u = 0; u < U; u++) {
 			unpack8(vraw[u], vf[u]);
+			if (tb + u * STEP + grp == P) {   /* the lane holds row P: it appends it to the cache */
+				*reinterpret_cast<uint4 *>(ka + P * row + mine) = kraw[u];
+				*reinterpret_cast<uint4 *>(va + P * row + mine) = vraw[u];
+			}
+		}
 #pragma unroll
 		for (int h = 0; h < G; h++) {
 			float mm = m[h];

@@ -38,8 +38,9 @@ __device__ __forceinline__ void merge(float &m, float &l, Frag &&o, float m2, fl
 }
 
 PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __nv_bfloat16 *kc_,
-                                    const __nv_bfloat16 *vc_, float *part_, __nv_bfloat16 *o_, unsigned *cnt,
-                                    int P, int tile_m, int tile_n)
+                                    const __nv_bfloat16 *vc_, const __nv_bfloat16 *kn_, const __nv_bfloat16 *vn_,
+                                    __nv_bfloat16 *ka_, __nv_bfloat16 *va_, float *part_, __nv_bfloat16 *o_,
+                                    unsigned *cnt, int P, int tile_m, int tile_n)
 {
 	if (tile_m < 0)
 		return;   /* the flush call */
@@ -56,6 +57,11 @@ PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __n
 	                             make_stride(NKV * HD, Int<HD>{}, Int<8>{}, Int<1>{})); /* (t, kvh, chunk, e) */
 	Tensor gK = make_tensor(make_gmem_ptr(reinterpret_cast<const bf16 *>(kc_)), kv_layout);
 	Tensor gV = make_tensor(make_gmem_ptr(reinterpret_cast<const bf16 *>(vc_)), kv_layout);
+	auto new_layout = make_layout(make_shape(Int<NKV>{}, Int<8>{}, Int<8>{}), GenRowMajor{});   /* (kvh, chunk, e) */
+	Tensor gKn = make_tensor(make_gmem_ptr(reinterpret_cast<const bf16 *>(kn_)), new_layout);   /* position P */
+	Tensor gVn = make_tensor(make_gmem_ptr(reinterpret_cast<const bf16 *>(vn_)), new_layout);
+	Tensor gKa = make_tensor(make_gmem_ptr(reinterpret_cast<bf16 *>(ka_)), kv_layout);         /* row P appended */
+	Tensor gVa = make_tensor(make_gmem_ptr(reinterpret_cast<bf16 *>(va_)), kv_layout);
 	Tensor gP = make_tensor(make_gmem_ptr(part_), make_layout(make_shape(Int<NKV * SPLIT>{}, Int<G>{}, Int<HD + 2>{}),
 	                                                          GenRowMajor{}));           /* (piece, g, o | m | l) */
 	Tensor sRed = make_tensor(make_smem_ptr((float *)plk_smem(inst, ATTN_DECODE_CUTE_BUF_RED)),
@@ -83,7 +89,12 @@ PLK_ENTRY void plk_attn_decode_cute(int inst, const __nv_bfloat16 *q_, const __n
 	for (int tb = t0 + warp * 4; tb < t1; tb += WARPS * 4) {
 		const int t = tb + grp;
 		const bool in = t < t1;
-		if (in) {
+		if (in && t == P) {   /* this step's row, from the op before: appended to the cache */
+			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, gKn(kvh, sub, _), rK);
+			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, gVn(kvh, sub, _), rV);
+			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, rK, gKa(t, kvh, sub, _));
+			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, rV, gVa(t, kvh, sub, _));
+		} else if (in) {
 			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, tK(t, _), rK);
 			copy(AutoVectorizingCopyWithAssumedAlignment<128>{}, tV(t, _), rV);
 		} else {

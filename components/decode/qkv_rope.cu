@@ -31,6 +31,7 @@ PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat1
 		return;
 	const int i = first + lane;   /* the pair: dims i and i + HALF of the head */
 	float a = pick<PAIRS>(lo, lane), b = pick<PAIRS>(hi, lane);
+	const size_t row = APPEND ? (size_t)P * NKV * HD : 0;   /* k and v: the cache's row P, or a row of their own */
 	__nv_bfloat16 *dst;
 	if (head < NQ + NKV) {   /* q or k: rotated by P x theta^(-2i / HD) */
 		const float inv = exp2f(-(float)(2 * i) / (float)HD * log2f((float)THETA));
@@ -38,9 +39,9 @@ PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat1
 		sincosf((float)P * inv, &s, &c);
 		const float ra = a * c - b * s, rb = b * c + a * s;
 		a = ra, b = rb;
-		dst = head < NQ ? q + head * HD : kc + (size_t)P * NKV * HD + (head - NQ) * HD;
+		dst = head < NQ ? q + head * HD : kc + row + (head - NQ) * HD;
 	} else
-		dst = vc + (size_t)P * NKV * HD + (head - NQ - NKV) * HD;
+		dst = vc + row + (head - NQ - NKV) * HD;
 	dst[i] = __float2bfloat16(a);
 	dst[i + HALF] = __float2bfloat16(b);
 }
