@@ -84,6 +84,14 @@ if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "qkv"] or ops[-1
     sys.exit(1)
 PY
 
+# every op of the step waits inside its main (its components read `early`
+# params first): attn's older cache rows too, which no op writes, as qkv
+# writes the token's k and v to KN and VN and attn appends them
+"$PLKC" examples/llama_decode.plk -arch sm_90a --emit=schedule >"$tmp/lsched" 2>&1 || no "llama_decode --emit=schedule: $(head -n 5 "$tmp/lsched")"
+[ "$(grep -c 'inside its main' "$tmp/lsched")" = 80 ] ||
+	no "$(grep -c 'inside its main' "$tmp/lsched") of llama_decode's ops wait inside their main, not 80 (all but qkv[0])"
+grep -A2 '^  1 attn\[0\] = attn' "$tmp/lsched" | grep -q 'writes KC\[0\], VC\[0\]' || no "attn[0] does not append to KC[0], VC[0]"
+
 # the monolith (--emit=monolith): the same op kernels' sources as one unit,
 # each op kernel's body a noinline main, under the same entry; one nvcc call
 # builds it into a cubin with the entry's resources
