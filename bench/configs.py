@@ -493,6 +493,19 @@ SETS["skinny_bk"] = [
          edit=[(P64N[0][0], "const BM = 64, BN = 128, BK = 128")]),
 ]
 
+# The skinny tiles as committed against stream-K over them (split(auto):
+# every block walks an equal range of the K tiles of all tiles, so the
+# last round of 64-row tiles (2004 at N = 128256: 15.2 a block) leaves
+# no SM idle; stream-K takes no pingpong lanes, so one consumer
+# warpgroup, the ring as deep)
+SETS["skinny_sk"] = [
+    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8]),
+    dict(name="skinny16_sk", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_RING, "[stages = 8]"), (SKINNY_GRID, SKINNY_GRID + ", split(auto)")]),
+    dict(name="skinny16_sk10", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_RING, "[stages = 10]"), (SKINNY_GRID, SKINNY_GRID + ", split(auto)")]),
+]
+
 # exp2 on the MUFU alone (attn_exp2, components/attention/attn.cuh) against
 # exp2f, whose range check adds a compare, a select and two multiplies per
 # element: build the set once with the core's exp2f (--suffix _exp2f), once
