@@ -671,6 +671,20 @@ PP_MC = [("const BM = 128, BN = 128, BK = 64\n  const WG = 1, WARPS = 4 * WG, CH
 SETS["misaligned_k_pp"] = [_auto("gemm_pp", MISALIGNED_K + [(4096, 4096, 4096), (2048, 8192, 1024)], "gemm_pp_mc_mk",
                                  PP_MC)]
 
+# ... and A shared too: the multicast tiles in 2 x 2 clusters (the
+# `wave_quads` edits) at misaligned K, where each K step's loads of rows
+# that straddle lines cost what pairs halved (2026-12-03-gemm-k-sweep.md);
+# long K (3000, 4000) amortises the rounds that quads fill less well
+# (the H200 runs 30 clusters of 4 of these blocks at once).
+MIS_QUADS = [(3000, 3000, 3000), (1000, 14336, 4000), (4096, 4096, 4000), (2000, 3000, 1000), (512, 4096, 1000)]
+SETS["misaligned_quads"] = [
+    _auto("gemm_n192_mc", MIS_QUADS, "gemm_n192_mc_mq"),
+    _auto("gemm_n192_mc", MIS_QUADS, "gemm_n192_q_mq", [("CH = 64, MCAST = 2", "CH = 64, MCAST = 4"), QUAD]),
+    _auto("gemm_wide_mc", MIS_QUADS, "gemm_wide_mc_mq"),
+    _auto("gemm_wide_mc", MIS_QUADS, "gemm_wide_q_mq", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4"),
+                                                        QUAD]),
+]
+
 # Where the K % 64 != 0 rule guesses: 1000 and 256 x 14336 x 4000 (the
 # rule takes gemm_wide_mc; 0.862x cuBLAS at 1000 rows in run 10), and the
 # SwiGLU GEMM at such K: swiglu_wide with W multicast in pairs
