@@ -59,9 +59,11 @@ def main():
         src = os.path.join(args.dir, c["mono"][:-len(".cubin")] + ".cu")
         with tempfile.TemporaryDirectory() as tmp:
             fat = os.path.join(tmp, "mono.fatbin")
-            subprocess.run([os.path.join(CUDA, "bin", "nvcc"), "-rdc=true", "-fatbin", "-gencode",
-                            "arch=compute_%s,code=lto_%s" % (arch[3:], arch[3:]), "-diag-suppress", "177",
-                            "-I.", "-Istdlib", "-o", fat, src], check=True)
+            r = subprocess.run([os.path.join(CUDA, "bin", "nvcc"), "-rdc=true", "-fatbin", "-gencode",
+                                "arch=compute_%s,code=lto_%s" % (arch[3:], arch[3:]), "-diag-suppress", "177",
+                                "-I.", "-Istdlib", "-o", fat, src])
+            if r.returncode != 0:
+                sys.exit("nvcc failed on %s (exit %d); configs.json left as it was" % (src, r.returncode))
             cubin = jitlink(fat, arch, man["entry"])
         name = c["mono"].replace(".mono.cubin", ".monolto.cubin")
         with open(os.path.join(args.dir, name), "wb") as f:
