@@ -4,10 +4,19 @@
 A megakernel linked with `plkc --timeline` writes its tensor `timeline`
 [blocks, ops, 4] (i64): for each block and each op it ran, when it began
 to wait, when it started, when it ended (ns, %globaltimer) and its SM.
-draw() makes one row per SM, one colour per op kernel, the waits grey.
+draw() makes one row per SM, one colour per op kernel, the waits grey;
+op_times() the time each op adds to the step: from the last end of any
+op before it to its own last end, the median over the ops of one name
+(`qkv[3]` and `qkv[4]` are both `qkv`), optionally only over those whose
+index lies in [first, last] (a decode step's middle layers).
 
     python3 bench/timeline_svg.py --selftest OUT.svg    (made-up data: the picture's format)
+    python3 bench/timeline_svg.py --ops T.json [FIRST LAST]
+        (T.json: tests/gpu/llama_decode.py --timeline-json; a table of op_times)
 """
+import json
+import re
+import statistics
 import sys
 from xml.sax.saxutils import escape
 
@@ -60,6 +69,20 @@ def draw(rows, ops, path, title=""):
     return t1 - t0
 
 
+def op_times(rows, names, first=None, last=None):
+    """{op name without its [index]: median us it adds}, in schedule order."""
+    ends = [max((blk[j][2] for blk in rows if len(blk) > j and blk[j][2] > 0), default=0) for j in range(len(names))]
+    out = {}
+    for j, name in enumerate(names):
+        m = re.fullmatch(r"(.*)\[(\d+)\]", name)
+        base, idx = (m.group(1), int(m.group(2))) if m else (name, None)
+        if j == 0 or not ends[j] or (idx is not None and ((first is not None and idx < first) or
+                                                          (last is not None and idx > last))):
+            continue
+        out.setdefault(base, []).append((ends[j] - max(ends[:j])) / 1e3)
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
 def selftest(path):
     ops = [{"name": f"op{j}", "kernel": ["load", "mix", "store"][j % 3]} for j in range(6)]
     rows = [[[0, 0, 0, 0] for _ in ops] for _ in range(8)]
@@ -80,10 +103,29 @@ def selftest(path):
     assert len(rects) == 36 * 2 + 3, len(rects)
     assert sum(1 for r in rects if r.get("fill") == "#d0d0d0") == 36
     print(f"timeline_svg: selftest wrote {path}: {len(rects)} rectangles, {span / 1e3:.1f} us")
+    # two "layers" of two ops on two blocks: a[0] ends at 2000, b[0] at 5000,
+    # a[1] at 6000 (adds 1000), b[1] at 10000 (adds 4000)
+    names = ["a[0]", "b[0]", "a[1]", "b[1]"]
+    two = [[[0, 0, 2000, 0], [0, 2000, 4000, 0], [0, 5000, 6000, 0], [0, 6000, 9000, 0]],
+           [[0, 0, 1500, 1], [0, 2000, 5000, 1], [0, 0, 0, 0], [0, 6000, 10000, 1]]]
+    t = op_times(two, names)
+    assert t == {"b": 3.5, "a": 1.0}, t   # b: (3000 + 4000) / 2; a[0], the first op, adds nothing
+    assert op_times(two, names, 1, 1) == {"a": 1.0, "b": 4.0}
+    print("timeline_svg: selftest op_times ok")
+
+
+def print_ops(path, first=None, last=None):
+    d = json.load(open(path))
+    t = op_times(d["rows"], d["ops"], first, last)
+    print("| " + " | ".join(t) + " |")
+    print("|" + "---|" * len(t))
+    print("| " + " | ".join("%.2f" % v for v in t.values()) + " |")
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--selftest":
         selftest(sys.argv[2])
+    elif len(sys.argv) in (3, 5) and sys.argv[1] == "--ops":
+        print_ops(sys.argv[2], *(int(x) for x in sys.argv[3:]))
     else:
         sys.exit(__doc__)
