@@ -567,6 +567,29 @@ void glue_edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c)
 	}
 }
 
+void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, Loop *l)
+{
+	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.head", name));
+	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.body", name));
+	l->flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.flush", name));
+	glue_edge_calls(g, r, fr, nfr, -2);
+	LLVMBuildBr(g->b, l->head);
+	LLVMPositionBuilderAtEnd(g->b, l->head);
+}
+
+void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LLVMValueRef phi, LLVMValueRef init,
+                     LLVMValueRef next, LLVMBasicBlockRef done)
+{
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+	LLVMBuildBr(g->b, l->head);
+	LLVMValueRef inv[2] = { init, next };
+	LLVMBasicBlockRef inb[2] = { l->pre, latch };
+	LLVMAddIncoming(phi, inv, inb, 2);
+	LLVMPositionBuilderAtEnd(g->b, l->flush);
+	glue_edge_calls(g, r, fr, nfr, -1);
+	LLVMBuildBr(g->b, done);
+}
+
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * Paired (2 x 1 clusters, which the runtime launches whole): work item t
  * is a pair of tile rows; t = cluster id, stepping by the number of
@@ -629,8 +652,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		step = LLVMBuildMul(b, step, ci32(g, lanes), "lanes.step");
 		per_item = gr->split ? NULL : glue_expr_ir(g, le->per);   /* split: each item's own count */
 	}
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-	g->preheader = pre;
+	Loop l = { .pre = LLVMGetInsertBlock(b) };
+	g->preheader = l.pre;
 	/* The lanes' turns (place.c): lane 0 passes its first wait on the
 	 * fresh barrier (parity 1), the others wait for their predecessor. */
 	LLVMValueRef turn = NULL;
@@ -638,15 +661,10 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn));
 		LLVMPositionBuilderBefore(b, first);   /* allocas in the entry block, for SROA */
 		turn = LLVMBuildAlloca(b, g->i32, "turn.parity");
-		LLVMPositionBuilderAtEnd(b, pre);
+		LLVMPositionBuilderAtEnd(b, l.pre);
 		LLVMBuildStore(b, ci32(g, r->lane == 0), turn);
 	}
-	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.head");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.body");
-	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "tile.flush");
-	glue_edge_calls(g, r, fr, nfr, -2);
-	LLVMBuildBr(b, head);
-	LLVMPositionBuilderAtEnd(b, head);
+	glue_loop_open(g, r, fr, nfr, "tile", &l);
 	/* `grid dynamic`: the phi counts the block's items, each read from
 	 * the items' ring (abi_item_source); the first role's first thread
 	 * fetches them */
@@ -661,8 +679,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		LLVMValueRef a[5] = { smem_u32(g, g->p->items_bar), k, producer, g->kargs[gr->ws_kparam], nitems };
 		t = helper_call_ret(g, g->i32, "plk_glue_item", a, 5);
 	}
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), body, flush);
-	LLVMPositionBuilderAtEnd(b, body);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), l.body, l.flush);
+	LLVMPositionBuilderAtEnd(b, l.body);
 	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
 	LLVMValueRef split = gr->split ? LLVMBuildSRem(b, t, sp.S, "split") : ci32(g, 0);
 	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
@@ -705,7 +723,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		pipe_skip(g, pipe, n, stages);
 		if (r->lane) {   /* before the first item: in the preheader, after the zeroing */
 			LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
-			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
+			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
 			LLVMValueRef n0 = per_item ? LLVMBuildMul(b, per_item, ci32(g, r->lane), "") : ci32(g, 0);
 			for (int j = 0; !per_item && j < r->lane; j++)
 				n0 = LLVMBuildAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
@@ -717,14 +735,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	 * every piece first + k x step */
 	LLVMValueRef next = gr->dynamic ? LLVMBuildAdd(b, k, ci32(g, 1), "")
 	                  : g->ops || g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
-	LLVMBuildBr(b, head);
-	LLVMValueRef inv[2] = { gr->dynamic ? ci32(g, 0) : t0, next };
-	LLVMBasicBlockRef inb[2] = { pre, latch };
-	LLVMAddIncoming(k, inv, inb, 2);
-	LLVMPositionBuilderAtEnd(b, flush);
-	glue_edge_calls(g, r, fr, nfr, -1);
-	LLVMBuildBr(b, done);
+	glue_loop_close(g, r, fr, nfr, &l, k, gr->dynamic ? ci32(g, 0) : t0, next, done);
 }
 
 static void build_main(G *g, const char *name)

@@ -90,17 +90,12 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	                                                                  LLVMConstInt(i64, 255, 0), ""),
 	                                                  LLVMConstInt(i64, 256, 0), ""),
 	                                 LLVMConstInt(i64, 256, 0), "ws.zero");
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-	g->preheader = pre;
-	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.head");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.body");
-	LLVMBasicBlockRef flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, "seg.flush");
-	glue_edge_calls(g, r, fr, nfr, -2);
-	LLVMBuildBr(b, head);
-	LLVMPositionBuilderAtEnd(b, head);
+	Loop l = { .pre = LLVMGetInsertBlock(b) };
+	g->preheader = l.pre;
+	glue_loop_open(g, r, fr, nfr, "seg", &l);
 	LLVMValueRef it = LLVMBuildPhi(b, i64, "k.it");   /* the segments, last first (see above) */
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, it, start, ""), body, flush);
-	LLVMPositionBuilderAtEnd(b, body);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, it, start, ""), l.body, l.flush);
+	LLVMPositionBuilderAtEnd(b, l.body);
 	LLVMValueRef tile = LLVMBuildSDiv(b, LLVMBuildSub(b, it, LLVMConstInt(i64, 1, 0), ""), per, "tile");
 	LLVMValueRef tstart = LLVMBuildMul(b, tile, per, "");
 	LLVMValueRef segb = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, start, tstart, ""), start, tstart, "seg");
@@ -134,12 +129,5 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 			helper_call(g, name, args, 14);
 		}
 	}
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
-	LLVMBuildBr(b, head);
-	LLVMValueRef inv[2] = { end, segb };
-	LLVMBasicBlockRef inb[2] = { pre, latch };
-	LLVMAddIncoming(it, inv, inb, 2);
-	LLVMPositionBuilderAtEnd(b, flush);
-	glue_edge_calls(g, r, fr, nfr, -1);
-	LLVMBuildBr(b, done);
+	glue_loop_close(g, r, fr, nfr, &l, it, end, segb, done);
 }
