@@ -702,6 +702,26 @@ SETS["swiglu_small_split"] = [
          kind="swiglu", shapes=SW_SMALL, edit=[("const BM = 64, BN = 256, BK = 64", "const BM = 64, BN = 128, BK = 64")]),
 ]
 
+# The same at 224 columns (128 tiles at N = 14336: 128 SMs stream the
+# weights, not 112), its SwiGLU stored from registers (swiglu_tma stores
+# whole 64-column boxes; 112 output columns are not), with and without
+# pingpong lanes, and the 256-column tiles stored the same way beside them.
+SW_USE = ('use "../components/hopper/swiglu_tma.plk"',
+          'use "../components/hopper/swiglu_tma.plk"\nuse "../components/common/swiglu.plk"')
+SW_ST = [SW_USE, ("act  = swiglu_tma(y = Y)", "act  = swiglu(y = Y)")]
+SW_224 = [("const BM = 64, BN = 256, BK = 64", "const BM = 64, BN = 224, BK = 64")]
+SETS["swiglu_small224"] = [
+    dict(name="swiglu_small_ss", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_small", arch="sm_90a",
+         kind="swiglu", shapes=SW_SMALL),
+    dict(name="swiglu_small_st", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_small", arch="sm_90a",
+         kind="swiglu", shapes=SW_SMALL, edit=SW_ST),
+    dict(name="swiglu_small_224", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_small", arch="sm_90a",
+         kind="swiglu", shapes=SW_SMALL, edit=SW_ST + SW_224),
+    dict(name="swiglu_small_224np", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_small", arch="sm_90a",
+         kind="swiglu", shapes=SW_SMALL,
+         edit=SW_ST + SW_224 + [("load.ab -> mma.ab [stages = auto, pingpong = 2]", "load.ab -> mma.ab [stages = auto]")]),
+]
+
 # Where the K % 64 != 0 rule guesses: 1000 and 256 x 14336 x 4000 (the
 # rule takes gemm_wide_mc; 0.862x cuBLAS at 1000 rows in run 10), and the
 # SwiGLU GEMM at such K: swiglu_wide with W multicast in pairs

@@ -3,7 +3,8 @@
  * f32 values to a row-major bf16 matrix, shared by the epilogues. The four
  * lanes that share a row swap column pairs (a 4 x 4 transpose by xor
  * shuffles) so that each lane writes 8 consecutive columns with one 16-byte
- * store and a warp writes whole 64-byte row segments. Where ld % 8 != 0 or
+ * store and a warp writes whole 64-byte row segments (a last 16 columns
+ * that make no whole 32: 4 bytes a lane). Where ld % 8 != 0 or
  * the base is not 16-byte aligned (a C of odd width, which no TMA map can
  * describe either), the same lanes write their 8 columns one by one.
  */
@@ -25,7 +26,7 @@ template <int mblocks, int nblocks, int nwarps, typename Pairs>
 __device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __nv_bfloat16 *out,
                                                          int rows, int cols, size_t ld)
 {
-	static_assert(nblocks % 4 == 0, "stores go 4 column blocks (32 columns) at a time");
+	constexpr int whole = nblocks / 4 * 4;   /* blocks stored 4 at a time (32 columns) */
 	const int q = plk_lane() & 3;
 	/* uniform over the warp: every row start 16-byte aligned, or none */
 	const bool vec = ld % 8 == 0 && ((uintptr_t)out & 15) == 0;
@@ -36,7 +37,7 @@ __device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __n
 			const int row = plk_acc_row(mi, 2 * h, w, nwarps);
 			__nv_bfloat16 *orow = out + (size_t)row * ld;
 #pragma unroll
-			for (int n4 = 0; n4 < nblocks; n4 += 4) {
+			for (int n4 = 0; n4 < whole; n4 += 4) {
 				/* p[b]: my column pair of block n4 + b */
 				uint32_t p[4], o[4];
 #pragma unroll
@@ -66,6 +67,23 @@ __device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __n
 				for (int e = 0; e < 8; e++)
 					if (col + e < cols)
 						((uint16_t *)orow)[col + e] = (uint16_t)(o[e >> 1] >> (16 * (e & 1)));
+			}
+			/* the last 2 blocks of a width that is no multiple of 32
+			 * columns (a 224-column tile): my own column pair of each,
+			 * 4 bytes a lane, no exchange */
+#pragma unroll
+			for (int nb = whole; nb < nblocks; nb++) {
+				const uint32_t p = pairs((mi * nblocks + nb) * 2 + h);
+				const int col = nb * 8 + 2 * q;
+				if (row >= rows || col >= cols)
+					continue;
+				if (vec)
+					*(uint32_t *)(orow + col) = p;
+				else
+#pragma unroll
+					for (int e = 0; e < 2; e++)
+						if (col + e < cols)
+							((uint16_t *)orow)[col + e] = (uint16_t)(p >> (16 * e));
 			}
 		}
 	}

@@ -24,7 +24,7 @@ PLK_ENTRY void plk_swiglu(int inst, __nv_bfloat16 *y, int M, int N, float *acc, 
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
 	static_assert(BM % (16 * WARPS) == 0, "each warp owns whole 16-row blocks");
-	static_assert(BN % 64 == 0, "BN must be a multiple of 64 (32 output columns per store group)");
+	static_assert(BN % 32 == 0, "BN: whole pairs of 8-column gate and up blocks, 16 output columns each");
 	constexpr int MI = BM / (16 * WARPS), NI = BN / 8, NO = NI / 2;	/* NO: output blocks */
 	float v[MI * NO * 4];	/* registers: every index is constant once unrolled */
 	plk_swiglu_blocks<MI, NI>(acc, v);
