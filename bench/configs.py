@@ -722,6 +722,17 @@ SETS["swiglu_small224"] = [
          edit=SW_ST + SW_224 + [("load.ab -> mma.ab [stages = auto, pingpong = 2]", "load.ab -> mma.ab [stages = auto]")]),
 ]
 
+# swiglu_small reading 256 contiguous bytes of each weight row a stage
+# (BK 128) rather than 128, as gemm_skinny does (2026-12-02-skinny-bk.md:
+# 11% at N 4096 x K 14336), with and without its pingpong lanes; two
+# stages of 80 KB (BK 256 would leave one).
+SW_BK = "const BM = 64, BN = 256, BK = 64"
+SW_LANES = ("load.ab -> mma.ab [stages = auto, pingpong = 2]", "load.ab -> mma.ab [stages = auto]")
+SETS["swiglu_small_bk"] = [SETS["swiglu_small224"][0]] + [
+    dict(name="swiglu_small_bk128" + sfx, recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_small", arch="sm_90a",
+         kind="swiglu", shapes=SW_SMALL, edit=[(SW_BK, SW_BK.replace("BK = 64", "BK = 128"))] + more)
+    for sfx, more in (("", []), ("np", [SW_LANES]))]
+
 # Where the K % 64 != 0 rule guesses: 1000 and 256 x 14336 x 4000 (the
 # rule takes gemm_wide_mc; 0.862x cuBLAS at 1000 rows in run 10), and the
 # SwiGLU GEMM at such K: swiglu_wide with W multicast in pairs
