@@ -102,6 +102,39 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 	}
 }
 
+/* The cases of f not yet taken whose leading keys (all but the last) are
+ * those of f->cases[first]: their indices into idx, sorted by the last
+ * key, each marked taken; *n of them. 1 when their last keys are
+ * contiguous and their values affine in them (*d a unit of the last key,
+ * the extra argument's step alike), so that the glue and the monolith
+ * compute the value rather than switch on a key a component may pass
+ * at run time (a barrier a warpgroup: plk_named_barrier(inst, BAR0 + wg)). */
+int abi_group(const AbiFn *f, int first, char *taken, int *idx, int *n, int64_t *d)
+{
+	int last = f->nkeys - 1;
+	*n = 0;
+	for (int i = first; i < f->ncases; i++) {
+		int same = !taken[i];
+		for (int k = 0; same && k < last; k++)
+			same = f->cases[i].key[k] == f->cases[first].key[k];
+		if (!same)
+			continue;
+		int j = (*n)++;
+		for (; j > 0 && f->cases[idx[j - 1]].key[last] > f->cases[i].key[last]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+		taken[i] = 1;
+	}
+	const AbiCase *c0 = &f->cases[idx[0]];
+	*d = *n > 1 ? f->cases[idx[1]].base - c0->base : 0;
+	for (int j = 0; j < *n; j++) {
+		const AbiCase *cs = &f->cases[idx[j]];
+		if (cs->key[last] != c0->key[last] + j || cs->base != c0->base + j * *d || cs->step != c0->step)
+			return 0;
+	}
+	return 1;
+}
+
 /* ---------------------------------------------------------------- hooks */
 
 int abi_has_hooks(const Graph *g)

@@ -53,7 +53,27 @@ static void fn_attr(G *g, LLVMValueRef f, const char *name)
 	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->cx, k, 0));
 }
 
-/* One ABI function: switch over the packed keys, one return per case. */
+/* The value of case cs, or (affine) base0 + rel x d, plus the extra
+ * argument's x step. */
+static LLVMValueRef abi_value(G *g, const AbiFn *f, LLVMValueRef fn, int64_t base, LLVMValueRef rel, int64_t d,
+                              int64_t step)
+{
+	LLVMValueRef v = ci32(g, base);
+	if (rel && d)
+		v = LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, rel, ci32(g, d), ""), "");
+	if (f->nargs > f->nkeys && step)
+		v = LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, LLVMGetParam(fn, f->nkeys), ci32(g, step), ""), "");
+	return f->ret == ABI_SMEM ? LLVMBuildAddrSpaceCast(g->b, smem_at3(g, v), g->i8p, "") : v;
+}
+
+/* One ABI function. At nearly every call its keys are constants (an
+ * instance, a port, a buffer) and LLVM folds whatever it is; but a
+ * component may pass the last key at run time (a barrier a warpgroup),
+ * and a switch over it stays a chain of branches. So: a switch over the
+ * leading keys, and in each of its cases the value computed, 0 out of
+ * range, without a branch where abi_group finds it affine in the last
+ * key; else a switch over the last key, one return per case. The
+ * monolith's C has the same shape (monolith.c, abi_def). */
 static void define_abi(G *g, const AbiFn *f)
 {
 	LLVMTypeRef rt = f->ret == ABI_SMEM ? g->i8p : g->i32;
@@ -65,24 +85,42 @@ static void define_abi(G *g, const AbiFn *f)
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->cx, fn, "entry");
 	LLVMBasicBlockRef dflt = LLVMAppendBasicBlockInContext(g->cx, fn, "none");
 	LLVMPositionBuilderAtEnd(g->b, entry);
-	LLVMValueRef key = LLVMGetParam(fn, 0);
-	for (int k = 1; k < f->nkeys; k++)   /* ids stay below 1024 */
-		key = LLVMBuildOr(g->b, LLVMBuildShl(g->b, key, ci32(g, 10), ""), LLVMGetParam(fn, k), "");
-	LLVMValueRef sw = LLVMBuildSwitch(g->b, key, dflt, f->ncases);
+	int last = f->nkeys - 1;
+	LLVMValueRef lead = ci32(g, 0), lk = LLVMGetParam(fn, last);
+	for (int k = 0; k < last; k++)   /* ids stay below 1024 */
+		lead = LLVMBuildOr(g->b, LLVMBuildShl(g->b, lead, ci32(g, 10), ""), LLVMGetParam(fn, k), "");
+	LLVMValueRef sw = LLVMBuildSwitch(g->b, lead, dflt, f->ncases);
+	char *taken = arena_alloc(g->c->arena, f->ncases + 1);
+	int *idx = arena_alloc(g->c->arena, (f->ncases + 1) * sizeof *idx);
+	memset(taken, 0, f->ncases + 1);
 	for (int i = 0; i < f->ncases; i++) {
-		const AbiCase *cs = &f->cases[i];
+		if (taken[i])
+			continue;
+		int n;
+		int64_t d;
+		int affine = abi_group(f, i, taken, idx, &n, &d);
 		int64_t packed = 0;
-		for (int k = 0; k < f->nkeys; k++)
-			packed = packed << 10 | cs->key[k];
+		for (int k = 0; k < last; k++)
+			packed = packed << 10 | f->cases[i].key[k];
 		LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
 		LLVMAddCase(sw, ci32(g, packed), bb);
 		LLVMPositionBuilderAtEnd(g->b, bb);
-		LLVMValueRef v = ci32(g, cs->base);
-		if (f->nargs > f->nkeys && cs->step)
-			v = LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, LLVMGetParam(fn, f->nkeys), ci32(g, cs->step), ""), "");
-		if (f->ret == ABI_SMEM)
-			v = LLVMBuildAddrSpaceCast(g->b, smem_at3(g, v), g->i8p, "");
-		LLVMBuildRet(g->b, v);
+		const AbiCase *c0 = &f->cases[idx[0]];
+		if (affine) {
+			LLVMValueRef rel = LLVMBuildSub(g->b, lk, ci32(g, c0->key[last]), "");
+			LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, rel, ci32(g, n), "");
+			LLVMBuildRet(g->b, LLVMBuildSelect(g->b, in, abi_value(g, f, fn, c0->base, rel, d, c0->step),
+			                                   LLVMConstNull(rt), ""));
+			continue;
+		}
+		LLVMValueRef isw = LLVMBuildSwitch(g->b, lk, dflt, n);
+		for (int j = 0; j < n; j++) {
+			const AbiCase *cs = &f->cases[idx[j]];
+			LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
+			LLVMAddCase(isw, ci32(g, cs->key[last]), cb);
+			LLVMPositionBuilderAtEnd(g->b, cb);
+			LLVMBuildRet(g->b, abi_value(g, f, fn, cs->base, NULL, 0, cs->step));
+		}
 	}
 	LLVMPositionBuilderAtEnd(g->b, dflt);
 	LLVMBuildRet(g->b, LLVMConstNull(rt));

@@ -42,35 +42,69 @@ static void cexpr(FILE *o, const Graph *g, const Expr *e)
 		fputs("1", o);
 }
 
-static void abi_def(FILE *o, const AbiFn *f)
+/* value: base [+ rel * d] [+ the extra argument * step], into smem or not */
+static void abi_value(FILE *o, const AbiFn *f, const char *rel, int64_t base, int64_t d, int64_t step)
+{
+	if (f->ret == ABI_SMEM)
+		fputs("pipelink_smem + ", o);
+	fprintf(o, "%lld", (long long)base);
+	if (rel && d)
+		fprintf(o, " + %s * %lld", rel, (long long)d);
+	if (f->nargs > f->nkeys && step)
+		fprintf(o, " + a%d * %lld", f->nkeys, (long long)step);
+}
+
+/* The glue's shape (glue.c, define_abi): a switch over the leading keys,
+ * in each case the value computed from the last key where abi_group
+ * finds it affine, else a switch over the last key. */
+static void abi_def(FILE *o, Ctx *c, const AbiFn *f)
 {
 	static const char *const args[3] = { "a0", "a1", "a2" };
+	int last = f->nkeys - 1;
 	fprintf(o, "extern \"C\" __device__ __forceinline__ %s%s%s(", f->cret,
 	        f->cret[strlen(f->cret) - 1] == '*' ? "" : " ", f->name);
 	for (int i = 0; i < f->nargs; i++)
 		fprintf(o, "%sint %s", i ? ", " : "", args[i]);
 	fprintf(o, ")\n{\n\tswitch (");
-	/* the key the glue switches on: 10 bits per id, the first highest */
-	for (int k = 0; k < f->nkeys; k++) {
-		int shift = 10 * (f->nkeys - 1 - k);
+	/* the leading keys: 10 bits per id, the first highest */
+	for (int k = 0; k < last; k++) {
+		int shift = 10 * (last - 1 - k);
 		if (shift)
 			fprintf(o, "%s%s << %d", k ? " | " : "", args[k], shift);
 		else
 			fprintf(o, "%s%s", k ? " | " : "", args[k]);
 	}
-	fprintf(o, ") {\n");
+	fprintf(o, "%s) {\n", last ? "" : "0");
+	char *taken = arena_alloc(c->arena, f->ncases + 1);
+	int *idx = arena_alloc(c->arena, (f->ncases + 1) * sizeof *idx);
+	memset(taken, 0, f->ncases + 1);
 	for (int i = 0; i < f->ncases; i++) {
-		const AbiCase *cs = &f->cases[i];
-		long long key = 0;
-		for (int k = 0; k < f->nkeys; k++)
-			key = key << 10 | cs->key[k];
-		fprintf(o, "\tcase %lld: return ", key);
-		if (f->ret == ABI_SMEM)
-			fprintf(o, "pipelink_smem + ");
-		fprintf(o, "%lld", (long long)cs->base);
-		if (f->nargs > f->nkeys && cs->step)
-			fprintf(o, " + %s * %lld", args[f->nkeys], (long long)cs->step);
-		fprintf(o, ";\n");
+		if (taken[i])
+			continue;
+		int n;
+		int64_t d;
+		int affine = abi_group(f, i, taken, idx, &n, &d);
+		long long lead = 0;
+		for (int k = 0; k < last; k++)
+			lead = lead << 10 | f->cases[i].key[k];
+		const AbiCase *c0 = &f->cases[idx[0]];
+		fprintf(o, "\tcase %lld:", lead);
+		if (affine) {
+			char rel[32];
+			snprintf(rel, sizeof rel, "(%s - %d)", args[last], c0->key[last]);
+			fprintf(o, " return (unsigned)%s < %du ? ", rel, n);
+			abi_value(o, f, rel, c0->base, d, c0->step);
+			fputs(" : 0;\n", o);
+			continue;
+		}
+		fprintf(o, "\n\t\tswitch (%s) {\n", args[last]);
+		for (int j = 0; j < n; j++) {
+			const AbiCase *cs = &f->cases[idx[j]];
+			fprintf(o, "\t\tcase %d: return ", cs->key[last]);
+			abi_value(o, f, NULL, cs->base, 0, cs->step);
+			fputs(";\n", o);
+		}
+		fputs("\t\t}\n\t\tbreak;\n", o);
 	}
 	fprintf(o, "\t}\n\treturn 0;\n}\n");
 }
@@ -457,7 +491,7 @@ static int prelude(Ctx *c, FILE *o, const Placement *const *ps, int n)
 	}
 	for (int i = 0; i < ABI_NFNS; i++)
 		if (abi_fn_defined(hooks >= 0 ? ps[hooks]->g : ps[0]->g, i))
-			abi_def(o, &fns[i]);
+			abi_def(o, c, &fns[i]);
 	fputc('\n', o);
 	Vec done = { 0 };
 	for (int v = 0; v < n; v++)

@@ -1141,6 +1141,9 @@ static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 void abi_sigs(AbiFn fns[ABI_NFNS]);
 /* Each function's cases for p, added to fns as abi_sigs left them. */
 void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
+/* f's next group of cases by their leading keys (idx, *n), taken; 1 when
+ * affine in the last key (*d) */
+int abi_group(const AbiFn *f, int first, char *taken, int *idx, int *n, int64_t *d);
 /* setmaxnreg per warpgroup: regs[w] (0: none) for w < threads/128, and the
  * register cap ptxas gives at entry; 0 when the arch or roles need none. */
 int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);

@@ -188,6 +188,34 @@ static void test_trampoline(void)
 	ctx_fini(&c);
 }
 
+/* abi_group: cases grouped by their leading keys, sorted by the last;
+ * affine where the last keys are contiguous and the values step evenly
+ * (a barrier a warpgroup), so that the glue computes them, no branch. */
+static void test_abi_group(void)
+{
+	AbiCase cases[] = {
+		{ { 3, 2 }, 20, 0 }, { { 2, 1 }, 2, 0 }, { { 3, 0 }, 10, 0 },   /* inst 3: ids 0 and 2, not contiguous */
+		{ { 2, 0 }, 1, 0 }, { { 2, 2 }, 3, 0 },                        /* inst 2: ids 0..2 -> 1..3 */
+		{ { 4, 5 }, 64, 8 }, { { 4, 6 }, 96, 8 },                      /* inst 4: 64 + 32 (k - 5), step 8 */
+	};
+	AbiFn f = { "plk_named_barrier", "int", 2, 2, ABI_INT, cases, 7 };
+	char taken[8] = { 0 };
+	int idx[8], n;
+	int64_t d;
+	CHECK_EQ_INT(abi_group(&f, 0, taken, idx, &n, &d), 0);   /* inst 3 */
+	CHECK_EQ_INT(n, 2);
+	CHECK(idx[0] == 2 && idx[1] == 0);
+	CHECK_EQ_INT(abi_group(&f, 1, taken, idx, &n, &d), 1);   /* inst 2 */
+	CHECK(n == 3 && idx[0] == 3 && idx[1] == 1 && idx[2] == 4 && d == 1);
+	CHECK_EQ_INT(abi_group(&f, 5, taken, idx, &n, &d), 1);   /* inst 4 */
+	CHECK(n == 2 && d == 32);
+	for (int i = 0; i < 7; i++)
+		CHECK(taken[i]);
+	cases[6].step = 16;   /* steps that differ: no longer affine */
+	memset(taken, 0, sizeof taken);
+	CHECK_EQ_INT(abi_group(&f, 5, taken, idx, &n, &d), 0);
+}
+
 static void test_monolith(void)
 {
 	Ctx c;
@@ -197,10 +225,12 @@ static void test_monolith(void)
 	fx_init(&f, &c, "sm_90a", 1);
 	CHECK_EQ_INT(monolith_write(&c, &f.p, out_open(&o)), 0);
 	const char *s = out_text(&o);
+	if (getenv("PLK_TEST_VERBOSE")) fputs(s, stderr);
 	CHECK(has(s, "#include \"plk.cuh\""));
 	CHECK(has(s, "extern \"C\" __device__ __forceinline__ void *plk_smem(int a0, int a1)"));
-	CHECK(has(s, "case 2048: return pipelink_smem + 17408;"));   /* (2 << 10) | 0 */
-	CHECK(has(s, "case 0: return pipelink_smem + 0 + a2 * 4096;"));
+	/* a switch over the instance, the buffer's id computed: inst 2, buffer 0 */
+	CHECK(has(s, "case 2: return (unsigned)(a1 - 0) < 1u ? pipelink_smem + 17408 : 0;"));
+	CHECK(has(s, "case 0: return (unsigned)(a1 - 0) < 1u ? pipelink_smem + 0 + a2 * 4096 : 0;"));
 	CHECK(has(s, "tests/link/fill.cu\""));
 	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16384 + 8 * s, 32);"));
 	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16416 + 8 * s, 256);"));
@@ -330,6 +360,7 @@ int main(int argc, char **argv)
 	test_mixed_budgets();
 	test_ir();
 	test_trampoline();
+	test_abi_group();
 	test_monolith();
 	test_manifest();
 	test_dynamic();
