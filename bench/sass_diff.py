@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
-"""GPU host (cuobjdump): the SASS of each configuration's linked kernel
-against its monolith, and against the monolith bench/mono_lto.py built
-through LTO where there is one. Instructions are compared with addresses,
-encodings and symbols left out; "differ" counts the instructions a
-minimal edit changes (register choices and order included).
+"""The SASS of each configuration's linked kernel against its monolith,
+and against the monolith bench/mono_lto.py built through LTO where there
+is one. Instructions are compared with addresses, encodings and symbols
+left out; "differ" counts the instructions a minimal edit changes
+(register choices and order included). The disassembler: cuobjdump
+-sass (the GPU host has it), else nvdisasm -c (`--nvdisasm PATH`, or on
+PATH: the nvidia-cuda-nvdisasm wheel has one for the build host).
 
-    python3 bench/sass_diff.py --dir .carry/am
+    python3 bench/sass_diff.py --dir .carry/am [--nvdisasm PATH]
 """
 import argparse
 import difflib
 import json
 import os
 import re
+import shutil
 import subprocess
 
 
+DISASM = ["cuobjdump", "-sass"]
+
+
 def sass(path):
-    out = subprocess.run(["cuobjdump", "-sass", path], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(DISASM + [path], capture_output=True, text=True, check=True).stdout
     ins = []
     for line in out.splitlines():
         m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?);", line)
@@ -33,7 +39,14 @@ def differ(a, b):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
+    ap.add_argument("--nvdisasm", help="nvdisasm to use where there is no cuobjdump")
     args = ap.parse_args()
+    global DISASM
+    if args.nvdisasm or not shutil.which("cuobjdump"):
+        tool = args.nvdisasm or shutil.which("nvdisasm")
+        if not tool:
+            raise SystemExit("sass_diff: neither cuobjdump nor nvdisasm (--nvdisasm PATH) found")
+        DISASM = [tool, "-c"]
     print("| config | linked | monolith | monolith (LTO) | linked vs monolith differ | linked vs LTO differ "
           "| monolith vs LTO differ |")
     print("|---|---|---|---|---|---|---|")
