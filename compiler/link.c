@@ -316,6 +316,48 @@ int link_check_log(Ctx *c, const Placement *p, const char *info_log)
 	return rc ? -1 : 0;
 }
 
+/* --warn-spills: ptxas's report (nvJitLink's -verbose log) names each
+ * function ("Function properties for F") and then its spills ("N bytes
+ * stack frame, S bytes spill stores, L bytes spill loads"); one warning
+ * for the link, a note per function that spills. */
+static void warn_spills(Ctx *c, const Placement *p, Span at, const char *log)
+{
+	Diag *d = NULL;
+	char fn[256] = "";
+	for (const char *l = log; l && *l;) {
+		const char *e = strchr(l, '\n');
+		int len = e ? (int)(e - l) : (int)strlen(l);
+		const char *f = memmem(l, (size_t)len, "Function properties for ", 24);
+		long long st, ld;
+		const char *sp = memmem(l, (size_t)len, "bytes spill stores", 18);
+		if (f)
+			snprintf(fn, sizeof fn, "%.*s", (int)(l + len - (f + 24)), f + 24);
+		else if (sp) {
+			const char *q = sp;   /* back to the number before "bytes spill stores" */
+			while (q > l && q[-1] == ' ')
+				q--;
+			while (q > l && isdigit((unsigned char)q[-1]))
+				q--;
+			const char *lp = memmem(sp, (size_t)(l + len - sp), ", ", 2);
+			if (sscanf(q, "%lld", &st) == 1 && lp && sscanf(lp + 2, "%lld", &ld) == 1 && (st || ld)) {
+				if (!d) {
+					d = diag_new(c, DIAG_WARNING, NULL, at, "ptxas spills registers for %s", p->arch->name);
+					d->primary.msg = "in the link of this";
+				}
+				diag_note(d, "`%s`: %lld bytes stored and %lld loaded a thread (local memory: L1, then L2)",
+				          fn[0] ? fn : "?", st, ld);
+			}
+		}
+		l = e ? e + 1 : NULL;
+	}
+	if (d) {
+		diag_help(d, "one block an SM gives a thread min(255, 65536 / threads) registers; keep fewer values "
+		             "live at once (fewer loads in flight), or give the role a larger `regs` budget; "
+		             "`plkc -v` prints ptxas's report");
+		diag_end(c, d);
+	}
+}
+
 int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 {
 	void *bc = NULL;
@@ -523,6 +565,8 @@ static int link_all(Ctx *c, const Placement *const *ps, int n, const MegaPlan *m
 	if (c->verbose && r->info_log && *r->info_log)   /* ptxas's -v: registers, spills */
 		fprintf(c->err, "nvJitLink info log of `%s` for %s:\n%s%s", p->g->k->name, p->arch->name,
 		        r->info_log, r->info_log[strlen(r->info_log) - 1] == '\n' ? "" : "\n");
+	if (c->warn_spills)
+		warn_spills(c, p, mp ? mp->m->name_sp : kernel_span(p->g), r->info_log);
 	r->cubin = cubin;
 	int bad = 0;
 	for (int i = 0; i < n; i++)

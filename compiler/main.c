@@ -98,6 +98,8 @@ static const char usage[] =
 	"                       short: one `file:line:col: error[E0XXX]: message` line each\n"
 	"  --color=always|never colour (default: when stderr is a terminal and NO_COLOR is unset)\n"
 	"  -v, --verbose        print nvcc command lines and rebuilds of stale cached objects\n"
+	"  --warn-spills        warn where ptxas spills registers to local memory in a linked kernel\n"
+	"                       (each function and its bytes a thread; -v prints ptxas's whole report)\n"
 	"  --time               print the time of each stage, component compiles included, on stderr\n"
 	"  --explain E0XXX      explain an error code, with an example\n"
 	"\n"
@@ -248,6 +250,8 @@ static int parse_args(Ctx *c, Options *o, int argc, char **argv)
 			o->compile_only = 1;
 		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
 			c->verbose = 1;
+		else if (!strcmp(a, "--warn-spills"))
+			c->warn_spills = 1;
 		else if (!strcmp(a, "--time"))
 			c->timing = 1;
 		else if (!strncmp(a, "--diagnostics-format=", 21)) {

@@ -110,6 +110,7 @@ typedef struct Ctx {
 	Vec deps;            /* char*: files a build read beyond the .plk sources (-MD) */
 	const char *cache_dir;   /* component object cache */
 	int verbose;
+	int warn_spills;         /* --warn-spills: a warning where ptxas spills registers */
 	int timing;              /* --time: stage times on stderr */
 	int engine_lib;          /* --engine-lib: the engines' device libraries in the link */
 	const char *engine_home[1], *engine_tried[1];   /* engine.c's finds, by engine, once each */

@@ -5,8 +5,8 @@
 # deduplicated and its missing value; a fatbin in a .cubin said so;
 # component builds with -I, -D and -Xnvcc (in the object, in the cache
 # key) and the standard components' family headers; -MD -MF; --help,
-# --version, --time and --emit=header naming their subjects; a copied
-# plkc without its data (E0611).
+# --version, --time and --emit=header naming their subjects; --warn-spills;
+# a copied plkc without its data (E0611).
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 [ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
@@ -157,6 +157,18 @@ has "$o" "note: the header of component \`store_bf16\`, the first of 2" "--compo
 	fail "--component my_store"
 o=$("$PLKC" --emit=header "$tmp/two.plk" --component nope 2>&1); [ $? -eq 1 ] || fail "--component nope"
 has "$o" "no component named \`nope\`"
+
+# --warn-spills: ptxas's spills as a warning naming each function and its
+# bytes (attn_causal's 176-key kernel keeps two tile counts in local
+# memory, tests/scripts/spills.awk), none where nothing spills; the link
+# succeeds either way, and without the flag says nothing.
+o=$("$PLKC" examples/attn_causal.plk --kernel attn_causal_bn176 -arch sm_90a --warn-spills -o "$tmp/ac.cubin" 2>&1) ||
+	fail "--warn-spills: the link failed: $o"
+has "$o" "warning: ptxas spills registers for sm_90a" "= note: \`attn_causal_bn176\`: " "bytes stored and" "plkc -v"
+o=$("$PLKC" examples/attn_causal.plk --kernel attn_causal_bn176 -arch sm_90a -o "$tmp/ac.cubin" 2>&1)
+case $o in *spills*) fail "spills said without --warn-spills: $o" ;; esac   # (stderr: LSan's notes may be there)
+o=$("$PLKC" $G -arch sm_90a --warn-spills -o "$tmp/g.cubin" 2>&1) || fail "--warn-spills, gemm: $o"
+case $o in *spills*) fail "--warn-spills on a kernel without spills: $o" ;; esac
 
 # A plkc copied away from its data: E0611 names the cause (not nvcc's
 # "plk.cuh: No such file"); PLK_HOME gives it back.
