@@ -102,35 +102,51 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn f[ABI_NFNS])
 	}
 }
 
-/* The cases of f not yet taken whose leading keys (all but the last) are
- * those of f->cases[first]: their indices into idx, sorted by the last
- * key, each marked taken; *n of them. 1 when their last keys are
- * contiguous and their values affine in them (*d a unit of the last key,
- * the extra argument's step alike), so that the glue and the monolith
- * compute the value rather than switch on a key a component may pass
- * at run time (a barrier a warpgroup: plk_named_barrier(inst, BAR0 + wg)). */
-int abi_group(const AbiFn *f, int first, char *taken, int *idx, int *n, int64_t *d)
+void abi_groups(Ctx *c, const AbiFn *f, AbiGroups *g)
 {
-	int last = f->nkeys - 1;
-	*n = 0;
+	memset(g, 0, sizeof *g);
+	g->f = f;
+	g->taken = arena_alloc(c->arena, f->ncases + 1);
+	g->idx = arena_alloc(c->arena, (f->ncases + 1) * sizeof *g->idx);
+	memset(g->taken, 0, f->ncases + 1);
+}
+
+/* The cases not yet taken whose leading keys are those of the first case
+ * not yet taken, sorted by the last key by insertion, then whether they
+ * are affine in it, so that the glue and the monolith compute the value
+ * rather than switch on a key a component may pass at run time (a
+ * barrier a warpgroup: plk_named_barrier(inst, BAR0 + wg)). */
+int abi_group_next(AbiGroups *g)
+{
+	const AbiFn *f = g->f;
+	int last = f->nkeys - 1, first = g->next;
+	while (first < f->ncases && g->taken[first])
+		first++;
+	if (first >= f->ncases)
+		return 0;
+	g->next = first + 1;
+	g->n = 0;
+	g->lead = 0;
+	for (int k = 0; k < last; k++)   /* ids stay below 1024 */
+		g->lead = g->lead << 10 | f->cases[first].key[k];
 	for (int i = first; i < f->ncases; i++) {
-		int same = !taken[i];
+		int same = !g->taken[i];
 		for (int k = 0; same && k < last; k++)
 			same = f->cases[i].key[k] == f->cases[first].key[k];
 		if (!same)
 			continue;
-		int j = (*n)++;
-		for (; j > 0 && f->cases[idx[j - 1]].key[last] > f->cases[i].key[last]; j--)
-			idx[j] = idx[j - 1];
-		idx[j] = i;
-		taken[i] = 1;
+		int j = g->n++;
+		for (; j > 0 && f->cases[g->idx[j - 1]].key[last] > f->cases[i].key[last]; j--)
+			g->idx[j] = g->idx[j - 1];
+		g->idx[j] = i;
+		g->taken[i] = 1;
 	}
-	const AbiCase *c0 = &f->cases[idx[0]];
-	*d = *n > 1 ? f->cases[idx[1]].base - c0->base : 0;
-	for (int j = 0; j < *n; j++) {
-		const AbiCase *cs = &f->cases[idx[j]];
-		if (cs->key[last] != c0->key[last] + j || cs->base != c0->base + j * *d || cs->step != c0->step)
-			return 0;
+	const AbiCase *c0 = &f->cases[g->idx[0]];
+	g->d = g->n > 1 ? f->cases[g->idx[1]].base - c0->base : 0;
+	g->affine = 1;
+	for (int j = 0; j < g->n; j++) {
+		const AbiCase *cs = &f->cases[g->idx[j]];
+		g->affine &= cs->key[last] == c0->key[last] + j && cs->base == c0->base + j * g->d && cs->step == c0->step;
 	}
 	return 1;
 }

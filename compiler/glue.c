@@ -71,7 +71,7 @@ static LLVMValueRef abi_value(G *g, const AbiFn *f, LLVMValueRef fn, int64_t bas
  * component may pass the last key at run time (a barrier a warpgroup),
  * and a switch over it stays a chain of branches. So: a switch over the
  * leading keys, and in each of its cases the value computed, 0 out of
- * range, without a branch where abi_group finds it affine in the last
+ * range, without a branch where abi_group_next finds it affine in the last
  * key; else a switch over the last key, one return per case. The
  * monolith's C has the same shape (monolith.c, abi_def). */
 static void define_abi(G *g, const AbiFn *f)
@@ -87,35 +87,26 @@ static void define_abi(G *g, const AbiFn *f)
 	LLVMPositionBuilderAtEnd(g->b, entry);
 	int last = f->nkeys - 1;
 	LLVMValueRef lead = ci32(g, 0), lk = LLVMGetParam(fn, last);
-	for (int k = 0; k < last; k++)   /* ids stay below 1024 */
+	for (int k = 0; k < last; k++)   /* as abi_group_next packs them */
 		lead = LLVMBuildOr(g->b, LLVMBuildShl(g->b, lead, ci32(g, 10), ""), LLVMGetParam(fn, k), "");
 	LLVMValueRef sw = LLVMBuildSwitch(g->b, lead, dflt, f->ncases);
-	char *taken = arena_alloc(g->c->arena, f->ncases + 1);
-	int *idx = arena_alloc(g->c->arena, (f->ncases + 1) * sizeof *idx);
-	memset(taken, 0, f->ncases + 1);
-	for (int i = 0; i < f->ncases; i++) {
-		if (taken[i])
-			continue;
-		int n;
-		int64_t d;
-		int affine = abi_group(f, i, taken, idx, &n, &d);
-		int64_t packed = 0;
-		for (int k = 0; k < last; k++)
-			packed = packed << 10 | f->cases[i].key[k];
+	AbiGroups gr;
+	abi_groups(g->c, f, &gr);
+	while (abi_group_next(&gr)) {
 		LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
-		LLVMAddCase(sw, ci32(g, packed), bb);
+		LLVMAddCase(sw, ci32(g, gr.lead), bb);
 		LLVMPositionBuilderAtEnd(g->b, bb);
-		const AbiCase *c0 = &f->cases[idx[0]];
-		if (affine) {
+		const AbiCase *c0 = &f->cases[gr.idx[0]];
+		if (gr.affine) {
 			LLVMValueRef rel = LLVMBuildSub(g->b, lk, ci32(g, c0->key[last]), "");
-			LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, rel, ci32(g, n), "");
-			LLVMBuildRet(g->b, LLVMBuildSelect(g->b, in, abi_value(g, f, fn, c0->base, rel, d, c0->step),
+			LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, rel, ci32(g, gr.n), "");
+			LLVMBuildRet(g->b, LLVMBuildSelect(g->b, in, abi_value(g, f, fn, c0->base, rel, gr.d, c0->step),
 			                                   LLVMConstNull(rt), ""));
 			continue;
 		}
-		LLVMValueRef isw = LLVMBuildSwitch(g->b, lk, dflt, n);
-		for (int j = 0; j < n; j++) {
-			const AbiCase *cs = &f->cases[idx[j]];
+		LLVMValueRef isw = LLVMBuildSwitch(g->b, lk, dflt, gr.n);
+		for (int j = 0; j < gr.n; j++) {
+			const AbiCase *cs = &f->cases[gr.idx[j]];
 			LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
 			LLVMAddCase(isw, ci32(g, cs->key[last]), cb);
 			LLVMPositionBuilderAtEnd(g->b, cb);

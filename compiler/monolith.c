@@ -55,7 +55,7 @@ static void abi_value(FILE *o, const AbiFn *f, const char *rel, int64_t base, in
 }
 
 /* The glue's shape (glue.c, define_abi): a switch over the leading keys,
- * in each case the value computed from the last key where abi_group
+ * in each case the value computed from the last key where abi_group_next
  * finds it affine, else a switch over the last key. */
 static void abi_def(FILE *o, Ctx *c, const AbiFn *f)
 {
@@ -75,31 +75,22 @@ static void abi_def(FILE *o, Ctx *c, const AbiFn *f)
 			fprintf(o, "%s%s", k ? " | " : "", args[k]);
 	}
 	fprintf(o, "%s) {\n", last ? "" : "0");
-	char *taken = arena_alloc(c->arena, f->ncases + 1);
-	int *idx = arena_alloc(c->arena, (f->ncases + 1) * sizeof *idx);
-	memset(taken, 0, f->ncases + 1);
-	for (int i = 0; i < f->ncases; i++) {
-		if (taken[i])
-			continue;
-		int n;
-		int64_t d;
-		int affine = abi_group(f, i, taken, idx, &n, &d);
-		long long lead = 0;
-		for (int k = 0; k < last; k++)
-			lead = lead << 10 | f->cases[i].key[k];
-		const AbiCase *c0 = &f->cases[idx[0]];
-		fprintf(o, "\tcase %lld:", lead);
-		if (affine) {
+	AbiGroups gr;
+	abi_groups(c, f, &gr);
+	while (abi_group_next(&gr)) {
+		const AbiCase *c0 = &f->cases[gr.idx[0]];
+		fprintf(o, "\tcase %lld:", (long long)gr.lead);
+		if (gr.affine) {
 			char rel[32];
 			snprintf(rel, sizeof rel, "(%s - %d)", args[last], c0->key[last]);
-			fprintf(o, " return (unsigned)%s < %du ? ", rel, n);
-			abi_value(o, f, rel, c0->base, d, c0->step);
+			fprintf(o, " return (unsigned)%s < %du ? ", rel, gr.n);
+			abi_value(o, f, rel, c0->base, gr.d, c0->step);
 			fputs(" : 0;\n", o);
 			continue;
 		}
 		fprintf(o, "\n\t\tswitch (%s) {\n", args[last]);
-		for (int j = 0; j < n; j++) {
-			const AbiCase *cs = &f->cases[idx[j]];
+		for (int j = 0; j < gr.n; j++) {
+			const AbiCase *cs = &f->cases[gr.idx[j]];
 			fprintf(o, "\t\tcase %d: return ", cs->key[last]);
 			abi_value(o, f, NULL, cs->base, 0, cs->step);
 			fputs(";\n", o);

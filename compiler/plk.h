@@ -1142,9 +1142,21 @@ static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 void abi_sigs(AbiFn fns[ABI_NFNS]);
 /* Each function's cases for p, added to fns as abi_sigs left them. */
 void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
-/* f's next group of cases by their leading keys (idx, *n), taken; 1 when
- * affine in the last key (*d) */
-int abi_group(const AbiFn *f, int first, char *taken, int *idx, int *n, int64_t *d);
+/* f's cases a group at a time, by their leading keys (all but the last):
+ * abi_groups starts, abi_group_next gives the next group (0: none left):
+ * idx[0 .. n) its cases sorted by the last key, lead the leading keys
+ * packed (10 bits each, the first highest), affine when the last keys are
+ * contiguous and the values affine in them (d a unit of the last key, the
+ * extra argument's step alike). The glue and the monolith define each
+ * ABI function from them (glue.c, define_abi; monolith.c, abi_def). */
+typedef struct AbiGroups {
+	const AbiFn *f;
+	char *taken;
+	int *idx, n, affine, next;
+	int64_t lead, d;
+} AbiGroups;
+void abi_groups(Ctx *c, const AbiFn *f, AbiGroups *g);
+int abi_group_next(AbiGroups *g);
 /* setmaxnreg per warpgroup: regs[w] (0: none) for w < threads/128, and the
  * register cap ptxas gives at entry; 0 when the arch or roles need none. */
 int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);

@@ -68,9 +68,9 @@ __device__ __forceinline__ void plk_acc_store_bf16_pairs(Pairs pairs, int w, __n
 					if (col + e < cols)
 						((uint16_t *)orow)[col + e] = (uint16_t)(o[e >> 1] >> (16 * (e & 1)));
 			}
-			/* the last 2 blocks of a width that is no multiple of 32
-			 * columns (a 224-column tile): my own column pair of each,
-			 * 4 bytes a lane, no exchange */
+			/* the blocks past the last whole 4, of a width that is no
+			 * multiple of 32 columns (2 of a 224-column tile): my own
+			 * column pair of each, 4 bytes a lane, no exchange */
 #pragma unroll
 			for (int nb = whole; nb < nblocks; nb++) {
 				const uint32_t p = pairs((mi * nblocks + nb) * 2 + h);

@@ -188,32 +188,36 @@ static void test_trampoline(void)
 	ctx_fini(&c);
 }
 
-/* abi_group: cases grouped by their leading keys, sorted by the last;
+/* abi_groups: cases grouped by their leading keys, sorted by the last;
  * affine where the last keys are contiguous and the values step evenly
  * (a barrier a warpgroup), so that the glue computes them, no branch. */
 static void test_abi_group(void)
 {
+	Ctx c;
+	ctx_init(&c, stderr);
 	AbiCase cases[] = {
 		{ { 3, 2 }, 20, 0 }, { { 2, 1 }, 2, 0 }, { { 3, 0 }, 10, 0 },   /* inst 3: ids 0 and 2, not contiguous */
 		{ { 2, 0 }, 1, 0 }, { { 2, 2 }, 3, 0 },                        /* inst 2: ids 0..2 -> 1..3 */
 		{ { 4, 5 }, 64, 8 }, { { 4, 6 }, 96, 8 },                      /* inst 4: 64 + 32 (k - 5), step 8 */
 	};
 	AbiFn f = { "plk_named_barrier", "int", 2, 2, ABI_INT, cases, 7 };
-	char taken[8] = { 0 };
-	int idx[8], n;
-	int64_t d;
-	CHECK_EQ_INT(abi_group(&f, 0, taken, idx, &n, &d), 0);   /* inst 3 */
-	CHECK_EQ_INT(n, 2);
-	CHECK(idx[0] == 2 && idx[1] == 0);
-	CHECK_EQ_INT(abi_group(&f, 1, taken, idx, &n, &d), 1);   /* inst 2 */
-	CHECK(n == 3 && idx[0] == 3 && idx[1] == 1 && idx[2] == 4 && d == 1);
-	CHECK_EQ_INT(abi_group(&f, 5, taken, idx, &n, &d), 1);   /* inst 4 */
-	CHECK(n == 2 && d == 32);
+	AbiGroups g;
+	abi_groups(&c, &f, &g);
+	CHECK(abi_group_next(&g) && !g.affine && g.lead == 3);   /* inst 3 */
+	CHECK_EQ_INT(g.n, 2);
+	CHECK(g.idx[0] == 2 && g.idx[1] == 0);
+	CHECK(abi_group_next(&g) && g.affine && g.lead == 2);    /* inst 2 */
+	CHECK(g.n == 3 && g.idx[0] == 3 && g.idx[1] == 1 && g.idx[2] == 4 && g.d == 1);
+	CHECK(abi_group_next(&g) && g.affine && g.lead == 4);    /* inst 4 */
+	CHECK(g.n == 2 && g.d == 32);
+	CHECK(!abi_group_next(&g));   /* every case taken */
 	for (int i = 0; i < 7; i++)
-		CHECK(taken[i]);
+		CHECK(g.taken[i]);
 	cases[6].step = 16;   /* steps that differ: no longer affine */
-	memset(taken, 0, sizeof taken);
-	CHECK_EQ_INT(abi_group(&f, 5, taken, idx, &n, &d), 0);
+	abi_groups(&c, &f, &g);
+	CHECK(abi_group_next(&g) && abi_group_next(&g) && abi_group_next(&g) && g.lead == 4);
+	CHECK_EQ_INT(g.affine, 0);
+	ctx_fini(&c);
 }
 
 static void test_monolith(void)
