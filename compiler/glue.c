@@ -72,7 +72,8 @@ static LLVMValueRef abi_value(G *g, const AbiFn *f, LLVMValueRef fn, int64_t bas
  * and a switch over it stays a chain of branches. So: a switch over the
  * leading keys, and in each of its cases the value computed, 0 out of
  * range, without a branch where abi_group_next finds it affine in the last
- * key; else a switch over the last key, one return per case. The
+ * key (a chain of selects where the group is small, gr.selects); else a
+ * switch over the last key, one return per case. The
  * monolith's C has the same shape (monolith.c, abi_def). */
 static void define_abi(G *g, const AbiFn *f)
 {
@@ -97,6 +98,16 @@ static void define_abi(G *g, const AbiFn *f)
 		LLVMAddCase(sw, ci32(g, gr.lead), bb);
 		LLVMPositionBuilderAtEnd(g->b, bb);
 		const AbiCase *c0 = &f->cases[gr.idx[0]];
+		if (gr.selects) {   /* v = id == id_j ? value_j : v, j = 0 .. n - 1, from 0 */
+			LLVMValueRef v = LLVMConstNull(rt);
+			for (int j = 0; j < gr.n; j++) {
+				const AbiCase *cs = &f->cases[gr.idx[j]];
+				LLVMValueRef eq = LLVMBuildICmp(g->b, LLVMIntEQ, lk, ci32(g, cs->key[last]), "");
+				v = LLVMBuildSelect(g->b, eq, abi_value(g, f, fn, cs->base, NULL, 0, cs->step), v, "");
+			}
+			LLVMBuildRet(g->b, v);
+			continue;
+		}
 		if (gr.affine) {
 			LLVMValueRef rel = LLVMBuildSub(g->b, lk, ci32(g, c0->key[last]), "");
 			LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, rel, ci32(g, gr.n), "");

@@ -55,8 +55,8 @@ static void abi_value(FILE *o, const AbiFn *f, const char *rel, int64_t base, in
 }
 
 /* The glue's shape (glue.c, define_abi): a switch over the leading keys,
- * in each case the value computed from the last key where abi_group_next
- * finds it affine, else a switch over the last key. */
+ * in each case a chain of selects on the last key or the value computed
+ * from it where abi_group_next finds it affine, else a switch over it. */
 static void abi_def(FILE *o, Ctx *c, const AbiFn *f)
 {
 	static const char *const args[3] = { "a0", "a1", "a2" };
@@ -80,6 +80,17 @@ static void abi_def(FILE *o, Ctx *c, const AbiFn *f)
 	while (abi_group_next(&gr)) {
 		const AbiCase *c0 = &f->cases[gr.idx[0]];
 		fprintf(o, "\tcase %lld:", (long long)gr.lead);
+		if (gr.selects) {   /* the glue's chain, the last case outermost */
+			fputs(" return ", o);
+			for (int j = gr.n - 1; j >= 0; j--) {
+				const AbiCase *cs = &f->cases[gr.idx[j]];
+				fprintf(o, "%s == %d ? ", args[last], cs->key[last]);
+				abi_value(o, f, NULL, cs->base, 0, cs->step);
+				fputs(" : ", o);
+			}
+			fputs("0;\n", o);
+			continue;
+		}
 		if (gr.affine) {
 			char rel[32];
 			snprintf(rel, sizeof rel, "(%s - %d)", args[last], c0->key[last]);

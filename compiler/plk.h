@@ -1153,6 +1153,7 @@ typedef struct AbiGroups {
 	const AbiFn *f;
 	char *taken;
 	int *idx, n, affine, next;
+	int selects;   /* affine and at most ABI_SELECT_MAX cases: a chain of selects */
 	int64_t lead, d;
 } AbiGroups;
 void abi_groups(Ctx *c, const AbiFn *f, AbiGroups *g);

@@ -190,7 +190,8 @@ static void test_trampoline(void)
 
 /* abi_groups: cases grouped by their leading keys, sorted by the last;
  * affine where the last keys are contiguous and the values step evenly
- * (a barrier a warpgroup), so that the glue computes them, no branch. */
+ * (a barrier a warpgroup), so that the glue computes them, no branch;
+ * selects where such a group has at most ABI_SELECT_MAX (4) cases. */
 static void test_abi_group(void)
 {
 	Ctx c;
@@ -199,24 +200,29 @@ static void test_abi_group(void)
 		{ { 3, 2 }, 20, 0 }, { { 2, 1 }, 2, 0 }, { { 3, 0 }, 10, 0 },   /* inst 3: ids 0 and 2, not contiguous */
 		{ { 2, 0 }, 1, 0 }, { { 2, 2 }, 3, 0 },                        /* inst 2: ids 0..2 -> 1..3 */
 		{ { 4, 5 }, 64, 8 }, { { 4, 6 }, 96, 8 },                      /* inst 4: 64 + 32 (k - 5), step 8 */
+		{ { 5, 0 }, 7, 0 }, { { 5, 1 }, 9, 0 }, { { 5, 2 }, 11, 0 },   /* inst 5: 7 + 2 k, five ids */
+		{ { 5, 3 }, 13, 0 }, { { 5, 4 }, 15, 0 },
 	};
-	AbiFn f = { "plk_named_barrier", "int", 2, 2, ABI_INT, cases, 7 };
+	AbiFn f = { "plk_named_barrier", "int", 2, 2, ABI_INT, cases, 12 };
 	AbiGroups g;
 	abi_groups(&c, &f, &g);
-	CHECK(abi_group_next(&g) && !g.affine && g.lead == 3);   /* inst 3 */
+	CHECK(abi_group_next(&g) && !g.affine && !g.selects && g.lead == 3);   /* inst 3 */
 	CHECK_EQ_INT(g.n, 2);
 	CHECK(g.idx[0] == 2 && g.idx[1] == 0);
-	CHECK(abi_group_next(&g) && g.affine && g.lead == 2);    /* inst 2 */
+	CHECK(abi_group_next(&g) && g.affine && g.selects && g.lead == 2);    /* inst 2 */
 	CHECK(g.n == 3 && g.idx[0] == 3 && g.idx[1] == 1 && g.idx[2] == 4 && g.d == 1);
-	CHECK(abi_group_next(&g) && g.affine && g.lead == 4);    /* inst 4 */
+	CHECK(abi_group_next(&g) && g.affine && g.selects && g.lead == 4);    /* inst 4 */
 	CHECK(g.n == 2 && g.d == 32);
+	CHECK(abi_group_next(&g) && g.affine && !g.selects && g.lead == 5);   /* inst 5: computed */
+	CHECK(g.n == 5 && g.d == 2);
 	CHECK(!abi_group_next(&g));   /* every case taken */
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 12; i++)
 		CHECK(g.taken[i]);
 	cases[6].step = 16;   /* steps that differ: no longer affine */
 	abi_groups(&c, &f, &g);
 	CHECK(abi_group_next(&g) && abi_group_next(&g) && abi_group_next(&g) && g.lead == 4);
 	CHECK_EQ_INT(g.affine, 0);
+	CHECK_EQ_INT(g.selects, 0);
 	ctx_fini(&c);
 }
 
@@ -232,9 +238,9 @@ static void test_monolith(void)
 	if (getenv("PLK_TEST_VERBOSE")) fputs(s, stderr);
 	CHECK(has(s, "#include \"plk.cuh\""));
 	CHECK(has(s, "extern \"C\" __device__ __forceinline__ void *plk_smem(int a0, int a1)"));
-	/* a switch over the instance, the buffer's id computed: inst 2, buffer 0 */
-	CHECK(has(s, "case 2: return (unsigned)(a1 - 0) < 1u ? pipelink_smem + 17408 : 0;"));
-	CHECK(has(s, "case 0: return (unsigned)(a1 - 0) < 1u ? pipelink_smem + 0 + a2 * 4096 : 0;"));
+	/* a switch over the instance, the buffer's id selected: inst 2, buffer 0 */
+	CHECK(has(s, "case 2: return a1 == 0 ? pipelink_smem + 17408 : 0;"));
+	CHECK(has(s, "case 0: return a1 == 0 ? pipelink_smem + 0 + a2 * 4096 : 0;"));
 	CHECK(has(s, "tests/link/fill.cu\""));
 	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16384 + 8 * s, 32);"));
 	CHECK(has(s, "plk_mbar_init(pipelink_smem + 16416 + 8 * s, 256);"));
