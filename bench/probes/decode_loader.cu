@@ -49,6 +49,12 @@
 #include <algorithm>
 #include <vector>
 
+/* the decode ops' loads and sums (decode.cuh's rows2_normed names the
+ * megakernel's wait, which nothing here calls) */
+extern "C" __device__ void plk_wait_inputs(int inst);
+#include "../../components/decode/decode.cuh"
+using namespace plk_decode;
+
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
 	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 
@@ -75,50 +81,6 @@ struct Step {
 };
 
 __device__ __forceinline__ uint32_t saddr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ uint4 ld_weight(const void *p)
-{
-	uint4 v;
-	asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-	             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-	return v;
-}
-__device__ __forceinline__ uint4 ld_act(const void *p)
-{
-	uint4 v;
-	asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
-	             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p) : "memory");
-	return v;
-}
-__device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-	for (int o = 16; o > 0; o >>= 1)
-		v += __shfl_xor_sync(0xffffffffu, v, o);
-	return v;
-}
-__device__ __forceinline__ float dot8(uint4 w, const float *x)
-{
-	const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&w);
-	float s = 0.f;
-#pragma unroll
-	for (int i = 0; i < 4; i++) {
-		float2 t = __bfloat1622float2(h[i]);
-		s = fmaf(t.x, x[2 * i], s);
-		s = fmaf(t.y, x[2 * i + 1], s);
-	}
-	return s;
-}
-__device__ __forceinline__ void unpack8(uint4 v, float *f)
-{
-	const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&v);
-#pragma unroll
-	for (int i = 0; i < 4; i++) {
-		float2 t = __bfloat1622float2(h[i]);
-		f[2 * i] = t.x;
-		f[2 * i + 1] = t.y;
-	}
-}
 
 /* ---- the counters: a release add per block, an acquire poll ---- */
 __device__ __forceinline__ void wait_count(const unsigned *c, unsigned target)
@@ -161,6 +123,23 @@ __device__ __forceinline__ void store_rows(const Op &o, int piece, const float *
 			((float *)o.y)[piece * o.rows + t] = acc[t];
 		else
 			((bf16 *)o.y)[piece * o.rows + t] = __float2bfloat16(acc[t]);
+	}
+}
+
+/* the compute warps after a piece: its rows out, acc free again */
+__device__ __forceinline__ void piece_done(const Op &o, int piece, const float *acc)
+{
+	cbar();
+	store_rows(o, piece, acc, threadIdx.x);
+	cbar();
+}
+
+/* after the block's last piece of op j: its count, and its end */
+__device__ __forceinline__ void op_done(const Step &st, int j, int done)
+{
+	if (threadIdx.x == 0) {
+		add_count(st.cnt + j, done);
+		mark(st, j);
 	}
 }
 
@@ -234,14 +213,9 @@ __device__ void regs_op(const Step &st, int j, float *acc)
 	int done = 0;
 	for (bool first = true; p < np; p += nb, first = false, done++) {
 		regs_piece<K, ROWS / WARPS>(o, p, first && j, wc, target, acc);
-		cbar();
-		store_rows(o, p, acc, threadIdx.x);
-		cbar();
+		piece_done(o, p, acc);
 	}
-	if (threadIdx.x == 0) {
-		add_count(st.cnt + j, done);
-		mark(st, j);
-	}
+	op_done(st, j, done);
 }
 
 __global__ void __launch_bounds__(CTHREADS, 1) step_regs(const __grid_constant__ Step st)
@@ -344,14 +318,9 @@ __device__ void pages_op(const Step &st, int j, char *ring, uint64_t *full, uint
 				atomicAdd(acc + (k * WARPS + warp) / spr, d);
 			}
 		}
-		cbar();
-		store_rows(o, p, acc, threadIdx.x);
-		cbar();
+		piece_done(o, p, acc);
 	}
-	if (threadIdx.x == 0) {
-		add_count(st.cnt + j, done);
-		mark(st, j);
-	}
+	op_done(st, j, done);
 }
 
 template <int NP>
