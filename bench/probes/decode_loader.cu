@@ -63,7 +63,7 @@ typedef __nv_bfloat16 bf16;
 enum { WARPS = 8, CTHREADS = WARPS * 32, PAGE = 16384, SLICE = PAGE / WARPS, SLICE_EL = SLICE / 2, MAXOPS = 96 };
 static_assert(SLICE_EL == 1024, "a warp's slice of a page is 1024 elements: 32 a lane");
 
-/* One op: y = W x (N rows of K), or silu(W[2f] x) W[2f+1] x when glu. */
+/* One op: y = W x (N rows of K), or silu(W[2f] x) + W[2f+1] x when glu. */
 struct Op {
 	const bf16 *w;
 	const bf16 *x;
@@ -126,6 +126,15 @@ __device__ __forceinline__ void store_rows(const Op &o, int piece, const float *
 	}
 }
 
+/* the compute warps wait until every block's pieces of op j - 1 are
+ * done (thread 0 polls, the barrier orders the others after it) */
+__device__ __forceinline__ void wait_op_before(const Step &st, int j)
+{
+	if (threadIdx.x == 0)
+		wait_count(st.cnt + j - 1, st.gen * pieces_of(st.op[j - 1]));
+	cbar();
+}
+
 /* the compute warps after a piece: its rows out, acc free again */
 __device__ __forceinline__ void piece_done(const Op &o, int piece, const float *acc)
 {
@@ -148,9 +157,9 @@ __device__ __forceinline__ void op_done(const Step &st, int j, int done)
 /* A warp's rows of one piece (rows / 8 of them), K in chunks of 256 a
  * lane's 8 elements; batches of B rows x NK chunks (<= 32 loads). */
 template <int K, int RPW>
-__device__ __forceinline__ void regs_piece(const Op &o, int piece, bool wait_first, const unsigned *cnt, unsigned target,
-                                           float *acc)
+__device__ __forceinline__ void regs_piece(const Step &st, int j, int piece, bool wait, float *acc)
 {
+	const Op &o = st.op[j];
 	/* loads a lane keeps in flight: 32 at K 2048 (gateup_silu's 4 rows x 8),
 	 * 16 along a long row (matvec_res's) */
 	constexpr int NK = K / 256, BR = NK >= 16 ? 1 : (32 / NK < RPW ? 32 / NK : RPW), NB = RPW / BR;
@@ -167,12 +176,9 @@ __device__ __forceinline__ void regs_piece(const Op &o, int piece, bool wait_fir
 			for (int j = 0; j < KC; j++)
 				wv[i][j] = ld_weight(o.w + (size_t)(row0 + b * BR + i) * K + (kb * KC + j) * 256 + lane * 8);
 	};
-	load(0, 0);
-	if (wait_first) {
-		if (threadIdx.x == 0)
-			wait_count(cnt, target);
-		cbar();
-	}
+	load(0, 0);   /* before the wait: the weights are no op's output */
+	if (wait)
+		wait_op_before(st, j);
 	float s[RPW];
 #pragma unroll
 	for (int i = 0; i < RPW; i++)
@@ -208,11 +214,9 @@ __device__ void regs_op(const Step &st, int j, float *acc)
 	int p = my_first(o, nb);
 	if (p >= np)
 		return;
-	const unsigned *wc = j ? st.cnt + j - 1 : nullptr;
-	const unsigned target = j ? st.gen * pieces_of(st.op[j - 1]) : 0;
 	int done = 0;
 	for (bool first = true; p < np; p += nb, first = false, done++) {
-		regs_piece<K, ROWS / WARPS>(o, p, first && j, wc, target, acc);
+		regs_piece<K, ROWS / WARPS>(st, j, p, first && j, acc);
 		piece_done(o, p, acc);
 	}
 	op_done(st, j, done);
@@ -287,11 +291,8 @@ __device__ void pages_op(const Step &st, int j, char *ring, uint64_t *full, uint
 		return;
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	const int spr = o.K / SLICE_EL, seg = warp % spr;   /* slices a row */
-	if (j && !nowait) {
-		if (threadIdx.x == 0)
-			wait_count(st.cnt + j - 1, st.gen * pieces_of(st.op[j - 1]));
-		cbar();
-	}
+	if (j && !nowait)
+		wait_op_before(st, j);
 	float x[32];
 #pragma unroll
 	for (int c = 0; c < 4; c++)
