@@ -159,20 +159,71 @@ __device__ __forceinline__ void rows_dot(const __nv_bfloat16 *w, size_t stride, 
 	rows_fma<NK, RB>(wv, xr, acc);
 }
 
+/* A warp's normed vector kept for its op's next pieces: x does not
+ * change within an op, so only the warp's first piece waits for it and
+ * normalises it. xs: the warp's NK x 256 floats of shared memory, as
+ * float4 [NK][2][32] (lane-consecutive: no bank conflicts); ready: the
+ * warp's flag, set to 0 by the component's prologue call, before the
+ * block's first piece. Bit for bit what load_normed gives. */
+struct NormCache {
+	float *xs;
+	unsigned *ready;
+};
+
+__device__ __forceinline__ void norm_cache_reset(NormCache c)
+{
+	if ((threadIdx.x & 31) == 0)
+		*c.ready = 0;
+}
+
+template <int NK>
+__device__ __forceinline__ void normed_once(int inst, const __nv_bfloat16 *x, const __nv_bfloat16 *g, float eps,
+                                            NormCache c, float xr[NK][8])
+{
+	const int lane = threadIdx.x & 31;
+	float4 *xs = reinterpret_cast<float4 *>(c.xs);
+	__syncwarp();   /* the flag's store (prologue or first piece) before the warp reads it */
+	if (*c.ready) {
+#pragma unroll
+		for (int j = 0; j < NK; j++) {
+			const float4 lo = xs[(2 * j) * 32 + lane], hi = xs[(2 * j + 1) * 32 + lane];
+			xr[j][0] = lo.x, xr[j][1] = lo.y, xr[j][2] = lo.z, xr[j][3] = lo.w;
+			xr[j][4] = hi.x, xr[j][5] = hi.y, xr[j][6] = hi.z, xr[j][7] = hi.w;
+		}
+		return;
+	}
+	plk_wait_inputs(inst);
+	load_normed<NK>(x, g, eps, xr);
+#pragma unroll
+	for (int j = 0; j < NK; j++) {
+		xs[(2 * j) * 32 + lane] = make_float4(xr[j][0], xr[j][1], xr[j][2], xr[j][3]);
+		xs[(2 * j + 1) * 32 + lane] = make_float4(xr[j][4], xr[j][5], xr[j][6], xr[j][7]);
+	}
+	__syncwarp();
+	if (lane == 0)
+		*c.ready = 1;
+}
+
 /* acc_a[i] = W[row_a + i] . xn, acc_b[i] = W[row_b + i] . xn for two
  * batches of RB rows, xn = RMSNorm(x) g (load_normed). The first batch's
  * loads are issued before plk_wait_inputs(inst): W is an `early` param,
- * x another op's output; the second batch's after the norm. */
+ * x another op's output; the second batch's after the norm. With a
+ * cache (c.xs not null), the norm is the warp's first piece's
+ * (normed_once). */
 template <int NK, int RB>
 __device__ __forceinline__ void rows2_normed(int inst, const __nv_bfloat16 *w, size_t stride, int row_a, int row_b, int n,
-                                             const __nv_bfloat16 *x, const __nv_bfloat16 *g, float eps, float acc_a[RB],
-                                             float acc_b[RB])
+                                             const __nv_bfloat16 *x, const __nv_bfloat16 *g, float eps, NormCache c,
+                                             float acc_a[RB], float acc_b[RB])
 {
 	uint4 wa[RB][NK];
 	rows_load<NK, RB>(w, stride, row_a, n, wa);
-	plk_wait_inputs(inst);
 	float xr[NK][8];
-	load_normed<NK>(x, g, eps, xr);
+	if (c.xs)
+		normed_once<NK>(inst, x, g, eps, c, xr);
+	else {
+		plk_wait_inputs(inst);
+		load_normed<NK>(x, g, eps, xr);
+	}
 	rows_fma<NK, RB>(wa, xr, acc_a);
 	rows_dot<NK, RB>(w, stride, row_b, n, xr, acc_b);
 }

@@ -1,7 +1,10 @@
 /*
- * norm_matvec: 64 rows of W (RMSNorm(x) g) in f32 (contract:
- * norm_matvec.plk). Warp w takes rows 8w .. 8w + 7 of the piece, in two
- * batches of 4, the first loaded before the op's wait.
+ * norm_matvec: ROWS rows of W (RMSNorm(x) g) in f32 (contract:
+ * norm_matvec.plk). Warp w takes ROWS / WARPS rows of the piece, 8 in two
+ * batches of 4 or 4 in one, the first batch loaded before the op's wait.
+ * A block runs many pieces of the LM head (4008 of 32 rows on 132
+ * blocks): each warp normalises x at its first and keeps it in shared
+ * memory (normed_once), so that a piece is its rows' loads and products.
  */
 #include "plk.cuh"
 #include "decode.cuh"
@@ -15,14 +18,30 @@ using namespace plk_decode;
 PLK_ENTRY void plk_norm_matvec(int inst, const __nv_bfloat16 *w, const __nv_bfloat16 *x, const __nv_bfloat16 *g,
                                float *y, int N, int tile_m, int tile_n)
 {
-	if (tile_m < 0)
-		return;   /* the flush call */
 	constexpr int NK = D / 256;
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
-	const int row = tile_m * 8 * WARPS + warp * 8 + lane, row0 = row - lane;
-	float a[4], b[4];   /* `early w`: rows row0 .. + 3 stream in while the op waits */
-	rows2_normed<NK, 4>(inst, w, D, row0, row0 + 4, N, x, g, 1e-5f, a, b);
+	const NormCache nc = { (float *)plk_smem(inst, NORM_MATVEC_BUF_XN) + warp * NK * 256,
+	                       (unsigned *)plk_smem(inst, NORM_MATVEC_BUF_READY) + warp };
+	if (tile_m == PLK_PROLOGUE) {
+		norm_cache_reset(nc);
+		return;
+	}
+	if (tile_m < 0)
+		return;   /* the flush call */
+	constexpr int RPW = ROWS / WARPS;   /* a warp's rows: two batches of 4, or one */
+	static_assert(RPW == 8 || RPW == 4, "ROWS: 8 or 4 rows a warp");
+	const int row = tile_m * ROWS + warp * RPW + lane, row0 = row - lane;
+	float a[4], b[4] = { 0.f, 0.f, 0.f, 0.f };   /* `early w`: rows row0 .. + 3 stream in while the op waits */
+	if constexpr (RPW == 8)
+		rows2_normed<NK, 4>(inst, w, D, row0, row0 + 4, N, x, g, 1e-5f, nc, a, b);
+	else {
+		uint4 wa[4][NK];
+		rows_load<NK, 4>(w, D, row0, N, wa);
+		float xr[NK][8];
+		normed_once<NK>(inst, x, g, 1e-5f, nc, xr);
+		rows_fma<NK, 4>(wa, xr, a);
+	}
 	const float v = lane < 4 ? pick<4>(a, lane) : pick<4>(b, lane & 3);
-	if (lane < 8 && row < N)
+	if (lane < RPW && row < N)
 		y[row] = v;
 }

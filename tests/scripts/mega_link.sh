@@ -85,7 +85,7 @@ m = json.load(open(sys.argv[1]))
 ops = m["megakernel"]["ops"]
 kernels = sorted({o["kernel"] for o in ops})
 ws = [p for p in m["params"] if p["kind"] == "workspace"]
-if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "qkv"] or ops[-1]["pieces"] != 2004 \
+if len(ops) != 81 or kernels != ["attn", "down", "head", "mlp", "qkv"] or ops[-1]["pieces"] != 4008 \
         or ops[1]["waits"] != ["qkv[0]"] or m["block"] != [256, 1, 1] or [p["zero"] for p in ws] != [512 + 512]:
     print("FAIL: llama_decode manifest:", len(ops), kernels, ops[-1], ops[1], m["block"], ws)
     sys.exit(1)
