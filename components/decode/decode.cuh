@@ -207,23 +207,17 @@ __device__ __forceinline__ void normed_once(int inst, const __nv_bfloat16 *x, co
 /* acc_a[i] = W[row_a + i] . xn, acc_b[i] = W[row_b + i] . xn for two
  * batches of RB rows, xn = RMSNorm(x) g (load_normed). The first batch's
  * loads are issued before plk_wait_inputs(inst): W is an `early` param,
- * x another op's output; the second batch's after the norm. With a
- * cache (c.xs not null), the norm is the warp's first piece's
- * (normed_once). */
+ * x another op's output; the second batch's after the norm. */
 template <int NK, int RB>
 __device__ __forceinline__ void rows2_normed(int inst, const __nv_bfloat16 *w, size_t stride, int row_a, int row_b, int n,
-                                             const __nv_bfloat16 *x, const __nv_bfloat16 *g, float eps, NormCache c,
-                                             float acc_a[RB], float acc_b[RB])
+                                             const __nv_bfloat16 *x, const __nv_bfloat16 *g, float eps, float acc_a[RB],
+                                             float acc_b[RB])
 {
 	uint4 wa[RB][NK];
 	rows_load<NK, RB>(w, stride, row_a, n, wa);
+	plk_wait_inputs(inst);
 	float xr[NK][8];
-	if (c.xs)
-		normed_once<NK>(inst, x, g, eps, c, xr);
-	else {
-		plk_wait_inputs(inst);
-		load_normed<NK>(x, g, eps, xr);
-	}
+	load_normed<NK>(x, g, eps, xr);
 	rows_fma<NK, RB>(wa, xr, acc_a);
 	rows_dot<NK, RB>(w, stride, row_b, n, xr, acc_b);
 }

@@ -23,7 +23,7 @@ PLK_ENTRY void plk_gateup_silu(int inst, const __nv_bfloat16 *w, const __nv_bflo
 	const int lane = threadIdx.x & 31, warp = plk_warp_rank(inst);
 	const int base = tile_m * 2 * FEAT + warp * PER;
 	float gate[PER], up[PER];   /* `early w`: the gate rows stream in while the op waits */
-	rows2_normed<NK, PER>(inst, w, D, base, base + FEAT, 2 * F, x, g, 1e-5f, NormCache{}, gate, up);
+	rows2_normed<NK, PER>(inst, w, D, base, base + FEAT, 2 * F, x, g, 1e-5f, gate, up);
 	const int f = tile_m * FEAT + warp * PER + lane;
 	if (lane < PER && f < F) {
 		const float a = pick<PER>(gate, lane), b = pick<PER>(up, lane);

@@ -31,16 +31,14 @@ PLK_ENTRY void plk_norm_matvec(int inst, const __nv_bfloat16 *w, const __nv_bflo
 	constexpr int RPW = ROWS / WARPS;   /* a warp's rows: two batches of 4, or one */
 	static_assert(RPW == 8 || RPW == 4, "ROWS: 8 or 4 rows a warp");
 	const int row = tile_m * ROWS + warp * RPW + lane, row0 = row - lane;
-	float a[4], b[4] = { 0.f, 0.f, 0.f, 0.f };   /* `early w`: rows row0 .. + 3 stream in while the op waits */
-	if constexpr (RPW == 8)
-		rows2_normed<NK, 4>(inst, w, D, row0, row0 + 4, N, x, g, 1e-5f, nc, a, b);
-	else {
-		uint4 wa[4][NK];
-		rows_load<NK, 4>(w, D, row0, N, wa);
-		float xr[NK][8];
-		normed_once<NK>(inst, x, g, 1e-5f, nc, xr);
-		rows_fma<NK, 4>(wa, xr, a);
-	}
+	uint4 wa[4][NK];   /* `early w`: rows row0 .. + 3 stream in while the op waits */
+	rows_load<NK, 4>(w, D, row0, N, wa);
+	float xr[NK][8];
+	normed_once<NK>(inst, x, g, 1e-5f, nc, xr);
+	float a[4], b[4] = { 0.f, 0.f, 0.f, 0.f };
+	rows_fma<NK, 4>(wa, xr, a);
+	if constexpr (RPW == 8)   /* the second batch, after the norm */
+		rows_dot<NK, 4>(w, D, row0 + 4, N, xr, b);
 	const float v = lane < 4 ? pick<4>(a, lane) : pick<4>(b, lane & 3);
 	if (lane < RPW && row < N)
 		y[row] = v;

@@ -26,7 +26,7 @@ PLK_ENTRY void plk_qkv_rope(int inst, const __nv_bfloat16 *w, const __nv_bfloat1
 	const int first = (tile_m % PARTS) * (HALF / PARTS) + warp * PAIRS;   /* the warp's first pair */
 	const int base = head * HD + first, rows = (NQ + 2 * NKV) * HD;
 	float lo[PAIRS], hi[PAIRS];   /* `early w`: the lo rows stream in while the op waits */
-	rows2_normed<NK, PAIRS>(inst, w, D, base, base + HALF, rows, x, g, 1e-5f, NormCache{}, lo, hi);
+	rows2_normed<NK, PAIRS>(inst, w, D, base, base + HALF, rows, x, g, 1e-5f, lo, hi);
 	if (lane >= PAIRS)
 		return;
 	const int i = first + lane;   /* the pair: dims i and i + HALF of the head */
