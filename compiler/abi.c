@@ -111,14 +111,6 @@ void abi_groups(Ctx *c, const AbiFn *f, AbiGroups *g)
 	memset(g->taken, 0, f->ncases + 1);
 }
 
-/* An affine group of this many cases or fewer is a chain of selects on
- * the last key, not base + (id - id0) x d: both are branch-free, but with
- * the arithmetic ptxas scheduled attn_dense_bn176's softmax loop
- * otherwise, 2.3-3.4% slower than with the switch before it; with the
- * selects as fast as then, every other attention kernel as fast as with
- * the arithmetic or faster (bench/results/2026-12-03-attention-abi-timed.md). */
-enum { ABI_SELECT_MAX = 4 };
-
 /* The cases not yet taken whose leading keys are those of the first case
  * not yet taken, sorted by the last key by insertion, then whether they
  * are affine in it, so that the glue and the monolith compute the value

@@ -99,12 +99,16 @@ static void define_abi(G *g, const AbiFn *f)
 		LLVMPositionBuilderAtEnd(g->b, bb);
 		const AbiCase *c0 = &f->cases[gr.idx[0]];
 		if (gr.selects) {   /* v = id == id_j ? value_j : v, j = 0 .. n - 1, from 0 */
-			LLVMValueRef v = LLVMConstNull(rt);
-			for (int j = 0; j < gr.n; j++) {
+			/* the tests last case first, as the monolith's nested
+			 * `?:` (monolith.c) reaches the code generator */
+			LLVMValueRef v = LLVMConstNull(rt), eq[ABI_SELECT_MAX], val[ABI_SELECT_MAX];
+			for (int j = gr.n - 1; j >= 0; j--) {
 				const AbiCase *cs = &f->cases[gr.idx[j]];
-				LLVMValueRef eq = LLVMBuildICmp(g->b, LLVMIntEQ, lk, ci32(g, cs->key[last]), "");
-				v = LLVMBuildSelect(g->b, eq, abi_value(g, f, fn, cs->base, NULL, 0, cs->step), v, "");
+				eq[j] = LLVMBuildICmp(g->b, LLVMIntEQ, lk, ci32(g, cs->key[last]), "");
+				val[j] = abi_value(g, f, fn, cs->base, NULL, 0, cs->step);
 			}
+			for (int j = 0; j < gr.n; j++)
+				v = LLVMBuildSelect(g->b, eq[j], val[j], v, "");
 			LLVMBuildRet(g->b, v);
 			continue;
 		}
@@ -159,7 +163,8 @@ static LLVMTypeRef param_type(G *g, const Param *pa)
 	}
 }
 
-/* A runtime integer expression over kernel scalars and recipe consts. */
+/* A runtime integer expression over kernel scalars and recipe consts, in
+ * C's int arithmetic (no signed wrap), as the monolith writes it. */
 LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 {
 	const Graph *gr = g->p->g;
@@ -167,7 +172,7 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 		return ci32(g, 1);
 	switch (e->k) {
 	case EX_NUM: return ci32(g, e->num);
-	case EX_NEG: return LLVMBuildNeg(g->b, glue_expr_ir(g, e->a), "");
+	case EX_NEG: return LLVMBuildNSWNeg(g->b, glue_expr_ir(g, e->a), "");
 	case EX_NAME:
 		for (int i = 0; i < gr->kparams.n; i++) {
 			const GKParam *k = gr->kparams.v[i];
@@ -182,9 +187,9 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	case EX_BIN: {
 		LLVMValueRef a = glue_expr_ir(g, e->a), b = glue_expr_ir(g, e->b);
 		switch (e->op) {
-		case '+': return LLVMBuildAdd(g->b, a, b, "");
-		case '-': return LLVMBuildSub(g->b, a, b, "");
-		case '*': return LLVMBuildMul(g->b, a, b, "");
+		case '+': return LLVMBuildNSWAdd(g->b, a, b, "");
+		case '-': return LLVMBuildNSWSub(g->b, a, b, "");
+		case '*': return LLVMBuildNSWMul(g->b, a, b, "");
 		case '/': return LLVMBuildSDiv(g->b, a, b, "");
 		case '%': return LLVMBuildSRem(g->b, a, b, "");
 		}
@@ -194,7 +199,7 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 		if (e->args.n == 2) {
 			LLVMValueRef a = glue_expr_ir(g, e->args.v[0]), b = glue_expr_ir(g, e->args.v[1]);
 			if (!strcmp(e->name, "ceil_div"))
-				return LLVMBuildSDiv(g->b, LLVMBuildSub(g->b, LLVMBuildAdd(g->b, a, b, ""), ci32(g, 1), ""), b, "");
+				return LLVMBuildSDiv(g->b, LLVMBuildNSWSub(g->b, LLVMBuildNSWAdd(g->b, a, b, ""), ci32(g, 1), ""), b, "");
 			if (!strcmp(e->name, "min"))
 				return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, a, b, ""), a, b, "");
 			if (!strcmp(e->name, "max"))
@@ -210,6 +215,25 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 }
 
 
+
+/* An alloca in fn's entry block, where SROA promotes it, after the ones
+ * before it: they come in the order the glue asks for them, as the
+ * monolith declares its fragments, pipes and contexts (monolith.c), and
+ * the optimiser then gives both programs the same order. The builder is
+ * left where it was. */
+LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
+{
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b), entry = LLVMGetEntryBasicBlock(g->fn);
+	LLVMValueRef at = g->last_alloca ? LLVMGetNextInstruction(g->last_alloca) : LLVMGetFirstInstruction(entry);
+	if (at)
+		LLVMPositionBuilderBefore(g->b, at);
+	else
+		LLVMPositionBuilderAtEnd(g->b, entry);
+	LLVMValueRef a = LLVMBuildAlloca(g->b, t, name);
+	g->last_alloca = a;
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	return a;
+}
 /* The array made for key in lane, or NULL. */
 static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane)
 {
@@ -235,17 +259,11 @@ LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_t
 	unsigned n = bytes * 8 / bits;
 	if (!n)
 		n = 1;
-	/* Allocas go to the entry block, where SROA promotes them. */
 	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
-	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->fn);
-	LLVMValueRef first = LLVMGetFirstInstruction(entry);
-	if (first)
-		LLVMPositionBuilderBefore(g->b, first);
-	else
-		LLVMPositionBuilderAtEnd(g->b, entry);
-	LLVMValueRef a = LLVMBuildAlloca(g->b, LLVMArrayType(et, n), "frag");
+	LLVMValueRef a = glue_alloca(g, LLVMArrayType(et, n), "frag");
 	LLVMSetAlignment(a, 16);
 	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
+	LLVMPositionBuilderBefore(g->b, LLVMGetNextInstruction(a));   /* in the entry block: every role's */
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(et, n), a, idx, 2, "");
 	LLVMPositionBuilderAtEnd(g->b, cur);
 	fr[*nfr] = (Frag){ key, g->lane, p };
@@ -275,11 +293,8 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMTypeRef ts[2] = { g->i32, g->i32 };
 	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
 	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
-	LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn));
-	LLVMPositionBuilderBefore(g->b, first);
-	LLVMValueRef a = LLVMBuildAlloca(g->b, st, "pipe");
+	LLVMValueRef a = glue_alloca(g, st, "pipe");
 	LLVMSetAlignment(a, 8);
-	LLVMPositionBuilderAtEnd(g->b, cur);
 	/* The caller is inside the tile loop: zero it in the loop's preheader. */
 	at_preheader(g);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
@@ -358,8 +373,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 	const GInst *prov = pt->hk->from;
 	LLVMTypeRef st = ctx_type(g, prov);
 	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
-	LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn)));
-	LLVMValueRef a = LLVMBuildAlloca(g->b, st, "hook.ctx");
+	LLVMValueRef a = glue_alloca(g, st, "hook.ctx");
 	LLVMSetAlignment(a, 8);
 	at_preheader(g);
 	int np = prov->comp->params.n;
@@ -577,7 +591,8 @@ void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_
 	}
 }
 
-/* cursor += n slots: plk_pipe_advance n times (plk.cuh) */
+/* cursor += n slots: plk_pipe_skip (plk.cuh), in its int arithmetic and
+ * order, which the monolith calls */
 static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
 {
 	LLVMBuilderRef b = g->b;
@@ -585,12 +600,12 @@ static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
 	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
 	LLVMValueRef ps = LLVMBuildStructGEP2(b, st, pipe, 0, "");
 	LLVMValueRef pp = LLVMBuildStructGEP2(b, st, pipe, 1, "");
-	LLVMValueRef x = LLVMBuildAdd(b, LLVMBuildLoad2(b, g->i32, ps, ""), n, "");
-	LLVMValueRef wraps = LLVMBuildUDiv(b, x, ci32(g, stages), "");
+	LLVMValueRef x = LLVMBuildNSWAdd(b, LLVMBuildLoad2(b, g->i32, ps, ""), n, "");
+	LLVMValueRef wraps = LLVMBuildSDiv(b, x, ci32(g, stages), "");
 	LLVMValueRef ph = LLVMBuildXor(b, LLVMBuildLoad2(b, g->i32, pp, ""),
 	                               LLVMBuildAnd(b, wraps, ci32(g, 1), ""), "");
-	LLVMBuildStore(b, LLVMBuildURem(b, x, ci32(g, stages), ""), ps);
 	LLVMBuildStore(b, ph, pp);
+	LLVMBuildStore(b, LLVMBuildSRem(b, x, ci32(g, stages), ""), ps);
 }
 
 /* The role's entries called with (c, c) in turn: c = -1 after the last
@@ -630,6 +645,61 @@ void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LL
 	LLVMBuildBr(g->b, done);
 }
 
+/* The work items' counts, computed once after the entry's barrier and
+ * in the monolith's order (monolith.c), so that both programs give ptxas
+ * the same instructions in the same place: tiles, split, pairs. */
+typedef struct Counts {
+	LLVMValueRef tiles_m, tiles_n, pairs_m, pairs_n, nitems;
+	Split sp;
+} Counts;
+
+static void build_counts(G *g, LLVMValueRef tiles_m, LLVMValueRef tiles_n, Counts *cn)
+{
+	LLVMBuilderRef b = g->b;
+	const Graph *gr = g->p->g;
+	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
+	cn->tiles_m = tiles_m, cn->tiles_n = tiles_n;
+	LLVMValueRef ntiles = LLVMBuildNSWMul(b, tiles_m, tiles_n, "ntiles");
+	cn->sp.S = gr->split ? glue_expr_ir(g, gr->split) : ci32(g, 1);
+	cn->sp.per = gr->split_per ? glue_expr_ir(g, gr->split_per) : NULL;
+	cn->nitems = gr->split ? LLVMBuildNSWMul(b, ntiles, cn->sp.S, "nitems") : ntiles;
+	cn->sp.zero = gr->split && !gr->stream ? LLVMBuildSExt(b, glue_expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL;
+	cn->pairs_m = pair ? LLVMBuildAShr(b, LLVMBuildNSWAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m") : NULL;
+	cn->pairs_n = quad ? LLVMBuildAShr(b, LLVMBuildNSWAdd(b, tiles_n, ci32(g, 1), ""), ci32(g, 1), "pairs_n") : NULL;
+	if (pair) {   /* items over pairs of tile rows (quads: and of columns) */
+		LLVMValueRef np = LLVMBuildNSWMul(b, cn->pairs_m, quad ? cn->pairs_n : tiles_n, "npairs");
+		cn->nitems = gr->split ? LLVMBuildNSWMul(b, np, cn->sp.S, "") : np;
+	}
+}
+
+/* The block's (or pair's) stride through the work items, read where it
+ * is used, as the monolith's `t += gridDim.x` reads it. */
+static LLVMValueRef items_step(G *g, int pair, int twod, LLVMValueRef nitems)
+{
+	if (g->ops)   /* a megakernel's op (mega.c: no pairs, no clusters) */
+		return g->op_step;
+	if (!g->p->g->persistent)
+		return nitems;   /* one work item per block */
+	LLVMValueRef nx = call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32);
+	if (pair)
+		return LLVMBuildLShr(g->b, nx, ci32(g, 1), "");
+	return twod ? LLVMBuildMul(g->b, nx, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "") : nx;
+}
+
+/* The block's (or pair's) first work item. */
+static LLVMValueRef items_first(G *g, int pair, int twod)
+{
+	if (g->ops)
+		return g->op_first;
+	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
+	if (pair)
+		return LLVMBuildLShr(g->b, t0, ci32(g, 1), "cluster");
+	if (twod)
+		t0 = LLVMBuildAdd(g->b, t0, LLVMBuildMul(g->b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
+		                                        call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
+	return t0;
+}
+
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * Paired (2 x 1 clusters, which the runtime launches whole): work item t
  * is a pair of tile rows; t = cluster id, stepping by the number of
@@ -641,70 +711,43 @@ void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LL
  * 2 x clusters by 2): item t is two tile rows by two tile columns, the
  * CTA at (x, y) of its cluster taking tile (2m + x, 2n + y), past the
  * edges the same way. */
-static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m,
-                      LLVMValueRef tiles_n, LLVMBasicBlockRef done)
+static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
 	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
 	LLVMValueRef rank = NULL, rank_n = NULL;
-	if (pair)
-		tiles_m = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m");
-	if (quad)
-		tiles_n = LLVMBuildLShr(b, LLVMBuildAdd(b, tiles_n, ci32(g, 1), ""), ci32(g, 1), "pairs_n");
-	LLVMValueRef ntiles = LLVMBuildMul(b, tiles_m, tiles_n, "ntiles");
+	LLVMValueRef tiles_m = pair ? cn->pairs_m : cn->tiles_m, tiles_n = quad ? cn->pairs_n : cn->tiles_n;
 	const Graph *gr = g->p->g;
-	Split sp = { gr->split ? glue_expr_ir(g, gr->split) : ci32(g, 1), gr->split_per ? glue_expr_ir(g, gr->split_per) : NULL,
-	             gr->split ? LLVMBuildSExt(b, glue_expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL };
-	LLVMValueRef nitems = gr->split ? LLVMBuildMul(b, ntiles, sp.S, "nitems") : ntiles;
+	Split sp = cn->sp;
+	LLVMValueRef nitems = cn->nitems;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1 && !quad;
-	LLVMValueRef t0 = g->ops ? g->op_first : call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
-	if (pair) {
-		rank = LLVMBuildAnd(b, t0, ci32(g, 1), "rank");
-		t0 = LLVMBuildLShr(b, t0, ci32(g, 1), "cluster");
-	}
-	if (quad)   /* the grid's y is the cluster's: 0 or 1 */
-		rank_n = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32);
-	if (twod)
-		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
-		                                      call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
-	/* the block's (or pair's) stride through the work items */
-	LLVMValueRef step;
-	if (g->ops)   /* a megakernel's op (mega.c: no pairs, no clusters) */
-		step = g->op_step;
-	else if (g->p->g->persistent && pair)
-		step = LLVMBuildLShr(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ci32(g, 1), "");
-	else if (g->p->g->persistent)
-		step = twod ? LLVMBuildMul(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32),
-		                           call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "")
-		            : call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32);
-	else
-		step = nitems;   /* one work item per block */
-	LLVMValueRef t_first = t0, step1 = step;   /* before the lanes' share */
+	LLVMValueRef t_first = gr->split ? items_first(g, pair, twod) : NULL;   /* split lanes' skip */
 	/* Pingpong: lane L of N takes the block's items L, L + N, ... and
 	 * steps its cursor of the shared ring over the other lanes' slots
-	 * (per_item each), here before its first item and after each one. */
+	 * (the edge's `per` each), here before its first item and after each
+	 * one. The stride and `per` are computed where they are used, as the
+	 * monolith's text has them. */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
 	int lanes = le ? r->role->lanes : 1;
-	LLVMValueRef per_item = NULL;
-	if (le) {
-		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, step, ci32(g, r->lane), ""), "");
-		step = LLVMBuildMul(b, step, ci32(g, lanes), "lanes.step");
-		per_item = gr->split ? NULL : glue_expr_ir(g, le->per);   /* split: each item's own count */
-	}
 	Loop l = { .pre = LLVMGetInsertBlock(b) };
 	g->preheader = l.pre;
 	/* The lanes' turns (place.c): lane 0 passes its first wait on the
 	 * fresh barrier (parity 1), the others wait for their predecessor. */
 	LLVMValueRef turn = NULL;
 	if (le) {
-		LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->fn));
-		LLVMPositionBuilderBefore(b, first);   /* allocas in the entry block, for SROA */
-		turn = LLVMBuildAlloca(b, g->i32, "turn.parity");
+		turn = glue_alloca(g, g->i32, "turn.parity");
 		LLVMPositionBuilderAtEnd(b, l.pre);
 		LLVMBuildStore(b, ci32(g, r->lane == 0), turn);
 	}
 	glue_loop_open(g, r, fr, nfr, "tile", &l);
+	/* the first item, after the prologue calls: the monolith's loop
+	 * starts there */
+	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
+	LLVMValueRef t0 = items_first(g, pair, twod);
+	if (le)
+		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, ci32(g, r->lane), items_step(g, pair, twod, nitems), ""), "");
+	LLVMPositionBuilderAtEnd(b, l.head);
 	/* `grid dynamic`: the phi counts the block's items, each read from
 	 * the items' ring (abi_item_source); the first role's first thread
 	 * fetches them */
@@ -726,10 +769,15 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
 	if (sp.per)
 		glue_split_range(g, &sp, split, kr);
-	if (pair)
-		tm = LLVMBuildAdd(b, LLVMBuildShl(b, tm, ci32(g, 1), ""), rank, "tile_m");
-	if (quad)
-		tn = LLVMBuildAdd(b, LLVMBuildShl(b, tn, ci32(g, 1), ""), rank_n, "tile_n");
+	/* the CTA's rank read here, in the loop, as the monolith does */
+	if (pair) {
+		rank = LLVMBuildAnd(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), ci32(g, 1), "rank");
+		tm = LLVMBuildNSWAdd(b, LLVMBuildNSWMul(b, ci32(g, 2), tm, ""), rank, "tile_m");
+	}
+	if (quad) {   /* the grid's y is the cluster's: 0 or 1 */
+		rank_n = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32);
+		tn = LLVMBuildNSWAdd(b, LLVMBuildNSWMul(b, ci32(g, 2), tn, ""), rank_n, "tile_n");
+	}
 	if (le) {   /* my turn on the ring */
 		LLVMValueRef ph = LLVMBuildLoad2(b, g->i32, turn, "");
 		LLVMValueRef a[2] = { smem_u32(g, r->turn_bar + 8 * r->lane), ph };
@@ -757,16 +805,18 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 		 * before the first item, the L before it (in the preheader) */
 		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
 		int stages = placement_ring(g->p, le)->stages;
-		LLVMValueRef n = per_item ? LLVMBuildMul(b, per_item, ci32(g, lanes - 1), "") : ci32(g, 0);
-		for (int j = 1; !per_item && j < lanes; j++)
-			n = LLVMBuildAdd(b, n, glue_split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
+		LLVMValueRef n = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, lanes - 1), glue_expr_ir(g, le->per), "");
+		for (int j = 1; gr->split && j < lanes; j++)   /* split: each item's own count */
+			n = LLVMBuildNSWAdd(b, n, glue_split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, ci32(g, j),
+			                    items_step(g, pair, twod, nitems), ""), "")), "");
 		pipe_skip(g, pipe, n, stages);
 		if (r->lane) {   /* before the first item: in the preheader, after the zeroing */
 			LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
 			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
-			LLVMValueRef n0 = per_item ? LLVMBuildMul(b, per_item, ci32(g, r->lane), "") : ci32(g, 0);
-			for (int j = 0; !per_item && j < r->lane; j++)
-				n0 = LLVMBuildAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, step1, ci32(g, j), ""), "")), "");
+			LLVMValueRef n0 = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, r->lane), glue_expr_ir(g, le->per), "");
+			for (int j = 0; gr->split && j < r->lane; j++)
+				n0 = LLVMBuildNSWAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, ci32(g, j),
+				                     items_step(g, pair, twod, nitems), ""), "")), "");
 			pipe_skip(g, pipe, n0, stages);
 			LLVMPositionBuilderAtEnd(b, cur);
 		}
@@ -774,8 +824,28 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef til
 	/* a megakernel's op strides like a persistent kernel: its block has
 	 * every piece first + k x step */
 	LLVMValueRef next = gr->dynamic ? LLVMBuildAdd(b, k, ci32(g, 1), "")
-	                  : g->ops || g->p->g->persistent ? LLVMBuildAdd(b, t, step, "") : nitems;
+	                  : !g->ops && !g->p->g->persistent ? nitems
+	                  : LLVMBuildAdd(b, t, le ? LLVMBuildMul(b, ci32(g, lanes), items_step(g, pair, twod, nitems), "lanes.step")
+	                                          : items_step(g, pair, twod, nitems), "");
 	glue_loop_close(g, r, fr, nfr, &l, k, gr->dynamic ? ci32(g, 0) : t0, next, done);
+}
+
+/* Where a role's threads leave: with a cluster no CTA may exit while a
+ * partner can still write its shared memory or arrive on its barriers,
+ * so every thread meets the cluster barrier first. One such exit a role
+ * (and one for the run's warps without a role), as the monolith writes
+ * them. The builder is left where it was. */
+static LLVMBasicBlockRef cluster_exit(G *g, LLVMBasicBlockRef done)
+{
+	if (!abi_clustered(g->p))
+		return done;
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
+	LLVMPositionBuilderAtEnd(g->b, leave);
+	helper_call(g, "plk_glue_cluster_sync", NULL, 0);
+	LLVMBuildBr(g->b, done);
+	LLVMPositionBuilderAtEnd(g->b, cur);
+	return leave;
 }
 
 static void build_main(G *g, const char *name)
@@ -789,6 +859,7 @@ static void build_main(G *g, const char *name)
 		pts[i] = kparam_type(g, ((const GKParam *)gr->kparams.v[i])->kind);
 	pts[nk] = pts[nk + 1] = g->i32;   /* ops: first work item, stride */
 	g->fn = LLVMAddFunction(g->m, name, LLVMFunctionType(g->v, pts, nk + 2 * g->ops, 0));
+	g->last_alloca = NULL;
 	if (g->ops) {
 		g->op_first = LLVMGetParam(g->fn, nk);
 		g->op_step = LLVMGetParam(g->fn, nk + 1);
@@ -855,6 +926,8 @@ static void build_main(G *g, const char *name)
 		helper_call(g, "plk_glue_cluster_sync", NULL, 0);
 	else
 		call0(g, "llvm.nvvm.barrier0", g->v);
+	Counts cn;
+	build_counts(g, tiles_m, tiles_n, &cn);
 
 	/* Dispatch. ptxas honours setmaxnreg only when each budget's code is
 	 * a branch of its own that never merges with another budget's code
@@ -871,26 +944,18 @@ static void build_main(G *g, const char *name)
 		nports += ((const GInst *)gr->insts.v[i])->ports.n * inst_lanes(gr, gr->insts.v[i]);
 	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);
 	int nfr = 0;
-	LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
 	int w0 = 0, w1;
 	do {
 		/* the run [w0, w1): same budget, same roles (when budgets exist) */
 		w1 = abi_wg_run(p, wregs, cap, w0);
 		LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->cx, g->fn, "warpgroups");
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(g->cx, g->fn, "");
+		/* `warp >> 2` again for each run, as the monolith writes it: one
+		 * use each, which the optimiser folds alike in both */
+		LLVMValueRef wg = LLVMBuildLShr(b, warp, ci32(g, 2), "warpgroup");
 		LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, wg, ci32(g, w0), ""),
 		                                ci32(g, w1 - w0), "");
 		LLVMBuildCondBr(b, in, run, next);
-		/* With a cluster no CTA may exit while a partner can still write
-		 * its shared memory or arrive on its barriers: every thread of
-		 * the run meets the cluster barrier before returning. */
-		LLVMBasicBlockRef leave = done;
-		if (abi_clustered(p)) {
-			leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
-			LLVMPositionBuilderAtEnd(b, leave);
-			helper_call(g, "plk_glue_cluster_sync", NULL, 0);
-			LLVMBuildBr(b, done);
-		}
 		LLVMPositionBuilderAtEnd(b, run);
 		if (cap && wregs[w0] && wregs[w0] != cap) {
 			char name[64];
@@ -910,14 +975,15 @@ static void build_main(G *g, const char *name)
 			LLVMBuildCondBr(b, rin, yes, no);
 			LLVMPositionBuilderAtEnd(b, yes);
 			g->lane = r->lane;
+			LLVMBasicBlockRef leave = cluster_exit(g, done);
 			if (gr->stream)
 				glue_stream_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
 			else
-				role_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
+				role_body(g, r, fr, &nfr, &cn, leave);
 			g->lane = 0;
 			LLVMPositionBuilderAtEnd(b, no);
 		}
-		LLVMBuildBr(b, leave);   /* warps of the run without a role */
+		LLVMBuildBr(b, cluster_exit(g, done));   /* warps of the run without a role */
 		LLVMPositionBuilderAtEnd(b, next);
 		w0 = w1;
 	} while (w0 < nwg);

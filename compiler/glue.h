@@ -18,6 +18,7 @@ typedef struct G {
 	LLVMTypeRef v, i8, i8p, i8p3, i32, i64, f32;
 	LLVMValueRef smem;     /* [0 x i8] addrspace(3), the dynamic shared memory */
 	LLVMValueRef fn;       /* function being built */
+	LLVMValueRef last_alloca;   /* fn's last, in its entry block (glue_alloca) */
 	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
 	LLVMBasicBlockRef preheader;   /* of the tile loop being built */
 	int lane;              /* of the role being built (pingpong lanes); 0 */
@@ -74,6 +75,7 @@ typedef struct Split { LLVMValueRef S, per, zero; } Split;
 
 /* glue.c */
 LLVMValueRef glue_expr_ir(G *g, const Expr *e);
+LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);
 LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads);
 void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
                      LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2]);

@@ -1149,6 +1149,13 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
  * contiguous and the values affine in them (d a unit of the last key, the
  * extra argument's step alike). The glue and the monolith define each
  * ABI function from them (glue.c, define_abi; monolith.c, abi_def). */
+/* An affine group of ABI_SELECT_MAX cases or fewer is a chain of selects
+ * on the last key, not base + (id - id0) x d: both are branch-free, but
+ * with the arithmetic ptxas scheduled attn_dense_bn176's softmax loop
+ * otherwise, 2.3-3.4% slower than with the switch before it; with the
+ * selects as fast as then, every other attention kernel as fast as with
+ * the arithmetic or faster (bench/results/2026-12-03-attention-abi-timed.md). */
+enum { ABI_SELECT_MAX = 4 };
 typedef struct AbiGroups {
 	const AbiFn *f;
 	char *taken;
