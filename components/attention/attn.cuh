@@ -74,6 +74,17 @@ __device__ __forceinline__ uint32_t attn_desc_mn_sw128_lo(const void *p, uint32_
 ATTN_WGMMA_RS_TB(64, 32, 32, 33, 34, 35, 36, 37)
 ATTN_WGMMA_RS_TB(128, 64, 64, 65, 66, 67, 68, 69)
 
+/* d[0..3] += P (a) x ones: a 64 x 8 block whose every column is the row
+ * sums of P, from B in a region of bf16 ones (any layout reads ones). */
+__device__ __forceinline__ void attn_wgmma_m64n8k16_rs_sum(float *d, const uint32_t *a, uint64_t db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+	             "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, "
+	             "p, 1, 1, 1;\n}\n"
+	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));
+}
+
 #endif /* __CUDA_ARCH_FEAT_SM90_ALL */
 
 /* ---- The wgmma_acc layout of one warpgroup's 64 x n accumulator:

@@ -5,8 +5,11 @@
  *
  *   S = Q K^T         wgmma, Q and K K-major in shared memory
  *   S -> P            online softmax in registers: row max, exp2 with the
- *                     scale folded in, row sums kept per thread
- *   O = O * alpha + P V   wgmma with P from registers, V MN-major
+ *                     scale folded in
+ *   O = O * alpha + P V   wgmma with P from registers, V MN-major; and
+ *   l = l * alpha + P 1   the row sums on the tensor cores too: an
+ *                     m64n8k16 per k16 step against a region of ones,
+ *                     whose 8 columns land where `o` keeps (m, l)
  *
  * The S of block i + 1 is issued before the softmax of block i and its
  * P V after it, and with PINGPONG the warpgroups take turns issuing, so
@@ -46,6 +49,18 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	static_assert(BN == 128 || BN == 160 || BN == 176,
 	              "BN = 128, 160 or 176: S = Q K^T is one m64nBN wgmma per k16 step (a form in plk.cuh)");
 	constexpr bool carry = CARRY && PINGPONG;
+	constexpr int ONES = 2048;	/* bytes of bf16 1.0 (the contract's `ones`) */
+	/* The ones, written once in the prologue call by every consumer
+	 * thread, made visible to wgmma (the async proxy), then waited for
+	 * by all: the row sums' B (P 1 on the tensor cores takes the 64
+	 * FADDs a KV block a thread off the softmax's FMA pipe). */
+	if (tile_m == PLK_PROLOGUE) {
+		uint4 *ones = (uint4 *)plk_smem(inst, ATTN_CORE_BUF_ONES);
+		for (int i = plk_warp_rank(inst) * 32 + plk_lane(); i < ONES / 16; i += WG * 128)
+			ones[i] = make_uint4(0x3F803F80u, 0x3F803F80u, 0x3F803F80u, 0x3F803F80u);
+		plk_fence_proxy_async();
+		plk_bar_sync(inst, ATTN_CORE_BAR_ONES);
+	}
 	if (!carry && tile_m < 0)
 		return;	/* the prologue and flush calls: nothing to start or take back */
 	const int wg = plk_warp_rank(inst) >> 2, w = plk_warp_rank(inst) & 3;
@@ -99,9 +114,9 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 
 	float s[NS];
 	uint32_t p[NP];
-	float m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f };
+	float m[2] = { -INFINITY, -INFINITY };
 #pragma unroll
-	for (int i = 0; i < NO; i++)
+	for (int i = 0; i < NO + 4; i++)	/* O, then the row sums' 64 x 8 */
 		o[i] = 0.f;
 
 	/* S = Q K^T of the k stage at cursor k */
@@ -122,7 +137,8 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		}
 		plk_wgmma_commit();
 	};
-	/* O += P V of the v stage sv */
+	/* O += P V of the v stage sv, and the row sums += P 1 */
+	const uint64_t ones_desc = plk_wgmma_desc_sw128_at(attn_desc_mn_sw128_lo(plk_smem(inst, ATTN_CORE_BUF_ONES), 1024), 0);
 	auto issue_pv = [&](const uint32_t *pp, int sv) {
 		const uint32_t vlo = attn_desc_mn_sw128_lo(plk_ring_slot(inst, ATTN_CORE_PORT_V, sv), KV_CHUNK);
 		plk_wgmma_fence();
@@ -133,6 +149,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 				attn_wgmma_m64n128k16_rs_tb(o, pp + 4 * kk, db, 1);
 			else
 				attn_wgmma_m64n64k16_rs_tb(o, pp + 4 * kk, db, 1);
+			attn_wgmma_m64n8k16_rs_sum(o + NO, pp + 4 * kk, ones_desc);
 		}
 		plk_wgmma_commit();
 	};
@@ -171,16 +188,13 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 			const float mu = mnew == -INFINITY ? 0.f : mnew;	/* a row with nothing yet */
 			alpha[r] = attn_exp2(m[r] - mu);
 			m[r] = mnew;
-			float sum = 0.f;
 #pragma unroll
 			for (int ni = 0; ni < BN / 8; ni++)
 #pragma unroll
 				for (int c = 0; c < 2; c++) {
 					float &e = s[ni * 4 + 2 * r + c];
 					e = attn_exp2(fmaf(e, mul, -mu));
-					sum += e;
 				}
-			l[r] = l[r] * alpha[r] + sum;
 		}
 	};
 	/* P in bf16 as wgmma's A fragments: k16 step kk takes the S blocks
@@ -193,9 +207,9 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 			for (int r = 0; r < 2; r++)
 				p[(ni >> 1) * 4 + (ni & 1) * 2 + r] = attn_pack_bf16(s[ni * 4 + 2 * r], s[ni * 4 + 2 * r + 1]);
 	};
-	auto rescale = [&](const float *alpha) {
+	auto rescale = [&](const float *alpha) {	/* O and the row sums */
 #pragma unroll
-		for (int i = 0; i < NO; i++)
+		for (int i = 0; i < NO + 4; i++)
 			o[i] *= alpha[(i >> 1) & 1];
 	};
 
@@ -230,7 +244,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		float alpha[2];
 		softmax(xn, alpha);
 		plk_wgmma_wait<0>();
-		plk_fence_regs<NO>(o);
+		plk_fence_regs<NO + 4>(o);
 		attn_fence_regs_u32<NP>(p);	/* P V has read p */
 		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
 		pack();
@@ -243,7 +257,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		issue_pv(p, sv);
 		turn_pass();
 		plk_wgmma_wait<0>();
-		plk_fence_regs<NO>(o);
+		plk_fence_regs<NO + 4>(o);
 		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
 	}
 	if (!carry && PINGPONG && wg == 0)
@@ -251,12 +265,11 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
 	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
 
-	/* statistics after O: (m, l) per row, l summed over the row's lanes */
+	/* statistics after O: (m, l) per row; the wgmma left l, the whole
+	 * row's sum, in both of the thread's columns of the 8 */
 #pragma unroll
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < 2; r++)
 		o[NO + 2 * r] = m[r];
-		o[NO + 2 * r + 1] = attn_quad_sum(l[r]);
-	}
 #else
 	(void)SQ; (void)SKV; (void)H; (void)scale; (void)q; (void)k; (void)v; (void)score; (void)mask;
 	(void)blocks; (void)o; (void)tile_n;

@@ -27,7 +27,7 @@ for ex in examples/attn_*.plk; do
 			echo "$n: nvcc of the monolith failed:"; grep -m 12 . "$tmp/$n.log"; fail=1; continue
 		fi
 		grep -q "bytes spill stores" "$tmp/$n.log" || { echo "$n: no ptxas report"; fail=1; }
-		s=$(awk -f tests/scripts/spills.awk "$tmp/$n.log")   # one known exception: its comment
+		s=$(awk -f tests/scripts/spills.awk "$tmp/$n.log")
 		[ -z "$s" ] || { echo "$n monolith spills (function, bytes stored, bytes loaded): $s"; fail=1; }
 		grep -q "C75[0-9][0-9]" "$tmp/$n.log" && { echo "$n monolith:"; grep C75 "$tmp/$n.log"; fail=1; }
 	done

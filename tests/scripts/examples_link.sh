@@ -112,7 +112,7 @@ print(*sorted({i["object"] for k in [m] + m.get("variants", []) for i in k.get("
 	# LTO objects: ptxas then ignores setmaxnreg (C7504), serializes the
 	# wgmmas (C7509) and spills, a known defect (docs/comm.md, "Not done")
 	case $ex in */attn_ring.plk) continue ;; esac
-	spills=$(awk -f tests/scripts/spills.awk "$tmp/log")   # one known exception: its comment
+	spills=$(awk -f tests/scripts/spills.awk "$tmp/log")
 	[ -z "$spills" ] || { echo "$ex: ptxas spilled (function, bytes stored, bytes loaded): $spills"; fail=1; }
 	grep -q " 0 bytes spill stores, 0 bytes spill loads" "$tmp/log" || { echo "$ex: no ptxas report"; fail=1; }
 	grep -q "C75[0-9][0-9]" "$tmp/log" && { echo "$ex: ptxas:"; grep "C75" "$tmp/log"; fail=1; }
