@@ -75,24 +75,34 @@ static char *jit_log(nvJitLinkHandle h, int info)
 	return s;
 }
 
-/* E0504; engines: the link holds an engine's state object, its calls
- * inlined (no --engine-lib), so an undefined engine function may be one
- * the headers do not inline */
-static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkResult r, const char *what, int engines)
+void link_jit_error(Ctx *c, const Placement *p, int r, const char *what, const char *log, int engines)
 {
 	Diag *d = diag_new(c, DIAG_ERROR, "E0504", kernel_span(p->g),
 	                   "nvJitLink failed to link `%s` for %s (%s, error %d)",
-	                   p->g->k->name, p->arch->name, what, (int)r);
-	char *log = h ? jit_log(h, 0) : NULL;
+	                   p->g->k->name, p->arch->name, what, r);
 	if (log && *log)
 		diag_note(d, "nvJitLink error log:\n%s", arena_strdup(c->arena, log));
-	free(log);
 	diag_help(d, "an undefined symbol is an `entry` the component's source does not define "
 	             "as extern \"C\" __device__, or an ABI function this plkc does not provide");
 	if (engines)
 		diag_help(d, "an undefined engine function (`nvshmem...`) is one its headers do not inline: "
 		             "link with --engine-lib, which adds the engine's device library");
+	/* NVSHMEM's headers compile their IBGDA transport's device code in
+	 * where they find rdma-core's mlx5dv.h; ptxas rejects it in our link
+	 * (docs/comm.md, "Not done") */
+	if (engines && log && strstr(log, "Arguments mismatch for instruction 'cvta'")) {
+		diag_note(d, "with a comm stage this has been NVSHMEM's IBGDA transport: its headers compile that "
+		             "device code in when they find infiniband/mlx5dv.h (rdma-core's libibverbs-dev)");
+		diag_help(d, "link on a host without rdma-core's development headers");
+	}
 	diag_end(c, d);
+}
+
+static void jit_error(Ctx *c, const Placement *p, nvJitLinkHandle h, nvJitLinkResult r, const char *what, int engines)
+{
+	char *log = h ? jit_log(h, 0) : NULL;
+	link_jit_error(c, p, (int)r, what, log, engines);
+	free(log);
 }
 
 typedef struct Inputs {

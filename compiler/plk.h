@@ -1247,6 +1247,9 @@ int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
 int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch);
 /* Checks nvJitLink's -verbose info log: no C7508 (setmaxnreg ignored). */
 int link_check_log(Ctx *c, const Placement *p, const char *info_log);
+/* E0504: nvJitLink's result r for `what` (link, ptx ...), its error log
+ * and what it suggests; engines: the kernel has a comm stage's engine. */
+void link_jit_error(Ctx *c, const Placement *p, int r, const char *what, const char *log, int engines);
 /* glue bitcode -> libNVVM -gen-lto for p->arch (malloc'd LTO-IR). */
 int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n);
 /* manifest.c: one manifest for the same kernel linked for n arches (a

@@ -89,6 +89,16 @@ static void test_checks(void)
 	CHECK(has(log, "ptxas: (C7515) y in the function 'link_two'"));
 	CHECK(!has(log, "(C7515) x"));
 	CHECK_EQ_INT(c.nerrors, 4);
+	/* E0504: ptxas's cvta mismatch in a link with an engine names
+	 * NVSHMEM's IBGDA code (rdma-core's headers); without one, nothing */
+	const char *cvta = "ptxas application ptx input, line 3121; error   : Arguments mismatch for instruction 'cvta'\n";
+	link_jit_error(&c, &f.p, 4, "link", cvta, 0);
+	fflush(c.err);
+	CHECK(has(log, "E0504") && !has(log, "mlx5dv.h"));
+	link_jit_error(&c, &f.p, 4, "link", cvta, 1);
+	fflush(c.err);
+	CHECK(has(log, "infiniband/mlx5dv.h") && has(log, "without rdma-core's development headers"));
+	CHECK_EQ_INT(c.nerrors, 6);
 	ctx_release(&c, &log);
 }
 
