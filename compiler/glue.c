@@ -214,14 +214,12 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	return ci32(g, 1);
 }
 
-
-
 /* An alloca in fn's entry block, where SROA promotes it, after the ones
  * before it: they come in the order the glue asks for them, as the
  * monolith declares its fragments, pipes and contexts (monolith.c), and
  * the optimiser then gives both programs the same order. The builder is
  * left where it was. */
-LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
+static LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 {
 	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b), entry = LLVMGetEntryBasicBlock(g->fn);
 	LLVMValueRef at = g->last_alloca ? LLVMGetNextInstruction(g->last_alloca) : LLVMGetFirstInstruction(entry);
@@ -234,6 +232,7 @@ LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 	LLVMPositionBuilderAtEnd(g->b, cur);
 	return a;
 }
+
 /* The array made for key in lane, or NULL. */
 static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane)
 {
@@ -715,7 +714,6 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 {
 	LLVMBuilderRef b = g->b;
 	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
-	LLVMValueRef rank = NULL, rank_n = NULL;
 	LLVMValueRef tiles_m = pair ? cn->pairs_m : cn->tiles_m, tiles_n = quad ? cn->pairs_n : cn->tiles_n;
 	const Graph *gr = g->p->g;
 	Split sp = cn->sp;
@@ -771,11 +769,11 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 		glue_split_range(g, &sp, split, kr);
 	/* the CTA's rank read here, in the loop, as the monolith does */
 	if (pair) {
-		rank = LLVMBuildAnd(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), ci32(g, 1), "rank");
+		LLVMValueRef rank = LLVMBuildAnd(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), ci32(g, 1), "rank");
 		tm = LLVMBuildNSWAdd(b, LLVMBuildNSWMul(b, ci32(g, 2), tm, ""), rank, "tile_m");
 	}
 	if (quad) {   /* the grid's y is the cluster's: 0 or 1 */
-		rank_n = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32);
+		LLVMValueRef rank_n = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32);
 		tn = LLVMBuildNSWAdd(b, LLVMBuildNSWMul(b, ci32(g, 2), tn, ""), rank_n, "tile_n");
 	}
 	if (le) {   /* my turn on the ring */

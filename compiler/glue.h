@@ -75,7 +75,6 @@ typedef struct Split { LLVMValueRef S, per, zero; } Split;
 
 /* glue.c */
 LLVMValueRef glue_expr_ir(G *g, const Expr *e);
-LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);
 LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads);
 void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
                      LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2]);

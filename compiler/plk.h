@@ -1142,13 +1142,6 @@ static inline int abi_inst(const Graph *g, const GInst *in, int lane)
 void abi_sigs(AbiFn fns[ABI_NFNS]);
 /* Each function's cases for p, added to fns as abi_sigs left them. */
 void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
-/* f's cases a group at a time, by their leading keys (all but the last):
- * abi_groups starts, abi_group_next gives the next group (0: none left):
- * idx[0 .. n) its cases sorted by the last key, lead the leading keys
- * packed (10 bits each, the first highest), affine when the last keys are
- * contiguous and the values affine in them (d a unit of the last key, the
- * extra argument's step alike). The glue and the monolith define each
- * ABI function from them (glue.c, define_abi; monolith.c, abi_def). */
 /* An affine group of ABI_SELECT_MAX cases or fewer is a chain of selects
  * on the last key, not base + (id - id0) x d: both are branch-free, but
  * with the arithmetic ptxas scheduled attn_dense_bn176's softmax loop
@@ -1156,6 +1149,13 @@ void abi_tables(Ctx *c, const Placement *p, AbiFn fns[ABI_NFNS]);
  * selects as fast as then, every other attention kernel as fast as with
  * the arithmetic or faster (bench/results/2026-12-03-attention-abi-timed.md). */
 enum { ABI_SELECT_MAX = 4 };
+/* f's cases a group at a time, by their leading keys (all but the last):
+ * abi_groups starts, abi_group_next gives the next group (0: none left):
+ * idx[0 .. n) its cases sorted by the last key, lead the leading keys
+ * packed (10 bits each, the first highest), affine when the last keys are
+ * contiguous and the values affine in them (d a unit of the last key, the
+ * extra argument's step alike). The glue and the monolith define each
+ * ABI function from them (glue.c, define_abi; monolith.c, abi_def). */
 typedef struct AbiGroups {
 	const AbiFn *f;
 	char *taken;
