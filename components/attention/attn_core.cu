@@ -10,6 +10,7 @@
  *   l = l * alpha + P 1   the row sums on the tensor cores too: an
  *                     m64n8k16 per k16 step against a region of ones,
  *                     whose 8 columns land where `o` keeps (m, l)
+ *                     (FADDs instead at HD = 128 with a score mod)
  *
  * The S of block i + 1 is issued before the softmax of block i and its
  * P V after it, and with PINGPONG the warpgroups take turns issuing, so
@@ -88,6 +89,14 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	const bool has_score = plk_hook_bound(inst, ATTN_CORE_PORT_SCORE);
 	const int n = own_blocks ? plk_block_count(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m) : nkv;
 	const float scale_log2 = scale * LOG2E;
+	/* The row sums on the tensor cores, except at HD = 128 with a score
+	 * mod: there the softmax's two MUFU an element (tanh, exp2) already
+	 * wait on the tensor cores' turn, and the sums' extra m64n8k16s cost
+	 * more than the FADDs they save (softcap D128 7.4% slower, bench/
+	 * results/2026-12-04-attention-rowsum-tensor.md). A link-time fact:
+	 * LTO keeps one of the two paths. */
+	const bool tensor_sums = !(HD == 128 && has_score);
+	float l[2] = { 0.f, 0.f };	/* !tensor_sums: this thread's part of the row sums */
 	const int row0 = tile_m * BM + 64 * wg + attn_row_in_wg(w, 0);	/* this thread's rows: row0, row0 + 8 */
 
 	/* KV block i: (index << 1) | partial */
@@ -149,7 +158,8 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 				attn_wgmma_m64n128k16_rs_tb(o, pp + 4 * kk, db, 1);
 			else
 				attn_wgmma_m64n64k16_rs_tb(o, pp + 4 * kk, db, 1);
-			attn_wgmma_m64n8k16_rs_sum(o + NO, pp + 4 * kk, ones_desc);
+			if (tensor_sums)
+				attn_wgmma_m64n8k16_rs_sum(o + NO, pp + 4 * kk, ones_desc);
 		}
 		plk_wgmma_commit();
 	};
@@ -188,13 +198,17 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 			const float mu = mnew == -INFINITY ? 0.f : mnew;	/* a row with nothing yet */
 			alpha[r] = attn_exp2(m[r] - mu);
 			m[r] = mnew;
+			float sum = 0.f;
 #pragma unroll
 			for (int ni = 0; ni < BN / 8; ni++)
 #pragma unroll
 				for (int c = 0; c < 2; c++) {
 					float &e = s[ni * 4 + 2 * r + c];
 					e = attn_exp2(fmaf(e, mul, -mu));
+					sum += e;
 				}
+			if (!tensor_sums)
+				l[r] = l[r] * alpha[r] + sum;
 		}
 	};
 	/* P in bf16 as wgmma's A fragments: k16 step kk takes the S blocks
@@ -207,9 +221,9 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 			for (int r = 0; r < 2; r++)
 				p[(ni >> 1) * 4 + (ni & 1) * 2 + r] = attn_pack_bf16(s[ni * 4 + 2 * r], s[ni * 4 + 2 * r + 1]);
 	};
-	auto rescale = [&](const float *alpha) {	/* O and the row sums */
+	auto rescale = [&](const float *alpha) {	/* O and the tensor cores' row sums */
 #pragma unroll
-		for (int i = 0; i < NO + 4; i++)
+		for (int i = 0; i < NO + (tensor_sums ? 4 : 0); i++)
 			o[i] *= alpha[(i >> 1) & 1];
 	};
 
@@ -266,10 +280,14 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
 
 	/* statistics after O: (m, l) per row; the wgmma left l, the whole
-	 * row's sum, in both of the thread's columns of the 8 */
+	 * row's sum, in both of the thread's columns of the 8 (or the FADDs
+	 * a quarter of it in each of the row's four threads) */
 #pragma unroll
-	for (int r = 0; r < 2; r++)
+	for (int r = 0; r < 2; r++) {
 		o[NO + 2 * r] = m[r];
+		if (!tensor_sums)
+			o[NO + 2 * r + 1] = attn_quad_sum(l[r]);
+	}
 #else
 	(void)SQ; (void)SKV; (void)H; (void)scale; (void)q; (void)k; (void)v; (void)score; (void)mask;
 	(void)blocks; (void)o; (void)tile_n;
