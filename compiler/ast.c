@@ -457,8 +457,8 @@ void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, c
 		}
 		const Expr *a = e->args.v[0], *b = e->args.v[1];
 		if (!strcmp(e->name, "ceil_div") && name) {   /* of sizes: as the glue computes it */
-			fputs("((", out); SUB(a); fputs(") + (", out); SUB(b); fputs(") - 1) / (", out);
-			SUB(b); fputc(')', out);
+			fputs("(((", out); SUB(a); fputs(") + (", out); SUB(b); fputs(") - 1) / (", out);
+			SUB(b); fputs("))", out);   /* whole: `x * ceil_div(..)` must not divide the product */
 		} else if (!strcmp(e->name, "ceil_div")) {   /* rounds toward +inf, any signs */
 			fputc('(', out); SUB(a); fputs(" / ", out); SUB(b);
 			fputs(" + (", out); SUB(a); fputs(" % ", out); SUB(b);

@@ -214,6 +214,18 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	return ci32(g, 1);
 }
 
+/* Code out of line (an alloca, a preheader's store): g->b becomes the
+ * aside builder until glue_back, so the builder in use keeps its exact
+ * place (a block's end, or before its terminator) for the caller. */
+static LLVMBuilderRef glue_aside(G *g)
+{
+	LLVMBuilderRef main = g->b;
+	g->b = g->aside;
+	return main;
+}
+
+static void glue_back(G *g, LLVMBuilderRef main) { g->b = main; }
+
 /* An alloca in fn's entry block, where SROA promotes it, after the ones
  * before it: they come in the order the glue asks for them, as the
  * monolith declares its fragments, pipes and contexts (monolith.c), and
@@ -221,15 +233,14 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
  * left where it was. */
 static LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 {
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b), entry = LLVMGetEntryBasicBlock(g->fn);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->fn);
 	LLVMValueRef at = g->last_alloca ? LLVMGetNextInstruction(g->last_alloca) : LLVMGetFirstInstruction(entry);
 	if (at)
-		LLVMPositionBuilderBefore(g->b, at);
+		LLVMPositionBuilderBefore(g->aside, at);
 	else
-		LLVMPositionBuilderAtEnd(g->b, entry);
-	LLVMValueRef a = LLVMBuildAlloca(g->b, t, name);
+		LLVMPositionBuilderAtEnd(g->aside, entry);
+	LLVMValueRef a = LLVMBuildAlloca(g->aside, t, name);
 	g->last_alloca = a;
-	LLVMPositionBuilderAtEnd(g->b, cur);
 	return a;
 }
 
@@ -258,13 +269,11 @@ LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_t
 	unsigned n = bytes * 8 / bits;
 	if (!n)
 		n = 1;
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
 	LLVMValueRef a = glue_alloca(g, LLVMArrayType(et, n), "frag");
 	LLVMSetAlignment(a, 16);
 	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
-	LLVMPositionBuilderBefore(g->b, LLVMGetNextInstruction(a));   /* in the entry block: every role's */
-	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(et, n), a, idx, 2, "");
-	LLVMPositionBuilderAtEnd(g->b, cur);
+	LLVMPositionBuilderBefore(g->aside, LLVMGetNextInstruction(a));   /* in the entry block: every role's */
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->aside, LLVMArrayType(et, n), a, idx, 2, "");
 	fr[*nfr] = (Frag){ key, g->lane, p };
 	++*nfr;
 	return p;
@@ -291,13 +300,13 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 		return have;
 	LLVMTypeRef ts[2] = { g->i32, g->i32 };
 	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
 	LLVMValueRef a = glue_alloca(g, st, "pipe");
 	LLVMSetAlignment(a, 8);
 	/* The caller is inside the tile loop: zero it in the loop's preheader. */
+	LLVMBuilderRef main = glue_aside(g);
 	at_preheader(g);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
-	LLVMPositionBuilderAtEnd(g->b, cur);
+	glue_back(g, main);
 	fr[*nfr] = (Frag){ pt, g->lane, a };
 	++*nfr;
 	return a;
@@ -371,9 +380,9 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 		return have;
 	const GInst *prov = pt->hk->from;
 	LLVMTypeRef st = ctx_type(g, prov);
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
 	LLVMValueRef a = glue_alloca(g, st, "hook.ctx");
 	LLVMSetAlignment(a, 8);
+	LLVMBuilderRef main = glue_aside(g);
 	at_preheader(g);
 	int np = prov->comp->params.n;
 	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
@@ -382,7 +391,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 	for (int i = 0; i < np; i++)
 		LLVMBuildStore(g->b, vs[i], LLVMBuildStructGEP2(g->b, st, a, (unsigned)i, ""));
 	LLVMValueRef p = LLVMBuildBitCast(g->b, a, g->i8p, "");
-	LLVMPositionBuilderAtEnd(g->b, cur);
+	glue_back(g, main);
 	fr[*nfr] = (Frag){ pt, g->lane, p };
 	++*nfr;
 	return p;
@@ -573,13 +582,14 @@ void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_
 		order_tile(g, t, tiles_m, tiles_n, tm, tn);
 	else if (gr->raster == RASTER_GROUPED && gr->raster_group > 0) {
 		LLVMValueRef G_ = ci32(g, gr->raster_group);
-		LLVMValueRef per = LLVMBuildMul(b, G_, tiles_n, "");
+		/* plk_raster_grouped (plk.cuh) in its int arithmetic */
+		LLVMValueRef per = LLVMBuildNSWMul(b, G_, tiles_n, "");
 		LLVMValueRef grp = LLVMBuildSDiv(b, t, per, "");
-		LLVMValueRef first = LLVMBuildMul(b, grp, G_, "");
-		LLVMValueRef left = LLVMBuildSub(b, tiles_m, first, "");
+		LLVMValueRef first = LLVMBuildNSWMul(b, grp, G_, "");
+		LLVMValueRef left = LLVMBuildNSWSub(b, tiles_m, first, "");
 		LLVMValueRef rows = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, G_, ""), left, G_, "");
-		LLVMValueRef r = LLVMBuildSub(b, t, LLVMBuildMul(b, grp, per, ""), "");
-		*tm = LLVMBuildAdd(b, first, LLVMBuildSRem(b, r, rows, ""), "tile_m");
+		LLVMValueRef r = LLVMBuildNSWSub(b, t, LLVMBuildNSWMul(b, grp, per, ""), "");
+		*tm = LLVMBuildNSWAdd(b, first, LLVMBuildSRem(b, r, rows, ""), "tile_m");
 		*tn = LLVMBuildSDiv(b, r, rows, "tile_n");
 	} else if (gr->raster == RASTER_COLUMN) {
 		*tm = LLVMBuildSRem(b, t, tiles_m, "tile_m");
@@ -644,21 +654,14 @@ void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LL
 	LLVMBuildBr(g->b, done);
 }
 
-/* The work items' counts, computed once after the entry's barrier and
- * in the monolith's order (monolith.c), so that both programs give ptxas
- * the same instructions in the same place: tiles, split, pairs. */
-typedef struct Counts {
-	LLVMValueRef tiles_m, tiles_n, pairs_m, pairs_n, nitems;
-	Split sp;
-} Counts;
-
+/* The counts (glue.h) */
 static void build_counts(G *g, LLVMValueRef tiles_m, LLVMValueRef tiles_n, Counts *cn)
 {
 	LLVMBuilderRef b = g->b;
 	const Graph *gr = g->p->g;
 	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
 	cn->tiles_m = tiles_m, cn->tiles_n = tiles_n;
-	LLVMValueRef ntiles = LLVMBuildNSWMul(b, tiles_m, tiles_n, "ntiles");
+	LLVMValueRef ntiles = cn->ntiles = LLVMBuildNSWMul(b, tiles_m, tiles_n, "ntiles");
 	cn->sp.S = gr->split ? glue_expr_ir(g, gr->split) : ci32(g, 1);
 	cn->sp.per = gr->split_per ? glue_expr_ir(g, gr->split_per) : NULL;
 	cn->nitems = gr->split ? LLVMBuildNSWMul(b, ntiles, cn->sp.S, "nitems") : ntiles;
@@ -742,6 +745,14 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	/* the first item, after the prologue calls: the monolith's loop
 	 * starts there */
 	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
+	if (le && r->lane) {   /* lane L: the L items of the lanes before it, then its first */
+		LLVMValueRef lpipe = pipe_ptr(g, fr, nfr, le->tp);
+		LLVMValueRef n0 = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, r->lane), glue_expr_ir(g, le->per), "");
+		for (int j = 0; gr->split && j < r->lane; j++)
+			n0 = LLVMBuildNSWAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, ci32(g, j),
+			                     items_step(g, pair, twod, nitems), ""), "")), "");
+		pipe_skip(g, lpipe, n0, placement_ring(g->p, le)->stages);
+	}
 	LLVMValueRef t0 = items_first(g, pair, twod);
 	if (le)
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, ci32(g, r->lane), items_step(g, pair, twod, nitems), ""), "");
@@ -764,9 +775,9 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	LLVMPositionBuilderAtEnd(b, l.body);
 	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
 	LLVMValueRef split = gr->split ? LLVMBuildSRem(b, t, sp.S, "split") : ci32(g, 0);
-	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
-	if (sp.per)
+	if (sp.per)   /* the split's K tiles, then the tile: the monolith's order */
 		glue_split_range(g, &sp, split, kr);
+	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
 	/* the CTA's rank read here, in the loop, as the monolith does */
 	if (pair) {
 		LLVMValueRef rank = LLVMBuildAnd(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), ci32(g, 1), "rank");
@@ -798,26 +809,13 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 			helper_call(g, "plk_glue_mbar_arrive", a, 1);
 		}
 	}
-	if (le) {
-		/* the other lanes' items until this lane's next: lanes - 1 of them;
-		 * before the first item, the L before it (in the preheader) */
+	if (le) {   /* the other lanes' items until this lane's next: lanes - 1 of them */
 		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
-		int stages = placement_ring(g->p, le)->stages;
 		LLVMValueRef n = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, lanes - 1), glue_expr_ir(g, le->per), "");
 		for (int j = 1; gr->split && j < lanes; j++)   /* split: each item's own count */
 			n = LLVMBuildNSWAdd(b, n, glue_split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, ci32(g, j),
 			                    items_step(g, pair, twod, nitems), ""), "")), "");
-		pipe_skip(g, pipe, n, stages);
-		if (r->lane) {   /* before the first item: in the preheader, after the zeroing */
-			LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
-			LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
-			LLVMValueRef n0 = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, r->lane), glue_expr_ir(g, le->per), "");
-			for (int j = 0; gr->split && j < r->lane; j++)
-				n0 = LLVMBuildNSWAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, ci32(g, j),
-				                     items_step(g, pair, twod, nitems), ""), "")), "");
-			pipe_skip(g, pipe, n0, stages);
-			LLVMPositionBuilderAtEnd(b, cur);
-		}
+		pipe_skip(g, pipe, n, placement_ring(g->p, le)->stages);
 	}
 	/* a megakernel's op strides like a persistent kernel: its block has
 	 * every piece first + k x step */
@@ -837,12 +835,12 @@ static LLVMBasicBlockRef cluster_exit(G *g, LLVMBasicBlockRef done)
 {
 	if (!abi_clustered(g->p))
 		return done;
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
 	LLVMBasicBlockRef leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
+	LLVMBuilderRef main = glue_aside(g);
 	LLVMPositionBuilderAtEnd(g->b, leave);
 	helper_call(g, "plk_glue_cluster_sync", NULL, 0);
 	LLVMBuildBr(g->b, done);
-	LLVMPositionBuilderAtEnd(g->b, cur);
+	glue_back(g, main);
 	return leave;
 }
 
@@ -975,7 +973,7 @@ static void build_main(G *g, const char *name)
 			g->lane = r->lane;
 			LLVMBasicBlockRef leave = cluster_exit(g, done);
 			if (gr->stream)
-				glue_stream_body(g, r, fr, &nfr, tiles_m, tiles_n, leave);
+				glue_stream_body(g, r, fr, &nfr, &cn, leave);
 			else
 				role_body(g, r, fr, &nfr, &cn, leave);
 			g->lane = 0;
@@ -1018,6 +1016,7 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *const *ps, int 
 	g->cx = LLVMContextCreate();
 	g->m = LLVMModuleCreateWithNameInContext("plk_glue", g->cx);
 	g->b = LLVMCreateBuilderInContext(g->cx);
+	g->aside = LLVMCreateBuilderInContext(g->cx);
 	LLVMSetTarget(g->m, TRIPLE);
 	LLVMSetDataLayout(g->m, DATALAYOUT);
 	g->v = LLVMVoidTypeInContext(g->cx);
@@ -1076,6 +1075,7 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *const *ps, int 
 static void dispose(G *g)
 {
 	LLVMDisposeBuilder(g->b);
+	LLVMDisposeBuilder(g->aside);
 	LLVMDisposeModule(g->m);
 	LLVMContextDispose(g->cx);
 }

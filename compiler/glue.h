@@ -15,6 +15,7 @@ typedef struct G {
 	LLVMContextRef cx;
 	LLVMModuleRef m;
 	LLVMBuilderRef b;
+	LLVMBuilderRef aside;  /* for code out of line (allocas, preheaders): glue_aside */
 	LLVMTypeRef v, i8, i8p, i8p3, i32, i64, f32;
 	LLVMValueRef smem;     /* [0 x i8] addrspace(3), the dynamic shared memory */
 	LLVMValueRef fn;       /* function being built */
@@ -73,6 +74,14 @@ typedef struct Frag { const void *key; int lane; LLVMValueRef ptr; } Frag;
  * (ws_zero), computed once before the tile loop (glue_split.c) */
 typedef struct Split { LLVMValueRef S, per, zero; } Split;
 
+/* The work items' counts, computed once after the entry's barrier and
+ * in the monolith's order (monolith.c), so that both programs give ptxas
+ * the same instructions in the same place: tiles, split, pairs. */
+typedef struct Counts {
+	LLVMValueRef tiles_m, tiles_n, ntiles, pairs_m, pairs_n, nitems;
+	Split sp;
+} Counts;
+
 /* glue.c */
 LLVMValueRef glue_expr_ir(G *g, const Expr *e);
 LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads);
@@ -99,7 +108,6 @@ void glue_split_range(G *g, const Split *sp, LLVMValueRef s, LLVMValueRef kr[2])
 LLVMValueRef glue_split_count(G *g, const Split *sp, LLVMValueRef t);
 void glue_split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr, const Split *sp,
                        LLVMValueRef tile, LLVMValueRef s);
-void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
-                      LLVMBasicBlockRef done);
+void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done);
 
 #endif

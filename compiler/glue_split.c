@@ -14,7 +14,7 @@
 static LLVMValueRef split_bound(G *g, const Split *sp, LLVMValueRef s)
 {
 	LLVMBuilderRef b = g->b;
-	LLVMValueRef x = LLVMBuildMul(b, LLVMBuildSExt(b, s, g->i64, ""), LLVMBuildSExt(b, sp->per, g->i64, ""), "");
+	LLVMValueRef x = LLVMBuildNSWMul(b, LLVMBuildSExt(b, s, g->i64, ""), LLVMBuildSExt(b, sp->per, g->i64, ""), "");
 	return LLVMBuildTrunc(b, LLVMBuildSDiv(b, x, LLVMBuildSExt(b, sp->S, g->i64, ""), ""), g->i32, "");
 }
 
@@ -23,15 +23,16 @@ void glue_split_range(G *g, const Split *sp, LLVMValueRef s, LLVMValueRef kr[2])
 {
 	LLVMBuilderRef b = g->b;
 	kr[0] = split_bound(g, sp, s);
-	kr[1] = LLVMBuildSub(b, split_bound(g, sp, LLVMBuildAdd(b, s, ci32(g, 1), "")), kr[0], "k_count");
+	kr[1] = LLVMBuildNSWSub(b, split_bound(g, sp, LLVMBuildNSWAdd(b, s, ci32(g, 1), "")), kr[0], "k_count");
 }
 
-/* Slots of the split ring that work item t takes. */
+/* Slots of the split ring that work item t takes: the end, then the
+ * start, as the monolith's plk_split_count reads them. */
 LLVMValueRef glue_split_count(G *g, const Split *sp, LLVMValueRef t)
 {
-	LLVMValueRef kr[2];
-	glue_split_range(g, sp, LLVMBuildSRem(g->b, t, sp->S, ""), kr);
-	return kr[1];
+	LLVMValueRef s = LLVMBuildSRem(g->b, t, sp->S, "");
+	LLVMValueRef end = split_bound(g, sp, LLVMBuildNSWAdd(g->b, s, ci32(g, 1), ""));
+	return LLVMBuildNSWSub(g->b, end, split_bound(g, sp, s), "k_count");
 }
 
 /* The reduction of frag e (check_split) after its producer's call, for
@@ -72,14 +73,14 @@ void glue_split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr,
  * (forwards, each block's first segment waited for the previous block's
  * last: a chain through the grid, 2-10x slower). The epilogue runs for a
  * tile the segment ends. No lanes (check_split), no pairs. */
-void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
-                      LLVMBasicBlockRef done)
+void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
 	const Graph *gr = g->p->g;
 	LLVMTypeRef i64 = g->i64;
-	LLVMValueRef per = LLVMBuildSExt(b, glue_expr_ir(g, gr->split_per), i64, "per");
-	LLVMValueRef total = LLVMBuildMul(b, LLVMBuildSExt(b, LLVMBuildMul(b, tiles_m, tiles_n, ""), i64, ""), per, "total");
+	LLVMValueRef tiles_m = cn->tiles_m, tiles_n = cn->tiles_n;
+	LLVMValueRef per = LLVMBuildSExt(b, cn->sp.per, i64, "per");
+	LLVMValueRef total = LLVMBuildNSWMul(b, LLVMBuildSExt(b, cn->ntiles, i64, ""), per, "total");
 	LLVMValueRef G_ = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), i64, "blocks");
 	LLVMValueRef c = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), i64, "block");
 	LLVMValueRef start = LLVMBuildSDiv(b, LLVMBuildMul(b, c, total, ""), G_, "start");

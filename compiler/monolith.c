@@ -454,7 +454,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	}
 	if (le)
 		pipe_skip_text(o, p, le, 1, r->role->lanes - 1, "t", step, "\t\t\t\t");
-	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1;   /* the flush call */\n");
+	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1, kf = kc = 0;   /* the flush call, as the glue's */\n");
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
 	/* The glue's role ends at its run's exit (glue.c, build_main): the

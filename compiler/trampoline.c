@@ -53,9 +53,10 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		fprintf(o, "PLK_GLUE plk_glue_mbar_arrive(unsigned a)\n"
 		           "{ asm volatile(\"{\\n.reg .b64 st;\\nmbarrier.arrive.shared.b64 st, [%%0];\\n}\" :: \"r\"(a) : \"memory\"); }\n"
 		           "PLK_GLUE plk_glue_mbar_wait(unsigned a, unsigned parity)\n"
-		           "{ unsigned ok; do asm volatile(\"{\\n.reg .pred p;\\nmbarrier.%s.parity.shared.b64 p, [%%1], %%2;\\n\"\n"
+		           "{ unsigned ok; do asm volatile(\"{\\n.reg .pred p;\\nmbarrier.%s.parity.%s.b64 p, [%%1], %%2;\\n\"\n"
 		           "  \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(a), \"r\"(parity) : \"memory\"); while (!ok); }\n",
-		           wait90 ? "try_wait" : "test_wait");
+		           /* plk.cuh's plk_mbar_wait, word for word (the monolith's) */
+		           wait90 ? "try_wait" : "test_wait", wait90 ? "shared::cta" : "shared");
 	if (clustered)
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"

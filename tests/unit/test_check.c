@@ -284,7 +284,7 @@ static void test_lanes(int handoff)
 	CHECK_EQ_INT(monolith_write(&c, pl, f), 0);
 	fclose(f);
 	CHECK(strstr(txt, "for (int t = blockIdx.x + 1 * (gridDim.x); t < nitems; t += 2 * (gridDim.x))") != NULL);
-	CHECK(strstr(txt, "plk_pipe_skip(&pipe_1_0, 1 * (((p3) + (32) - 1) / (32)), 4);") != NULL);
+	CHECK(strstr(txt, "plk_pipe_skip(&pipe_1_0, 1 * ((((p3) + (32) - 1) / (32))), 4);") != NULL);
 	/* lane 0 of m (inst 1, port 0) hands to lane 1's turn, lane 1 (inst 4) to lane 0's */
 	const PRole *l0 = pl->roles.v[1], *l1 = pl->roles.v[2];
 	char c0[96], c1[96];

@@ -19,6 +19,8 @@ static Expr *call(const char *f, Expr *a, Expr *b)
 	return e;
 }
 
+static void print_name_p(FILE *o, const char *n, const void *ud) { (void)ud; fputs(n, o); }
+
 static char *buf;
 static size_t len;
 
@@ -102,6 +104,18 @@ int main(void)
 	CHECK_STR(did_you_mean("setmaxreg", cands, 4), "setmaxnreg");
 	CHECK(did_you_mean("zzz", cands, 4) == NULL);
 	CHECK(did_you_mean("tma", cands, 4) == NULL);     /* itself is no suggestion */
+
+	/* C text of sizes (the monolith's): a ceil_div is one operand, so
+	 * 2 * ceil_div(x, 128) multiplies the quotient, not divides 2 x */
+	{
+		char *txt = NULL;
+		size_t n = 0;
+		FILE *o = open_memstream(&txt, &n);
+		expr_print_c(o, bin('*', num(2), call("ceil_div", name("x"), num(128))), print_name_p, NULL);
+		fclose(o);
+		CHECK_STR(txt, "(2 * (((x) + (128) - 1) / (128)))");
+		free(txt);
+	}
 
 	fclose(c.err);
 	ctx_fini(&c);

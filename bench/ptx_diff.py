@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Where a linked kernel's program and its monolith's part, one level
+above SASS: the PTX plkc links (`--emit=ptx`, the glue and every
+component after libNVVM's LTO) against `nvcc -ptx` of `--emit=monolith`,
+both with register numbers, labels and the kernel's name left out, as a
+unified diff. Where bench/sass_diff.py counts instructions that differ,
+this shows which glue IR to change.
+
+    python3 bench/ptx_diff.py --set stream --config pp64x128_split [--plkc build/plkc] [--context 3]
+"""
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from configs import SETS  # noqa: E402
+from prepare import NVCC, kernel_flag, variant  # noqa: E402
+
+
+def entry(ptx):
+    """The kernel's own text: the `.entry` to its closing brace (both keep
+    dead `.weak .func` copies of the components, in different orders)."""
+    lines, keep = [], False
+    for line in ptx.splitlines():
+        top = re.match(r"(\.visible\s+|\.weak\s+|\.extern\s+)?\.(entry|func)\b", line)
+        if top and keep:
+            break   # the next function: inline asm's braces are at column 0 too
+        keep = keep or (top is not None and top.group(2) == "entry")
+        if keep:
+            lines.append(line)
+    return lines
+
+
+def normal(ptx):
+    """The entry's PTX without what differs between two equal programs:
+    register and label numbers, the entry's and parameters' names,
+    comments, debug directives."""
+    out = []
+    for line in entry(ptx):
+        line = re.sub(r"//.*", "", line).strip()
+        if not line or line.startswith((".loc", ".file", ".version", ".target", ".address_size")):
+            continue
+        line = re.sub(r"%(r|rd|f|fd|p|rs|h|hh)\d+", r"%\1", line)
+        line = re.sub(r"\$L__\w+", "$L", line)
+        line = re.sub(r"\w+_param_(\d+)", r"param_\1", line)
+        out.append(line)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--set", required=True)
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--plkc", default="build/plkc")
+    ap.add_argument("--context", type=int, default=3)
+    args = ap.parse_args()
+    cfg = next((c for c in SETS[args.set] if c["name"] == args.config), None)
+    if cfg is None:
+        sys.exit("no configuration %s in set %s" % (args.config, args.set))
+    arch, kern = cfg["arch"], kernel_flag(cfg)
+    with tempfile.TemporaryDirectory() as tmp, variant(cfg) as recipe:
+        linked, mono_cu, mono = (os.path.join(tmp, n) for n in ("linked.ptx", "mono.cu", "mono.ptx"))
+        for cmd in ([args.plkc, recipe, "-arch", arch, "--emit=ptx", "-o", linked] + kern,
+                    [args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern,
+                    [NVCC, "-arch", arch, "-ptx", "-I.", "-Istdlib", "-o", mono, mono_cu]):
+            subprocess.run(cmd, check=True)
+        a, b = normal(open(mono).read()), normal(open(linked).read())
+    diff = list(difflib.unified_diff(a, b, "monolith", "linked", n=args.context, lineterm=""))
+    print("\n".join(diff))
+    print("%d lines of PTX (monolith), %d (linked); %d differ" % (
+        len(a), len(b), sum(1 for d in diff if d[:1] in "+-" and d[:3] not in ("+++", "---"))), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
