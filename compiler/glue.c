@@ -219,12 +219,12 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
  * place (a block's end, or before its terminator) for the caller. */
 static LLVMBuilderRef glue_aside(G *g)
 {
-	LLVMBuilderRef main = g->b;
+	LLVMBuilderRef in_use = g->b;
 	g->b = g->aside;
-	return main;
+	return in_use;
 }
 
-static void glue_back(G *g, LLVMBuilderRef main) { g->b = main; }
+static void glue_back(G *g, LLVMBuilderRef in_use) { g->b = in_use; }
 
 /* An alloca in fn's entry block, where SROA promotes it, after the ones
  * before it: they come in the order the glue asks for them, as the
@@ -303,10 +303,10 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMValueRef a = glue_alloca(g, st, "pipe");
 	LLVMSetAlignment(a, 8);
 	/* The caller is inside the tile loop: zero it in the loop's preheader. */
-	LLVMBuilderRef main = glue_aside(g);
+	LLVMBuilderRef in_use = glue_aside(g);
 	at_preheader(g);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
-	glue_back(g, main);
+	glue_back(g, in_use);
 	fr[*nfr] = (Frag){ pt, g->lane, a };
 	++*nfr;
 	return a;
@@ -382,7 +382,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMTypeRef st = ctx_type(g, prov);
 	LLVMValueRef a = glue_alloca(g, st, "hook.ctx");
 	LLVMSetAlignment(a, 8);
-	LLVMBuilderRef main = glue_aside(g);
+	LLVMBuilderRef in_use = glue_aside(g);
 	at_preheader(g);
 	int np = prov->comp->params.n;
 	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
@@ -391,7 +391,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 	for (int i = 0; i < np; i++)
 		LLVMBuildStore(g->b, vs[i], LLVMBuildStructGEP2(g->b, st, a, (unsigned)i, ""));
 	LLVMValueRef p = LLVMBuildBitCast(g->b, a, g->i8p, "");
-	glue_back(g, main);
+	glue_back(g, in_use);
 	fr[*nfr] = (Frag){ pt, g->lane, p };
 	++*nfr;
 	return p;
@@ -836,11 +836,11 @@ static LLVMBasicBlockRef cluster_exit(G *g, LLVMBasicBlockRef done)
 	if (!abi_clustered(g->p))
 		return done;
 	LLVMBasicBlockRef leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
-	LLVMBuilderRef main = glue_aside(g);
+	LLVMBuilderRef in_use = glue_aside(g);
 	LLVMPositionBuilderAtEnd(g->b, leave);
 	helper_call(g, "plk_glue_cluster_sync", NULL, 0);
 	LLVMBuildBr(g->b, done);
-	glue_back(g, main);
+	glue_back(g, in_use);
 	return leave;
 }
 
