@@ -62,7 +62,9 @@ def main():
     if cfg is None:
         sys.exit("no configuration %s in set %s" % (args.config, args.set))
     arch, kern = cfg["arch"], kernel_flag(cfg)
-    with tempfile.TemporaryDirectory() as tmp, variant(cfg) as recipe:
+    # the edited recipe beside the original under a name of this process's
+    # own: bench/prepare.py --check (a test beside this one) writes NAME's
+    with tempfile.TemporaryDirectory() as tmp, variant(dict(cfg, name="%s_ptx%d" % (cfg["name"], os.getpid()))) as recipe:
         linked, mono_cu, mono = (os.path.join(tmp, n) for n in ("linked.ptx", "mono.cu", "mono.ptx"))
         for cmd in ([args.plkc, recipe, "-arch", arch, "--emit=ptx", "-o", linked] + kern,
                     [args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern,

@@ -1,0 +1,26 @@
+#!/bin/bash
+# The glue says what the monolith's C says: for configurations whose
+# linked SASS equals their monolith's (bench/results/2026-12-04-glue-as-
+# monolith.md, -split-stream-as-monolith.md), the PTX plkc links and
+# `nvcc -ptx` of `--emit=monolith` are the same text once register
+# numbers and labels are left out (bench/ptx_diff.py): a GEMM, B
+# multicast, pingpong lanes (2 and 3), stream-K and the sm_80 path.
+# A glue or monolith.c change that parts them fails here, without a GPU.
+# Exit 0 pass, 1 fail, 77 skip.
+B=${1:-build}
+PLKC=${PLKC:-$PWD/$B/plkc}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -x "$CUDA_HOME/bin/nvcc" ] || { echo "skip: no nvcc under $CUDA_HOME"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+export PATH="$CUDA_HOME/bin:$PATH"
+fail=0
+for sc in main/gemm_128x256 main/gemm_mcast_128x256 main/gemm_pingpong_128x128 main/sm80_swiglu_128x128 \
+	  lanes/gemm_pingpong3_64x128 stream/pp64x128_stream; do
+	out=$(python3 bench/ptx_diff.py --plkc "$PLKC" --set "${sc%/*}" --config "${sc#*/}" 2>&1 >/dev/null | tail -n 1)
+	case "$out" in
+	*"; 0 differ") ;;
+	*) echo "FAIL: $sc: ${out:-no output}"; fail=1 ;;
+	esac
+done
+[ $fail -eq 0 ] && echo "6 configurations: the glue's PTX is the monolith's"
+exit $fail
