@@ -4,9 +4,12 @@ above SASS: the PTX plkc links (`--emit=ptx`, the glue and every
 component after libNVVM's LTO) against `nvcc -ptx` of `--emit=monolith`,
 both with register numbers, labels and the kernel's name left out, as a
 unified diff. Where bench/sass_diff.py counts instructions that differ,
-this shows which glue IR to change.
+this shows which glue IR to change. With --sass NVDISASM the two cubins'
+SASS instead (`nvdisasm -c`, addresses and encodings left out, as
+bench/sass_diff.py reads them): what runs.
 
     python3 bench/ptx_diff.py --set stream --config pp64x128_split [--plkc build/plkc] [--context 3]
+                              [--sass NVDISASM]
 """
 import argparse
 import difflib
@@ -17,6 +20,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sass_diff  # noqa: E402
 from configs import SETS  # noqa: E402
 from prepare import NVCC, kernel_flag, variant  # noqa: E402
 
@@ -57,6 +61,7 @@ def main():
     ap.add_argument("--config", required=True)
     ap.add_argument("--plkc", default="build/plkc")
     ap.add_argument("--context", type=int, default=3)
+    ap.add_argument("--sass", metavar="NVDISASM", help="compare the cubins' SASS, disassembled by NVDISASM")
     args = ap.parse_args()
     cfg = next((c for c in SETS[args.set] if c["name"] == args.config), None)
     if cfg is None:
@@ -65,16 +70,25 @@ def main():
     # the edited recipe beside the original under a name of this process's
     # own: bench/prepare.py --check (a test beside this one) writes NAME's
     with tempfile.TemporaryDirectory() as tmp, variant(dict(cfg, name="%s_ptx%d" % (cfg["name"], os.getpid()))) as recipe:
-        linked, mono_cu, mono = (os.path.join(tmp, n) for n in ("linked.ptx", "mono.cu", "mono.ptx"))
-        for cmd in ([args.plkc, recipe, "-arch", arch, "--emit=ptx", "-o", linked] + kern,
+        ext = "cubin" if args.sass else "ptx"
+        linked, mono_cu, mono = (os.path.join(tmp, n) for n in ("linked." + ext, "mono.cu", "mono." + ext))
+        sm = arch[3:]
+        for cmd in ([args.plkc, recipe, "-arch", arch, "--emit=" + ext, "-o", linked] + kern +
+                    (["--manifest", os.path.join(tmp, "linked.json")] if args.sass else []),
                     [args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern,
-                    [NVCC, "-arch", arch, "-ptx", "-I.", "-Istdlib", "-o", mono, mono_cu]):
+                    [NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-" + ext, "-I.", "-Istdlib",
+                     "-o", mono, mono_cu]):
             subprocess.run(cmd, check=True)
-        a, b = normal(open(mono).read()), normal(open(linked).read())
+        if args.sass:
+            sass_diff.DISASM = [args.sass, "-c"]
+            a, b = sass_diff.sass(mono), sass_diff.sass(linked)
+        else:
+            a, b = normal(open(mono).read()), normal(open(linked).read())
     diff = list(difflib.unified_diff(a, b, "monolith", "linked", n=args.context, lineterm=""))
     print("\n".join(diff))
-    print("%d lines of PTX (monolith), %d (linked); %d differ" % (
-        len(a), len(b), sum(1 for d in diff if d[:1] in "+-" and d[:3] not in ("+++", "---"))), file=sys.stderr)
+    print("%d lines of %s (monolith), %d (linked); %d differ" % (
+        len(a), "SASS" if args.sass else "PTX", len(b),
+        sum(1 for d in diff if d[:1] in "+-" and d[:3] not in ("+++", "---"))), file=sys.stderr)
 
 
 if __name__ == "__main__":

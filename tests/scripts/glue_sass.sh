@@ -1,0 +1,29 @@
+#!/bin/bash
+# The linked attention kernels are their monoliths, instruction for
+# instruction: the SASS plkc's link gives and that of one nvcc unit of
+# the same sources (`--emit=monolith`) are the same once addresses and
+# encodings are left out (bench/ptx_diff.py --sass; bench/results/
+# 2026-12-04-glue-as-monolith.md). Four variants of the one core: three
+# warpgroups at head dim 64 with the causal mask, the sliding window,
+# the block-sparse iterator, the document mask with its LPT order.
+# Needs nvdisasm (the nvidia-cuda-nvdisasm wheel; .ci/run installs it).
+# Exit 0 pass, 1 fail, 77 skip.
+B=${1:-build}
+PLKC=${PLKC:-$PWD/$B/plkc}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -x "$CUDA_HOME/bin/nvcc" ] || { echo "skip: no nvcc under $CUDA_HOME"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+NVD=$(command -v nvdisasm || python3 -c 'import os, nvidia
+print(next(p for p in (os.path.join(d, "cu13", "bin", "nvdisasm") for d in nvidia.__path__) if os.access(p, os.X_OK)))' 2>/dev/null)
+[ -n "$NVD" ] || { echo "skip: no nvdisasm (pip install nvidia-cuda-nvdisasm)"; exit 77; }
+export PATH="$CUDA_HOME/bin:$PATH"
+fail=0
+for c in attn_causal_d64 attn_sliding_d128 attn_block_sparse_d64 attn_document_d128; do
+	out=$(python3 bench/ptx_diff.py --plkc "$PLKC" --set attention --config "$c" --sass "$NVD" 2>&1 >/dev/null | tail -n 1)
+	case "$out" in
+	*"; 0 differ") ;;
+	*) echo "FAIL: $c: ${out:-no output}"; fail=1 ;;
+	esac
+done
+[ $fail -eq 0 ] && echo "4 attention kernels: the linked SASS is the monolith's"
+exit $fail
