@@ -702,6 +702,24 @@ static LLVMValueRef items_first(G *g, int pair, int twod)
 	return t0;
 }
 
+/* Pingpong lanes: the cursor of r's ring steps over `count` items of the
+ * other lanes, items base + j x step for j = j0 .. j0 + count - 1: the
+ * ring's `per` slots each, or under a split each item's own count (as
+ * the monolith's pipe_skip_text says it). */
+static void lanes_skip(G *g, const PRole *r, Frag *fr, int *nfr, const Split *sp, LLVMValueRef base, int j0,
+                       int count, int pair, int twod, LLVMValueRef nitems)
+{
+	LLVMBuilderRef b = g->b;
+	const GEdge *le = r->role->lane_edge;
+	LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
+	int split = g->p->g->split != NULL;
+	LLVMValueRef n = split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, count), glue_expr_ir(g, le->per), "");
+	for (int j = j0; split && j < j0 + count; j++)
+		n = LLVMBuildNSWAdd(b, n, glue_split_count(g, sp, LLVMBuildAdd(b, base, LLVMBuildMul(b, ci32(g, j),
+		                    items_step(g, pair, twod, nitems), ""), "")), "");
+	pipe_skip(g, pipe, n, placement_ring(g->p, le)->stages);
+}
+
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * Paired (2 x 1 clusters, which the runtime launches whole): work item t
  * is a pair of tile rows; t = cluster id, stepping by the number of
@@ -745,14 +763,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	/* the first item, after the prologue calls: the monolith's loop
 	 * starts there */
 	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
-	if (le && r->lane) {   /* lane L: the L items of the lanes before it, then its first */
-		LLVMValueRef lpipe = pipe_ptr(g, fr, nfr, le->tp);
-		LLVMValueRef n0 = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, r->lane), glue_expr_ir(g, le->per), "");
-		for (int j = 0; gr->split && j < r->lane; j++)
-			n0 = LLVMBuildNSWAdd(b, n0, glue_split_count(g, &sp, LLVMBuildAdd(b, t_first, LLVMBuildMul(b, ci32(g, j),
-			                     items_step(g, pair, twod, nitems), ""), "")), "");
-		pipe_skip(g, lpipe, n0, placement_ring(g->p, le)->stages);
-	}
+	if (le && r->lane)   /* lane L: the L items of the lanes before it, then its first */
+		lanes_skip(g, r, fr, nfr, &sp, t_first, 0, r->lane, pair, twod, nitems);
 	LLVMValueRef t0 = items_first(g, pair, twod);
 	if (le)
 		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, ci32(g, r->lane), items_step(g, pair, twod, nitems), ""), "");
@@ -809,14 +821,8 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 			helper_call(g, "plk_glue_mbar_arrive", a, 1);
 		}
 	}
-	if (le) {   /* the other lanes' items until this lane's next: lanes - 1 of them */
-		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, le->tp);
-		LLVMValueRef n = gr->split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, lanes - 1), glue_expr_ir(g, le->per), "");
-		for (int j = 1; gr->split && j < lanes; j++)   /* split: each item's own count */
-			n = LLVMBuildNSWAdd(b, n, glue_split_count(g, &sp, LLVMBuildAdd(b, t, LLVMBuildMul(b, ci32(g, j),
-			                    items_step(g, pair, twod, nitems), ""), "")), "");
-		pipe_skip(g, pipe, n, placement_ring(g->p, le)->stages);
-	}
+	if (le)   /* the other lanes' items until this lane's next: lanes - 1 of them */
+		lanes_skip(g, r, fr, nfr, &sp, t, 1, lanes - 1, pair, twod, nitems);
 	/* a megakernel's op strides like a persistent kernel: its block has
 	 * every piece first + k x step */
 	LLVMValueRef next = gr->dynamic ? LLVMBuildAdd(b, k, ci32(g, 1), "")
