@@ -10,6 +10,10 @@ bench/sass_diff.py reads them): what runs.
 
     python3 bench/ptx_diff.py --set stream --config pp64x128_split [--plkc build/plkc] [--context 3]
                               [--sass NVDISASM]
+
+With --same SET/CONFIG ... it prints one count a configuration instead
+of the diff, and exits 1 unless every one is 0 (tests/scripts/glue_ptx.sh,
+glue_sass.sh).
 """
 import argparse
 import difflib
@@ -55,41 +59,60 @@ def normal(ptx):
     return out
 
 
+def listings(cfg, plkc, nvdisasm):
+    """The monolith's and the linked kernel's normalised PTX, or with
+    nvdisasm their SASS."""
+    arch, kern, sm = cfg["arch"], kernel_flag(cfg), cfg["arch"][3:]
+    ext = "cubin" if nvdisasm else "ptx"
+    # the edited recipe beside the original under a name of this process's
+    # own: bench/prepare.py --check (a test beside this one) writes NAME's
+    with tempfile.TemporaryDirectory() as tmp, variant(dict(cfg, name="%s_ptx%d" % (cfg["name"], os.getpid()))) as recipe:
+        linked, mono_cu, mono = (os.path.join(tmp, n) for n in ("linked." + ext, "mono.cu", "mono." + ext))
+        for cmd in ([plkc, recipe, "-arch", arch, "--emit=" + ext, "-o", linked] + kern +
+                    (["--manifest", os.path.join(tmp, "linked.json")] if nvdisasm else []),
+                    [plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern,
+                    [NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-" + ext, "-I.", "-Istdlib", "-diag-suppress", "177",
+                     "-o", mono, mono_cu]):
+            subprocess.run(cmd, check=True)
+        if nvdisasm:
+            return sass_diff.sass(mono, [nvdisasm, "-c"]), sass_diff.sass(linked, [nvdisasm, "-c"])
+        return normal(open(mono).read()), normal(open(linked).read())
+
+
+def config(set_name, name):
+    cfg = next((c for c in SETS.get(set_name, []) if c["name"] == name), None)
+    if cfg is None:
+        sys.exit("no configuration %s in set %s" % (name, set_name))
+    return cfg
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--set", required=True)
-    ap.add_argument("--config", required=True)
+    ap.add_argument("--set")
+    ap.add_argument("--config")
+    ap.add_argument("--same", nargs="+", metavar="SET/CONFIG", help="only count, and fail unless all are 0")
     ap.add_argument("--plkc", default="build/plkc")
     ap.add_argument("--context", type=int, default=3)
     ap.add_argument("--sass", metavar="NVDISASM", help="compare the cubins' SASS, disassembled by NVDISASM")
     args = ap.parse_args()
-    cfg = next((c for c in SETS[args.set] if c["name"] == args.config), None)
-    if cfg is None:
-        sys.exit("no configuration %s in set %s" % (args.config, args.set))
-    arch, kern = cfg["arch"], kernel_flag(cfg)
-    # the edited recipe beside the original under a name of this process's
-    # own: bench/prepare.py --check (a test beside this one) writes NAME's
-    with tempfile.TemporaryDirectory() as tmp, variant(dict(cfg, name="%s_ptx%d" % (cfg["name"], os.getpid()))) as recipe:
-        ext = "cubin" if args.sass else "ptx"
-        linked, mono_cu, mono = (os.path.join(tmp, n) for n in ("linked." + ext, "mono.cu", "mono." + ext))
-        sm = arch[3:]
-        for cmd in ([args.plkc, recipe, "-arch", arch, "--emit=" + ext, "-o", linked] + kern +
-                    (["--manifest", os.path.join(tmp, "linked.json")] if args.sass else []),
-                    [args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern,
-                    [NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-" + ext, "-I.", "-Istdlib",
-                     "-o", mono, mono_cu]):
-            subprocess.run(cmd, check=True)
-        if args.sass:
-            sass_diff.DISASM = [args.sass, "-c"]
-            a, b = sass_diff.sass(mono), sass_diff.sass(linked)
-        else:
-            a, b = normal(open(mono).read()), normal(open(linked).read())
+    what = "SASS" if args.sass else "PTX"
+    if args.same:
+        bad = 0
+        for sc in args.same:
+            a, b = listings(config(*sc.split("/", 1)), args.plkc, args.sass)
+            n = sass_diff.differ(a, b)
+            bad += n != 0
+            print("%s: %d lines of %s (monolith), %d (linked); %d differ" % (sc, len(a), what, len(b), n), flush=True)
+        return 1 if bad else 0
+    if not (args.set and args.config):
+        ap.error("--set and --config, or --same")
+    a, b = listings(config(args.set, args.config), args.plkc, args.sass)
     diff = list(difflib.unified_diff(a, b, "monolith", "linked", n=args.context, lineterm=""))
     print("\n".join(diff))
     print("%d lines of %s (monolith), %d (linked); %d differ" % (
-        len(a), "SASS" if args.sass else "PTX", len(b),
-        sum(1 for d in diff if d[:1] in "+-" and d[:3] not in ("+++", "---"))), file=sys.stderr)
+        len(a), what, len(b), sum(1 for d in diff if d[:1] in "+-" and d[:3] not in ("+++", "---"))), file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

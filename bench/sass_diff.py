@@ -21,8 +21,9 @@ import subprocess
 DISASM = ["cuobjdump", "-sass"]
 
 
-def sass(path):
-    out = subprocess.run(DISASM + [path], capture_output=True, text=True, check=True).stdout
+def sass(path, disasm=None):
+    """path's instructions, disassembled by disasm (default DISASM)."""
+    out = subprocess.run((disasm or DISASM) + [path], capture_output=True, text=True, check=True).stdout
     ins = []
     for line in out.splitlines():
         m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?);", line)
