@@ -685,6 +685,28 @@ SETS["misaligned_quads"] = [
                                                         QUAD]),
 ]
 
+# ... and B shared four ways: the multicast tiles in 4 x 1 clusters
+# (tma_load_ab BWAYS = 4), cuBLAS's arrangement at 1000 x 3000 x 1000
+# (200 x 128 tiles, 2026-12-03-cublas-kernels.md): each CTA requests a
+# quarter of B's straddling rows, A's as before. Like quads, at most 30
+# clusters of 4 run at once (120 CTAs).
+FOUR = ("cluster(2, 1)", "cluster(4, 1)")
+MIS_FOURS = MIS_QUADS + [(1000, 3000, 1000), (1100, 904, 1000)]
+SETS["misaligned_fours"] = [
+    _auto("gemm_n192_mc", MIS_FOURS, "gemm_n192_mc_m4"),
+    _auto("gemm_n192_mc", MIS_FOURS, "gemm_n192_f4", [("CH = 64, MCAST = 2", "CH = 64, MCAST = 4, BWAYS = 4"), FOUR]),
+    _auto("gemm_wide_mc", MIS_FOURS, "gemm_wide_mc_m4"),
+    _auto("gemm_wide_mc", MIS_FOURS, "gemm_wide_f4", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4, BWAYS = 4"),
+                                                      FOUR]),
+    _auto("gemm_n224", MIS_FOURS, "gemm_n224_f4",
+          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG\n  grid persistent, "
+            "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
+            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4, BWAYS = 4\n  grid persistent, "
+            "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(4, 1)")]),
+    _auto("gemm_pp", MIS_FOURS, "gemm_pp_f4",
+          [(PP_MC[0][0], PP_MC[0][1].replace("MCAST = 2", "MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
+]
+
 # gemm_swiglu_auto's small tiles at M <= 64 (swiglu_small: 64 x 256,
 # pingpong): at N = 14336 they are 112 tiles, so 20 of the 132 SMs stream
 # no weights (16 x 14336 x 4096: 1.045x the baseline in suite run 11,

@@ -259,9 +259,12 @@ int abi_clustered(const Placement *p)
 	return p->arch->sm >= 90 && p->g->cluster[0] * p->g->cluster[1] > 1;
 }
 
-int abi_paired(const Placement *p)
+int abi_rows_log2(const Placement *p)
 {
-	return abi_clustered(p) && p->g->cluster[0] == 2 && p->g->cluster[1] == 1;
+	int x = p->g->cluster[0], y = p->g->cluster[1];
+	if (!abi_clustered(p) || !((y == 1 && (x == 2 || x == 4)) || (x == 2 && y == 2)))
+		return 0;
+	return x == 4 ? 2 : 1;
 }
 
 int abi_quad(const Placement *p)

@@ -196,6 +196,10 @@ static void component(FILE *o, const Component *c)
 	if (c->cluster) {
 		fputs("    cluster ", o);
 		expr_print(o, c->cluster);
+		if (c->cluster_y) {
+			fputs(" x ", o);
+			expr_print(o, c->cluster_y);
+		}
 		fputc('\n', o);
 	}
 	if (c->engine)

@@ -235,19 +235,32 @@ void check_counts(Chk *k)
 /* ------------------------------------------------------------- clusters
  * `cluster N` in a contract, N > 1: the component works with the other
  * blocks of a cluster of exactly N (a TMA multicast to N CTAs, slots
- * released across them), on the tiles the glue gives them: a 2 x 1
- * cluster's blocks a pair of tile rows on one tile column, a 2 x 2
- * cluster's a 2 x 2 block of tiles (glue.c, role_body). Any other launch
- * hangs or computes garbage, so the kernel's cluster must have that
- * shape. N = 1 asks for nothing: such a component runs alone in its
- * block, in a cluster or not. */
+ * released across them), on the tiles the glue gives them: a 2 x 1 or
+ * 4 x 1 cluster's blocks two or four tile rows on one tile column, a
+ * 2 x 2 cluster's a 2 x 2 block of tiles (glue.c, role_body). Any other
+ * launch hangs or computes garbage, so the kernel's cluster must have
+ * that shape. `cluster X x Y` names the shape; `cluster N` means 2 x 1
+ * for 2 and 2 x 2 for 4. N = 1 asks for nothing: such a component runs
+ * alone in its block, in a cluster or not. */
 
-/* The cluster shape that `cluster N` means: 2 x 1 or 2 x 2 (N x 1 for
- * any other N, which no arrangement of tiles serves: refused as such). */
-static void cluster_shape(int64_t n, int64_t *x, int64_t *y)
+/* The cluster shape a contract asks for: `cluster X x Y` as written,
+ * `cluster N` 2 x 1 or 2 x 2 (N x 1 for any other N). 0, or -1 if an
+ * expression cannot be evaluated. */
+static int cluster_shape(Chk *k, const Component *cp, Scope *cs, int64_t *x, int64_t *y)
 {
-	*x = n == 4 ? 2 : n;
-	*y = n == 4 ? 2 : 1;
+	if (eval_expr(k->c, cp->cluster, cs, x))
+		return -1;
+	if (cp->cluster_y)
+		return eval_expr(k->c, cp->cluster_y, cs, y) ? -1 : 0;
+	*y = *x == 4 ? 2 : 1;
+	*x = *x == 4 ? 2 : *x;
+	return 0;
+}
+
+/* The arrangements of tiles the glue makes: 2 x 1, 4 x 1 and 2 x 2. */
+static int cluster_arranged(int64_t x, int64_t y)
+{
+	return (y == 1 && (x == 2 || x == 4)) || (x == 2 && y == 2);
 }
 
 void check_clusters(Chk *k)
@@ -269,21 +282,28 @@ void check_clusters(Chk *k)
 		if (!cp->cluster)
 			continue;
 		Scope cs = inst_scope(k, gi);
-		int64_t want;
-		if (eval_expr(k->c, cp->cluster, &cs, &want))
-			return;
-		wants[gi->id] = want;
-		if (want <= 1)
-			continue;
 		int64_t wx, wy;
-		cluster_shape(want, &wx, &wy);
-		if (want == have && wx == g->cluster[0] && (want == 2 || want == 4)) {
+		if (cluster_shape(k, cp, &cs, &wx, &wy))
+			return;
+		/* a shape's sides: 1 to 16 (check_grid's limit), or no shape */
+		int sides = wx >= 1 && wy >= 1 && wx <= 16 && wy <= 16;
+		int64_t want = !cp->cluster_y ? wx * wy : sides ? wx * wy : -1;
+		wants[gi->id] = want;
+		if (cp->cluster_y ? want == 1 : want <= 1)
+			continue;
+		int ok = cluster_arranged(wx, wy);
+		if (ok && wx == g->cluster[0] && wy == g->cluster[1]) {
 			((GInst *)gi)->cluster = (int)want;	/* have <= 16: check_grid */
 			continue;
 		}
 		Diag *d;
 		Span sp = gi->decl ? gi->decl->sp : k->k->name_sp;
-		if (want != 2 && want != 4) {
+		if (!ok && cp->cluster_y) {
+			d = diag_new(k->c, DIAG_ERROR, "E0350", sp, "`%s` needs %lld x %lld clusters; the glue "
+			             "shares tiles in 2 x 1, 4 x 1 and 2 x 2 clusters only", gi->name, (long long)wx,
+			             (long long)wy);
+			d->primary.msg = arena_printf(A(k), "no arrangement of tiles for `%s`", gi->name);
+		} else if (!ok) {
 			d = diag_new(k->c, DIAG_ERROR, "E0350", sp, "`%s` needs clusters of %lld blocks; the glue "
 			             "shares tiles in clusters of 2 and 4 only", gi->name, (long long)want);
 			d->primary.msg = arena_printf(A(k), "no arrangement of tiles for `%s`", gi->name);
@@ -296,13 +316,21 @@ void check_clusters(Chk *k)
 			             gi->name, (long long)wx, (long long)wy, k->k->name, g->cluster[0], g->cluster[1]);
 			d->primary.msg = arena_printf(A(k), "`%s` would share tiles with blocks that compute other ones", gi->name);
 		}
-		diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
+		if (cp->cluster_y)
+			diag_label(d, cp->cluster_sp, "`%s` assumes %lld x %lld blocks per cluster", cp->name,
+			           (long long)wx, (long long)wy);
+		else
+			diag_label(d, cp->cluster_sp, "`%s` assumes %lld blocks per cluster", cp->name, (long long)want);
 		if (have > 1)
 			diag_label(d, pol, "%d x %d blocks per cluster", g->cluster[0], g->cluster[1]);
 		label_origins(k, d, gi, cp->cluster);
-		diag_note(d, "a 2 x 1 cluster's blocks take a pair of tile rows on one tile column, a 2 x 2 "
-		             "cluster's two rows by two columns");
-		if (want != 2 && want != 4)
+		if (cp->cluster_y)
+			label_origins(k, d, gi, cp->cluster_y);
+		diag_note(d, "a 2 x 1 (4 x 1) cluster's blocks take two (four) tile rows on one tile column, "
+		             "a 2 x 2 cluster's two rows by two columns");
+		if (!ok && cp->cluster_y)
+			diag_help(d, "instantiate `%s` for 2 x 1, 4 x 1 or 2 x 2 clusters", cp->name);
+		else if (!ok)
 			diag_help(d, "instantiate `%s` for clusters of 2 or 4", cp->name);
 		else if (want != have)
 			diag_help(d, "launch clusters of %lld blocks (`grid ..., cluster(%lld, %lld)`), or instantiate `%s` for %lld",

@@ -216,6 +216,10 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 	if (comp->cluster) {
 		fputs("  cluster ", out);
 		print_expr(out, comp->cluster, P_ADD);
+		if (comp->cluster_y) {
+			fputs(" x ", out);
+			print_expr(out, comp->cluster_y, P_ADD);
+		}
 		fputc('\n', out);
 	}
 	if (comp->engine)

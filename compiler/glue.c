@@ -659,43 +659,45 @@ static void build_counts(G *g, LLVMValueRef tiles_m, LLVMValueRef tiles_n, Count
 {
 	LLVMBuilderRef b = g->b;
 	const Graph *gr = g->p->g;
-	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
+	int quad = abi_quad(g->p), lg = abi_rows_log2(g->p);
 	cn->tiles_m = tiles_m, cn->tiles_n = tiles_n;
 	LLVMValueRef ntiles = cn->ntiles = LLVMBuildNSWMul(b, tiles_m, tiles_n, "ntiles");
 	cn->sp.S = gr->split ? glue_expr_ir(g, gr->split) : ci32(g, 1);
 	cn->sp.per = gr->split_per ? glue_expr_ir(g, gr->split_per) : NULL;
 	cn->nitems = gr->split ? LLVMBuildNSWMul(b, ntiles, cn->sp.S, "nitems") : ntiles;
 	cn->sp.zero = gr->split && !gr->stream ? LLVMBuildSExt(b, glue_expr_ir(g, gr->ws_zero), g->i64, "ws.zero") : NULL;
-	cn->pairs_m = pair ? LLVMBuildAShr(b, LLVMBuildNSWAdd(b, tiles_m, ci32(g, 1), ""), ci32(g, 1), "pairs_m") : NULL;
+	cn->pairs_m = lg ? LLVMBuildAShr(b, LLVMBuildNSWAdd(b, tiles_m, ci32(g, (1 << lg) - 1), ""), ci32(g, lg), "pairs_m")
+	                 : NULL;
 	cn->pairs_n = quad ? LLVMBuildAShr(b, LLVMBuildNSWAdd(b, tiles_n, ci32(g, 1), ""), ci32(g, 1), "pairs_n") : NULL;
-	if (pair) {   /* items over pairs of tile rows (quads: and of columns) */
+	if (lg) {   /* items over pairs (fours) of tile rows (quads: and pairs of columns) */
 		LLVMValueRef np = LLVMBuildNSWMul(b, cn->pairs_m, quad ? cn->pairs_n : tiles_n, "npairs");
 		cn->nitems = gr->split ? LLVMBuildNSWMul(b, np, cn->sp.S, "") : np;
 	}
 }
 
-/* The block's (or pair's) stride through the work items, read where it
- * is used, as the monolith's `t += gridDim.x` reads it. */
-static LLVMValueRef items_step(G *g, int pair, int twod, LLVMValueRef nitems)
+/* The block's (or cluster's) stride through the work items, read where
+ * it is used, as the monolith's `t += gridDim.x` reads it; lg: log2 of
+ * the tile rows a cluster takes (abi_rows_log2). */
+static LLVMValueRef items_step(G *g, int lg, int twod, LLVMValueRef nitems)
 {
 	if (g->ops)   /* a megakernel's op (mega.c: no pairs, no clusters) */
 		return g->op_step;
 	if (!g->p->g->persistent)
 		return nitems;   /* one work item per block */
 	LLVMValueRef nx = call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32);
-	if (pair)
-		return LLVMBuildLShr(g->b, nx, ci32(g, 1), "");
+	if (lg)
+		return LLVMBuildLShr(g->b, nx, ci32(g, lg), "");
 	return twod ? LLVMBuildMul(g->b, nx, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.y", g->i32), "") : nx;
 }
 
-/* The block's (or pair's) first work item. */
-static LLVMValueRef items_first(G *g, int pair, int twod)
+/* The block's (or cluster's) first work item. */
+static LLVMValueRef items_first(G *g, int lg, int twod)
 {
 	if (g->ops)
 		return g->op_first;
 	LLVMValueRef t0 = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32);
-	if (pair)
-		return LLVMBuildLShr(g->b, t0, ci32(g, 1), "cluster");
+	if (lg)
+		return LLVMBuildLShr(g->b, t0, ci32(g, lg), "cluster");
 	if (twod)
 		t0 = LLVMBuildAdd(g->b, t0, LLVMBuildMul(g->b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32),
 		                                        call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), ""), "");
@@ -707,7 +709,7 @@ static LLVMValueRef items_first(G *g, int pair, int twod)
  * ring's `per` slots each, or under a split each item's own count (as
  * the monolith's pipe_skip_text says it). */
 static void lanes_skip(G *g, const PRole *r, Frag *fr, int *nfr, const Split *sp, LLVMValueRef base, int j0,
-                       int count, int pair, int twod, LLVMValueRef nitems)
+                       int count, int lg, int twod, LLVMValueRef nitems)
 {
 	LLVMBuilderRef b = g->b;
 	const GEdge *le = r->role->lane_edge;
@@ -716,32 +718,32 @@ static void lanes_skip(G *g, const PRole *r, Frag *fr, int *nfr, const Split *sp
 	LLVMValueRef n = split ? ci32(g, 0) : LLVMBuildNSWMul(b, ci32(g, count), glue_expr_ir(g, le->per), "");
 	for (int j = j0; split && j < j0 + count; j++)
 		n = LLVMBuildNSWAdd(b, n, glue_split_count(g, sp, LLVMBuildAdd(b, base, LLVMBuildMul(b, ci32(g, j),
-		                    items_step(g, pair, twod, nitems), ""), "")), "");
+		                    items_step(g, lg, twod, nitems), ""), "")), "");
 	pipe_skip(g, pipe, n, placement_ring(g->p, le)->stages);
 }
 
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
- * Paired (2 x 1 clusters, which the runtime launches whole): work item t
- * is a pair of tile rows; t = cluster id, stepping by the number of
- * clusters, so both CTAs of a cluster take the same items in the same
- * order and leave the loop together. The CTA of rank r takes tile row
- * 2m + r; with an odd number of tile rows the last pair's second tile is
- * past M, loaded as zeros and clipped by the epilogue, so that the
- * partner still meets every barrier. Quads (2 x 2 clusters, a grid of
+ * Rows (2 x 1 or 4 x 1 clusters, which the runtime launches whole): work
+ * item t is R = 2 or 4 tile rows on one column; t = cluster id, stepping
+ * by the number of clusters, so the CTAs of a cluster take the same items
+ * in the same order and leave the loop together. The CTA of rank r takes
+ * tile row Rm + r; where the tile rows are not a multiple of R the last
+ * group's tiles past M are loaded as zeros and clipped by the epilogue,
+ * so that the partners still meet every barrier. Quads (2 x 2 clusters, a grid of
  * 2 x clusters by 2): item t is two tile rows by two tile columns, the
  * CTA at (x, y) of its cluster taking tile (2m + x, 2n + y), past the
  * edges the same way. */
 static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
-	int quad = abi_quad(g->p), pair = abi_paired(g->p) || quad;
-	LLVMValueRef tiles_m = pair ? cn->pairs_m : cn->tiles_m, tiles_n = quad ? cn->pairs_n : cn->tiles_n;
+	int quad = abi_quad(g->p), lg = abi_rows_log2(g->p);
+	LLVMValueRef tiles_m = lg ? cn->pairs_m : cn->tiles_m, tiles_n = quad ? cn->pairs_n : cn->tiles_n;
 	const Graph *gr = g->p->g;
 	Split sp = cn->sp;
 	LLVMValueRef nitems = cn->nitems;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1 && !quad;
-	LLVMValueRef t_first = gr->split ? items_first(g, pair, twod) : NULL;   /* split lanes' skip */
+	LLVMValueRef t_first = gr->split ? items_first(g, lg, twod) : NULL;   /* split lanes' skip */
 	/* Pingpong: lane L of N takes the block's items L, L + N, ... and
 	 * steps its cursor of the shared ring over the other lanes' slots
 	 * (the edge's `per` each), here before its first item and after each
@@ -764,10 +766,10 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	 * starts there */
 	LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l.pre));
 	if (le && r->lane)   /* lane L: the L items of the lanes before it, then its first */
-		lanes_skip(g, r, fr, nfr, &sp, t_first, 0, r->lane, pair, twod, nitems);
-	LLVMValueRef t0 = items_first(g, pair, twod);
+		lanes_skip(g, r, fr, nfr, &sp, t_first, 0, r->lane, lg, twod, nitems);
+	LLVMValueRef t0 = items_first(g, lg, twod);
 	if (le)
-		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, ci32(g, r->lane), items_step(g, pair, twod, nitems), ""), "");
+		t0 = LLVMBuildAdd(b, t0, LLVMBuildMul(b, ci32(g, r->lane), items_step(g, lg, twod, nitems), ""), "");
 	LLVMPositionBuilderAtEnd(b, l.head);
 	/* `grid dynamic`: the phi counts the block's items, each read from
 	 * the items' ring (abi_item_source); the first role's first thread
@@ -791,9 +793,10 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 		glue_split_range(g, &sp, split, kr);
 	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
 	/* the CTA's rank read here, in the loop, as the monolith does */
-	if (pair) {
-		LLVMValueRef rank = LLVMBuildAnd(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), ci32(g, 1), "rank");
-		tm = LLVMBuildNSWAdd(b, LLVMBuildNSWMul(b, ci32(g, 2), tm, ""), rank, "tile_m");
+	if (lg) {
+		LLVMValueRef rank = LLVMBuildAnd(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), ci32(g, (1 << lg) - 1),
+		                                 "rank");
+		tm = LLVMBuildNSWAdd(b, LLVMBuildNSWMul(b, ci32(g, 1 << lg), tm, ""), rank, "tile_m");
 	}
 	if (quad) {   /* the grid's y is the cluster's: 0 or 1 */
 		LLVMValueRef rank_n = call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.y", g->i32);
@@ -822,13 +825,13 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 		}
 	}
 	if (le)   /* the other lanes' items until this lane's next: lanes - 1 of them */
-		lanes_skip(g, r, fr, nfr, &sp, t, 1, lanes - 1, pair, twod, nitems);
+		lanes_skip(g, r, fr, nfr, &sp, t, 1, lanes - 1, lg, twod, nitems);
 	/* a megakernel's op strides like a persistent kernel: its block has
 	 * every piece first + k x step */
 	LLVMValueRef next = gr->dynamic ? LLVMBuildAdd(b, k, ci32(g, 1), "")
 	                  : !g->ops && !g->p->g->persistent ? nitems
-	                  : LLVMBuildAdd(b, t, le ? LLVMBuildMul(b, ci32(g, lanes), items_step(g, pair, twod, nitems), "lanes.step")
-	                                          : items_step(g, pair, twod, nitems), "");
+	                  : LLVMBuildAdd(b, t, le ? LLVMBuildMul(b, ci32(g, lanes), items_step(g, lg, twod, nitems), "lanes.step")
+	                                          : items_step(g, lg, twod, nitems), "");
 	glue_loop_close(g, r, fr, nfr, &l, k, gr->dynamic ? ci32(g, 0) : t0, next, done);
 }
 

@@ -308,8 +308,9 @@ static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int j0,
 static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags, int op)
 {
 	const Graph *g = p->g;
-	/* 2 x 1 clusters take tile rows in pairs, 2 x 2 rows and columns (quads) */
-	const int quad = abi_quad(p), pair = abi_paired(p) || quad;
+	/* 2 x 1 (4 x 1) clusters take tile rows in pairs (fours), 2 x 2 rows
+	 * and columns (quads); lg: log2 of the tile rows */
+	const int quad = abi_quad(p), lg = abi_rows_log2(p), pair = lg > 0;
 	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
 	int mine[64], nmine = 0;   /* frags declared in this block */
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
@@ -350,10 +351,13 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	}
 	int twod = g->cluster[1] > 1 && !quad;   /* clusters may come as a 2-D grid */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
-	const char *first = pair ? "blockIdx.x >> 1" : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
+	char cfirst[24], cstep[24];
+	snprintf(cfirst, sizeof cfirst, "blockIdx.x >> %d", lg);
+	snprintf(cstep, sizeof cstep, "gridDim.x >> %d", lg);
+	const char *first = pair ? cfirst : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
 	const char *count = pair ? "npairs" : "nitems", *rows = pair ? "pairs_m" : "tiles_m";
 	const char *cols = quad ? "pairs_n" : "tiles_n";
-	const char *step = !g->persistent ? count : pair ? "gridDim.x >> 1" : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
+	const char *step = !g->persistent ? count : pair ? cstep : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
 	if (op)   /* a megakernel's op: the main's (mega.c: no pairs, no clusters) */
 		first = "plk_first", step = "plk_step";
 	if (le && r->lane)
@@ -415,7 +419,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	else
 		fprintf(o, "\t\t\t\ttm = tile / %s, tn = tile %% %s;\n", cols, cols);
 	if (pair)
-		fprintf(o, "\t\t\t\ttm = 2 * tm + (blockIdx.x & 1);\n");
+		fprintf(o, "\t\t\t\ttm = %d * tm + (blockIdx.x & %d);\n", 1 << lg, (1 << lg) - 1);
 	if (quad)
 		fprintf(o, "\t\t\t\ttn = 2 * tn + blockIdx.y;\n");
 	if (le)
@@ -576,8 +580,9 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 		cexpr(o, g, g->ws_zero);
 		fprintf(o, ";\n");
 	}
-	if (abi_paired(p))
-		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, npairs = pairs_m * tiles_n;\n");
+	if (abi_rows_log2(p) && !abi_quad(p))
+		fprintf(o, "\tconst int pairs_m = (tiles_m + %d) >> %d, npairs = pairs_m * tiles_n;\n",
+		        (1 << abi_rows_log2(p)) - 1, abi_rows_log2(p));
 	if (abi_quad(p))
 		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, pairs_n = (tiles_n + 1) >> 1, "
 		           "npairs = pairs_m * pairs_n;\n");

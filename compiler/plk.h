@@ -362,7 +362,9 @@ typedef struct Component {
 	Expr *warps;            /* NULL: runs on its frag producer's warps */
 	int warpgroups;         /* warps were given as `warpgroups N` */
 	Expr *regs;             /* NULL: no setmaxnreg budget */
-	Expr *cluster;          /* `cluster N`: the blocks per cluster it assumes; NULL: any */
+	Expr *cluster;          /* `cluster N`: the blocks per cluster it assumes; NULL: any;
+	                           `cluster X x Y`: X, the cluster's tile rows */
+	Expr *cluster_y;        /* `cluster X x Y`: Y, its tile columns; NULL: `cluster N` */
 	Span cluster_sp;
 	const char *engine;     /* `engine NAME`: the communication engine its code calls */
 	Span engine_sp;
@@ -1173,10 +1175,11 @@ int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
  * cap 0, threads/128: no budgets, one branch. */
 int abi_wg_run(const Placement *p, const int *regs, int cap, int w0);
 int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups [w0, w1) */
-/* Cluster launch (sm_90+): cluster-wide barriers at entry and exit. Paired:
- * a 2 x 1 cluster whose CTAs take tile rows 2m and 2m + 1 of one column. */
+/* Cluster launch (sm_90+): cluster-wide barriers at entry and exit. Rows:
+ * a 2 x 1 or 4 x 1 cluster's CTAs take tile rows Rm .. Rm + R - 1 of one
+ * column, a 2 x 2 cluster's two rows of two columns; log2 R, 0 if none. */
 int abi_clustered(const Placement *p);
-int abi_paired(const Placement *p);
+int abi_rows_log2(const Placement *p);
 int abi_quad(const Placement *p);
 /* Split K (check_split): the partial-sum reduction's CUDA, named
  * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;

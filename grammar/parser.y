@@ -226,7 +226,7 @@ citems
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
  *       | port { "handoff" | "split" }    (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
- *       | "cluster" expr | "require" cond { "," cond }
+ *       | "cluster" expr [ "x" expr ] | "require" cond { "," cond }
  *       | "engine" IDENT | "prologue" | "early" IDENT { "," IDENT }
  *       | "zeroed" IDENT { "," IDENT } | ";" . */
 citem
@@ -241,6 +241,9 @@ citem
 	| "warpgroups" expr  { Component *c = lx->comp; c->warps = $2; c->warpgroups = 1; }
 	| "regs" expr        { Component *c = lx->comp; c->regs = $2; }
 	| "cluster" expr     { Component *c = lx->comp; c->cluster = $2; c->cluster_sp = @$; }
+	| "cluster" expr "x" expr {
+		Component *c = lx->comp; c->cluster = $2; c->cluster_y = $4; c->cluster_sp = @$;
+	}
 	| "engine" IDENT     { Component *c = lx->comp; c->engine = $2; c->engine_sp = @2; }
 	| "prologue"         { Component *c = lx->comp; c->prologue = 1; c->prologue_sp = @$; }
 	| "early"  { lx->names = &lx->comp->early; } param_names

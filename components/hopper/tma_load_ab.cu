@@ -28,6 +28,13 @@
  * nothing here, but releasing to the whole cluster keeps the four in
  * step at no cost the measurements could see).
  *
+ * MCAST = 4 with BWAYS = 4 (a 4 x 1 cluster: rank x takes tile row
+ * 4m + x of tile column n): the four share B, each loading rows
+ * [x BN / 4, (x + 1) BN / 4) of each box to all four, and load their own
+ * A tiles. B is read from L2 once for four tiles, not twice: where K's
+ * rows are no whole 128-byte lines each B row is the costly request
+ * (bench/results/2026-12-03-gemm-k-sweep.md).
+ *
  * Like every component source it may be included into one unit with others
  * (the monolithic build): everything but the entry and its guarded header
  * is local to it.
@@ -50,8 +57,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	static_assert(BK % 64 == 0, "sw128: a stage is whole boxes of 64 bf16 columns, one 128-byte swizzle row each");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
 	static_assert(BM % 64 == 0, "A's tile is whole 64-row wgmma blocks");
-	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST: 1, 2 (B shared in 2 x 1 clusters) or 4 (A and B, 2 x 2)");
-	constexpr int MB = MCAST == 1 ? 1 : 2, MA = MCAST == 4 ? 2 : 1;	/* CTAs sharing each B, each A tile */
+	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST: 1, 2 (B shared in 2 x 1 clusters) or 4 (2 x 2, 4 x 1)");
+	static_assert(BWAYS >= 1 && MCAST % BWAYS == 0, "BWAYS: the cluster's tile rows, dividing MCAST");
+	constexpr int MB = BWAYS, MA = MCAST / BWAYS;	/* CTAs sharing each B, each A tile */
 	static_assert(BN % (8 * MB) == 0 && BM % (8 * MA) == 0,
 	              "each CTA's share of a tile is whole 8-row swizzle atoms (1024 bytes: the sw128 phase)");
 
@@ -79,19 +87,19 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 #else
 				/* this CTA's rows of box c (the tensormaps' boxes are
 				 * BN / MB and BM / MA rows), to the same offset of its
-				 * partners' slots: B to its tile column's pair (ranks
-				 * 2y, 2y + 1), A to its tile row's (x, x + 2) */
-				const unsigned r = plk_cluster_ctarank(), x = r & 1, y = r >> 1;
-#if MCAST == 4
-				constexpr int AROWS = BM / MA;
-				plk_tma_load_2d_mcast(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
-				                      tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x));
-#else
-				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
-#endif
+				 * partners' slots: B to its tile column's MB CTAs (ranks
+				 * MB y .. MB y + MB - 1), A to its tile row's (x, x + 2) */
+				const unsigned r = plk_cluster_ctarank(), x = r % MB, y = r / MB;
+				if constexpr (MA == 2) {
+					constexpr int AROWS = BM / MA;
+					plk_tma_load_2d_mcast(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
+					                      tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x));
+				} else {
+					plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
+				}
 				constexpr int BROWS = BN / MB;
 				plk_tma_load_2d_mcast(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
-				                      tile_n * BN + (int)x * BROWS, (uint16_t)(3u << (2 * y)));
+				                      tile_n * BN + (int)x * BROWS, (uint16_t)(((1u << MB) - 1) << (MB * y)));
 #endif
 			}
 		}

@@ -6,8 +6,10 @@
 # consumers of all four. Then the runtime against the mock libcuda: a
 # clustered grid's work items are whole clusters of tiles, pairs and
 # quads, so that no pair or quad of a partial edge is left without a
-# cluster (non-persistent: one item each). The GPU runs of these kernels:
-# bench/results/2026-12-03-gemm-quads.md.
+# cluster (non-persistent: one item each). And 4 x 1 clusters (MCAST = 4,
+# BWAYS = 4, `cluster(4, 1)`): B alone multicast to the four CTAs of a
+# tile column, which take tile rows 4m .. 4m + 3. The GPU runs of these
+# kernels: bench/results/2026-12-03-gemm-quads.md, -misaligned-fours.md.
 B=${1:-build}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -34,6 +36,25 @@ print(m["cluster"], [p["box"] for p in m["params"] if "box" in p])' "$T/q.manife
 grep -q 'pairs_n = (tiles_n + 1) >> 1' "$T/q.mono.cu" && grep -q 'tn = 2 \* tn + blockIdx.y;' "$T/q.mono.cu" ||
 	{ echo "quad monolith: no pairs of tile columns"; fail=1; }
 
+# 4 x 1: one multicast load a box (B's quarter to all four, mask 15), A
+# alone; the boxes: A's 128 rows, a quarter of B's 256; the monolith's
+# fours of tile rows
+sed -e 's/const MCAST = 2 /const MCAST = 4, BWAYS = 4 /' -e 's/cluster(2, 1)/cluster(4, 1)/' \
+    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/four.plk"
+grep -q 'BWAYS = 4 ' "$T/four.plk" && grep -q 'cluster(4, 1)' "$T/four.plk" || { echo "four.plk: the edits went stale"; exit 1; }
+"$PLKC" "$T/four.plk" -arch sm_90a --emit=ptx -o "$T/f.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
+grep -q '\.reqnctapercluster 4, 1, 1' "$T/f.ptx" || { echo "four: no 4 x 1 cluster in the PTX"; fail=1; }
+grep -q 'mov.u32 	%r[0-9]*, 15;' "$T/f.ptx" || { echo "four: no multicast mask of 15"; fail=1; }
+grep -q 'mov.u32 	%r[0-9]*, 1024;' "$T/f.ptx" || { echo "four: no barrier count of 1024 (4 x 256)"; fail=1; }
+"$PLKC" "$T/four.plk" -arch sm_90a --emit=manifest -o "$T/f.manifest.json" || exit 1
+boxes=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print(m["cluster"], [p["box"] for p in m["params"] if "box" in p])' "$T/f.manifest.json")
+[ "$boxes" = "[4, 1, 1] [[64, 128], [64, 64], [64, 64]]" ] || { echo "four manifest: $boxes"; fail=1; }
+"$PLKC" "$T/four.plk" -arch sm_90a --emit=monolith -o "$T/f.mono.cu" || exit 1
+grep -q 'pairs_m = (tiles_m + 3) >> 2' "$T/f.mono.cu" && grep -q 'tm = 4 \* tm + (blockIdx.x & 3);' "$T/f.mono.cu" ||
+	{ echo "four monolith: no fours of tile rows"; fail=1; }
+
 [ -f "$CUDA_HOME/include/cuda.h" ] || { echo "skip: the runtime half: no cuda.h under $CUDA_HOME"; exit $((fail ? 1 : 77)); }
 make -s -C runtime B="$T/rt" CUDA_HOME="$CUDA_HOME" "$T/rt/plk-run" || exit 1
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
@@ -58,5 +79,9 @@ sed -e 's/grid persistent, /grid /' "$T/quad.plk" | sed -e 's/const MCAST = 4 /c
 got=$(shape "$T/p.manifest.json" 300 504)
 expect "pairs 300x504" "$got" "grid 8x1x1, block 384x1x1, cluster 2x1x1"
 expect "pairs 300x504" "$got" "8 work items"
-[ $fail -eq 0 ] && echo "quads: PTX, manifest, monolith and the runtime's clusters of tiles"
+# fours: 3 tile rows are one four (its last row past M) by 4 columns
+got=$(shape "$T/f.manifest.json" 300 1000)
+expect "four 300x1000" "$got" "cluster 4x1x1"
+expect "four 300x1000" "$got" "16 work items"
+[ $fail -eq 0 ] && echo "quads and fours: PTX, manifest, monolith and the runtime's clusters of tiles"
 exit $fail

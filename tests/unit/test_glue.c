@@ -81,11 +81,18 @@ static void test_tables(void)
 	CHECK_EQ_INT(abi_wg_run(&f.p, regs, 0, 0), 3);   /* no budgets: one branch */
 	CHECK(abi_role_in(r0, 0, 1) && !abi_role_in(r0, 1, 3));
 	CHECK(abi_role_in(r1, 1, 3) && abi_role_in(r1, 2, 3) && !abi_role_in(r1, 0, 1));
-	CHECK(!abi_clustered(&f.p) && !abi_paired(&f.p));
+	/* clusters of tile rows: log2 of the rows a cluster takes */
+	CHECK(!abi_clustered(&f.p) && !abi_rows_log2(&f.p));
 	f.g.cluster[0] = 2, f.g.cluster[1] = 1;
-	CHECK(abi_clustered(&f.p) && abi_paired(&f.p));
+	CHECK(abi_clustered(&f.p) && abi_rows_log2(&f.p) == 1 && !abi_quad(&f.p));
+	f.g.cluster[0] = 4, f.g.cluster[1] = 1;
+	CHECK(abi_clustered(&f.p) && abi_rows_log2(&f.p) == 2 && !abi_quad(&f.p));
+	f.g.cluster[0] = 2, f.g.cluster[1] = 2;
+	CHECK(abi_clustered(&f.p) && abi_rows_log2(&f.p) == 1 && abi_quad(&f.p));
 	f.g.cluster[0] = 1, f.g.cluster[1] = 2;
-	CHECK(abi_clustered(&f.p) && !abi_paired(&f.p));
+	CHECK(abi_clustered(&f.p) && !abi_rows_log2(&f.p));
+	f.g.cluster[0] = 8, f.g.cluster[1] = 1;   /* no arrangement: a tile each */
+	CHECK(abi_clustered(&f.p) && !abi_rows_log2(&f.p));
 	ctx_fini(&c);
 
 	ctx_init(&c, stderr);
