@@ -2,9 +2,10 @@
 """One attention configuration launched a few times at one shape, for
 Nsight Compute (bench/attn_profile.sh reads its counters): the linked
 kernel of DIR/configs.json's CONFIG, or with --cudnn the cuDNN SDPA of the
-same causal / dense problem (its own kernel names).
+same causal / dense problem (its own kernel names), or with --flex the
+compiled FlexAttention with the same mask or score mod (attn_bench's).
 
-    python3 bench/attn_profile.py DIR CONFIG B H HKV SQ SKV [--cudnn] [--iters N]
+    python3 bench/attn_profile.py DIR CONFIG B H HKV SQ SKV [--cudnn | --flex] [--iters N]
 """
 import argparse
 import json
@@ -24,6 +25,7 @@ def main():
     ap.add_argument("config")
     ap.add_argument("shape", type=int, nargs=5, metavar="B H HKV SQ SKV")
     ap.add_argument("--cudnn", action="store_true")
+    ap.add_argument("--flex", action="store_true")
     ap.add_argument("--iters", type=int, default=5)
     a = ap.parse_args()
     cfg = next(c for c in json.load(open(os.path.join(a.dir, "configs.json"))) if c["name"] == a.config)
@@ -34,6 +36,8 @@ def main():
             with ab.sdpa_kernel(ab.SDPBackend.CUDNN_ATTENTION):
                 return ab.F.scaled_dot_product_attention(q, k, v, is_causal=cfg["kind"] == "causal", scale=scale,
                                                          enable_gqa=k.shape[1] != q.shape[1])
+    elif a.flex:
+        fn = ab.baselines(cfg["kind"], q, k, v, scale, ex)["flex"]
     else:
         kern = ab.plkrt.load(os.path.join(a.dir, cfg["cubin"]), os.path.join(a.dir, cfg["manifest"]))
         def fn():

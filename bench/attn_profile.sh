@@ -1,9 +1,11 @@
 #!/bin/bash
 # Where an attention kernel's cycles go (Nsight Compute), on the GPU host
 # from the repository root:
-#   bash bench/attn_profile.sh DIR CONFIG[:cudnn] B H HKV SQ SKV ...
+#   bash bench/attn_profile.sh DIR CONFIG:[cudnn:|flex:]B,H,HKV,SQ,SKV ...
 # (each argument after DIR a configuration of DIR/configs.json and a shape,
-# e.g. attn_causal_d128:2,16,16,8192,8192). One launch each (the 4th),
+# e.g. attn_causal_d128:2,16,16,8192,8192; cudnn: or flex: profiles that
+# baseline of the same problem instead, the compiled FlexAttention's
+# attention kernel by its Triton template's name). One launch each (the 4th),
 # clocks and caches as they are: elapsed cycles, the SMs' active cycles
 # min / mean / max (a max above the mean: imbalance, an idle tail), the
 # tensor pipe's active share, instructions. Output: $O/attn_profile.md.
@@ -12,8 +14,14 @@ cd "$(dirname "$0")/.." || exit 1
 . bench/gpu_lib.sh
 D=$1
 shift
-have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')
-tensor=$(grep -E '^sm__pipe_tensor_op_gmma_cycles_active$' <<<"$have" | head -1)
+# Counter names differ between ncu versions: take what this one has (the
+# device's own list, else gh100's); the names with "tensor" go to the log.
+have=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
+[ -n "$have" ] || have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')
+grep -i tensor <<<"$have" >"$O/tensor_metrics.log"
+tensor=$(grep -E '^sm__pipe_tensor_op_gmma_cycles_active$|^sm__pipe_tensor_op_hmma_cycles_active$|^sm__pipe_tensor_cycles_active$' \
+	<<<"$have" | head -1)
+[ -n "$tensor" ] || tensor=$(grep -E '^sm__pipe_.*tensor.*cycles_active$' <<<"$have" | head -1)
 metrics="gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max,smsp__inst_executed.sum"
 [ -n "$tensor" ] && metrics="$metrics,$tensor.avg.pct_of_peak_sustained_active,$tensor.avg.pct_of_peak_sustained_elapsed"
 echo "| kernel | shape | elapsed cycles | SM active min / mean / max (of elapsed) | tensor pipe (of active / of elapsed) | instructions |" >"$O/attn_profile.md"
@@ -23,7 +31,8 @@ for a in "$@"; do
 	shape=${rest#cudnn:}
 	flag=; ksel="regex:attn"
 	[ "$shape" != "$rest" ] && { flag=--cudnn; ksel="regex:sdpa|fprop|fmha|flash|cudnn"; }
-	name="${cfg}${flag:+_cudnn}_${shape//,/x}"
+	case $rest in flex:*) shape=${rest#flex:}; flag=--flex; ksel="regex:triton_tem" ;; esac
+	name="${cfg}${flag:+_${flag#--}}_${shape//,/x}"
 	ncu --clock-control none --cache-control none -k "$ksel" --launch-skip 3 --launch-count 1 \
 		--metrics "$metrics" --csv --page raw python3 bench/attn_profile.py "$D" "$cfg" ${shape//,/ } $flag \
 		>"$O/ncu_$name.csv" 2>"$O/ncu_$name.log" || { tail -n 5 "$O/ncu_$name.log"; failed=1; continue; }

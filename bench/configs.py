@@ -244,6 +244,12 @@ SETS["attention"] = [
          edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 64")]),
 ]
 
+# The attention set's configurations that miss issue 15's targets (run
+# 12), for a profile of where their time goes (bench/attn_profile.sh).
+ATTN_MISSES = ("attn_dense_d128", "attn_dense_d64", "attn_causal_d64", "attn_causal_d64w2", "attn_sliding_d64",
+               "attn_document_d64")
+SETS["attn_misses"] = [c for c in SETS["attention"] if c["name"] in ATTN_MISSES]
+
 
 # The sliding window's work items (bench/results/2026-12-03-attention-sliding-order.md):
 # examples/attn_sliding.plk takes them in index order (a head's q blocks in
