@@ -14,46 +14,52 @@ B=${1:-build}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
-sed -e 's/const MCAST = 2 /const MCAST = 4 /' -e 's/cluster(2, 1)/cluster(2, 2)/' \
-    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/quad.plk"
-grep -q 'MCAST = 4 ' "$T/quad.plk" && grep -q 'cluster(2, 2)' "$T/quad.plk" || { echo "quad.plk: the edits went stale"; exit 1; }
-"$PLKC" "$T/quad.plk" -arch sm_90a --emit=ptx -o "$T/q.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
+# variant NAME CONSTS CLUSTER: examples/gemm_mcast.plk with MCAST = 2
+# replaced by CONSTS and cluster(2, 1) by CLUSTER, as $T/NAME.plk, then
+# its PTX, manifest and monolith ($T/NAME.ptx, .manifest.json, .mono.cu)
+variant() {
+	sed -e "s/const MCAST = 2 /const $2 /" -e "s/cluster(2, 1)/$3/" \
+	    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/$1.plk"
+	grep -q "const $2 " "$T/$1.plk" && grep -qF "$3" "$T/$1.plk" || { echo "$1.plk: the edits went stale"; exit 1; }
+	"$PLKC" "$T/$1.plk" -arch sm_90a --emit=ptx -o "$T/$1.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
+	"$PLKC" "$T/$1.plk" -arch sm_90a --emit=manifest -o "$T/$1.manifest.json" || exit 1
+	"$PLKC" "$T/$1.plk" -arch sm_90a --emit=monolith -o "$T/$1.mono.cu" || exit 1
+}
+# boxes NAME WANT: the manifest's cluster and its tensor maps' boxes
+boxes() {
+	local got
+	got=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print(m["cluster"], [p["box"] for p in m["params"] if "box" in p])' "$T/$1.manifest.json")
+	[ "$got" = "$2" ] || { echo "$1 manifest: $got"; fail=1; }
+}
+# want FILE PATTERN WHAT: FILE (under $T) has a line matching PATTERN
+want() {
+	grep -q -- "$2" "$T/$1" || { echo "$1: $3"; fail=1; }
+}
+variant quad "MCAST = 4" "cluster(2, 2)"
 # two multicast loads a box (A and B), the cluster's shape, the grid's y
 # (the tile column within the quad), and empty barriers of 4 x 256 threads
-n=$(grep -c 'multicast::cluster' "$T/q.ptx")
+n=$(grep -c 'multicast::cluster' "$T/quad.ptx")
 [ "$n" -ge 2 ] && [ $((n % 2)) -eq 0 ] || { echo "quad: $n multicast loads in the PTX, not pairs of them"; fail=1; }
-grep -q '\.reqnctapercluster 2, 2, 1' "$T/q.ptx" || { echo "quad: no 2 x 2 cluster in the PTX"; fail=1; }
-grep -q '%ctaid\.y' "$T/q.ptx" || { echo "quad: the tile column is not read from ctaid.y"; fail=1; }
-grep -q 'mov.u32 	%r[0-9]*, 1024;' "$T/q.ptx" || { echo "quad: no barrier count of 1024 (4 x 256)"; fail=1; }
+want quad.ptx '\.reqnctapercluster 2, 2, 1' "no 2 x 2 cluster"
+want quad.ptx '%ctaid\.y' "the tile column is not read from ctaid.y"
+want quad.ptx 'mov.u32 	%r[0-9]*, 1024;' "no barrier count of 1024 (4 x 256)"
 # the tensor maps' boxes: half of A's 128 rows, half of B's 256, C's 64 x 64
-"$PLKC" "$T/quad.plk" -arch sm_90a --emit=manifest -o "$T/q.manifest.json" || exit 1
-boxes=$(python3 -c 'import json, sys
-m = json.load(open(sys.argv[1]))
-print(m["cluster"], [p["box"] for p in m["params"] if "box" in p])' "$T/q.manifest.json")
-[ "$boxes" = "[2, 2, 1] [[64, 64], [64, 128], [64, 64]]" ] || { echo "quad manifest: $boxes"; fail=1; }
+boxes quad "[2, 2, 1] [[64, 64], [64, 128], [64, 64]]"
 # the monolith the same way (monolith.c)
-"$PLKC" "$T/quad.plk" -arch sm_90a --emit=monolith -o "$T/q.mono.cu" || exit 1
-grep -q 'pairs_n = (tiles_n + 1) >> 1' "$T/q.mono.cu" && grep -q 'tn = 2 \* tn + blockIdx.y;' "$T/q.mono.cu" ||
-	{ echo "quad monolith: no pairs of tile columns"; fail=1; }
+want quad.mono.cu 'pairs_n = (tiles_n + 1) >> 1' "no pairs of tile columns"
+want quad.mono.cu 'tn = 2 \* tn + blockIdx.y;' "no tile column from the grid's y"
 
-# 4 x 1: one multicast load a box (B's quarter to all four, mask 15), A
-# alone; the boxes: A's 128 rows, a quarter of B's 256; the monolith's
-# fours of tile rows
-sed -e 's/const MCAST = 2 /const MCAST = 4, BWAYS = 4 /' -e 's/cluster(2, 1)/cluster(4, 1)/' \
-    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/four.plk"
-grep -q 'BWAYS = 4 ' "$T/four.plk" && grep -q 'cluster(4, 1)' "$T/four.plk" || { echo "four.plk: the edits went stale"; exit 1; }
-"$PLKC" "$T/four.plk" -arch sm_90a --emit=ptx -o "$T/f.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
-grep -q '\.reqnctapercluster 4, 1, 1' "$T/f.ptx" || { echo "four: no 4 x 1 cluster in the PTX"; fail=1; }
-grep -q 'mov.u32 	%r[0-9]*, 15;' "$T/f.ptx" || { echo "four: no multicast mask of 15"; fail=1; }
-grep -q 'mov.u32 	%r[0-9]*, 1024;' "$T/f.ptx" || { echo "four: no barrier count of 1024 (4 x 256)"; fail=1; }
-"$PLKC" "$T/four.plk" -arch sm_90a --emit=manifest -o "$T/f.manifest.json" || exit 1
-boxes=$(python3 -c 'import json, sys
-m = json.load(open(sys.argv[1]))
-print(m["cluster"], [p["box"] for p in m["params"] if "box" in p])' "$T/f.manifest.json")
-[ "$boxes" = "[4, 1, 1] [[64, 128], [64, 64], [64, 64]]" ] || { echo "four manifest: $boxes"; fail=1; }
-"$PLKC" "$T/four.plk" -arch sm_90a --emit=monolith -o "$T/f.mono.cu" || exit 1
-grep -q 'pairs_m = (tiles_m + 3) >> 2' "$T/f.mono.cu" && grep -q 'tm = 4 \* tm + (blockIdx.x & 3);' "$T/f.mono.cu" ||
-	{ echo "four monolith: no fours of tile rows"; fail=1; }
+# 4 x 1: B's quarter multicast to all four (mask 15), A alone; the boxes:
+# A's 128 rows, a quarter of B's 256; the monolith's fours of tile rows
+variant four "MCAST = 4, BWAYS = 4" "cluster(4, 1)"
+want four.ptx '\.reqnctapercluster 4, 1, 1' "no 4 x 1 cluster"
+want four.ptx 'mov.u32 	%r[0-9]*, 15;' "no multicast mask of 15"
+want four.ptx 'mov.u32 	%r[0-9]*, 1024;' "no barrier count of 1024 (4 x 256)"
+boxes four "[4, 1, 1] [[64, 128], [64, 64], [64, 64]]"
+want four.mono.cu 'pairs_m = (tiles_m + 3) >> 2' "no fours of tile rows"
+want four.mono.cu 'tm = 4 \* tm + (blockIdx.x & 3);' "no tile row from the cluster's rank"
 
 [ -f "$CUDA_HOME/include/cuda.h" ] || { echo "skip: the runtime half: no cuda.h under $CUDA_HOME"; exit $((fail ? 1 : 77)); }
 make -s -C runtime B="$T/rt" CUDA_HOME="$CUDA_HOME" "$T/rt/plk-run" || exit 1
@@ -69,7 +75,7 @@ expect() {   # expect WHAT GOT WANT
 	printf '%s' "$2" | grep -qF -- "$3" || { echo "$1: lacks '$3' in: $2"; fail=1; }
 }
 # 3 tile rows by 4 columns of 128 x 256: 2 x 2 quads, 16 tiles' worth
-got=$(shape "$T/q.manifest.json" 300 776)
+got=$(shape "$T/quad.manifest.json" 300 776)
 expect "quad 300x776" "$got" "grid 8x2x1, block 384x1x1, cluster 2x2x1"
 expect "quad 300x776" "$got" "16 work items"
 # pairs, non-persistent: 3 tile rows by 2 columns are 4 pairs, 4 clusters
@@ -80,7 +86,7 @@ got=$(shape "$T/p.manifest.json" 300 504)
 expect "pairs 300x504" "$got" "grid 8x1x1, block 384x1x1, cluster 2x1x1"
 expect "pairs 300x504" "$got" "8 work items"
 # fours: 3 tile rows are one four (its last row past M) by 4 columns
-got=$(shape "$T/f.manifest.json" 300 1000)
+got=$(shape "$T/four.manifest.json" 300 1000)
 expect "four 300x1000" "$got" "cluster 4x1x1"
 expect "four 300x1000" "$got" "16 work items"
 [ $fail -eq 0 ] && echo "quads and fours: PTX, manifest, monolith and the runtime's clusters of tiles"
