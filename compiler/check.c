@@ -90,7 +90,7 @@ static void (*const rules[])(Chk *) = {
 	check_requires,    /* every instance's cparams meet its contract's `require`s */
 	order_kparams,     /* not a check: kernel params in launch order, binds in param order */
 	check_counts,      /* both ends of a ring move as many slots per work item */
-	check_clusters,    /* a `cluster N` component gets clusters of N blocks */
+	check_clusters,    /* a `cluster N` or `X x Y` component gets its cluster shape */
 	check_lanes,       /* `pingpong` lanes: persistent grid, one ring, a `per` count */
 	check_split,       /* `grid split(S)`: one split ring, its partial sums reduced */
 	check_dynamic,     /* `grid dynamic`: a persistent grid without splits, lanes or pairs */

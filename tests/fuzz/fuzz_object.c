@@ -87,6 +87,7 @@ static const char contract[] =
 	"  entry plk_seed\n"
 	"  arch >= sm_90a\n"
 	"  warps 1\n"
+	"  cluster 2 x N / 2\n"
 	"  out t: tile<bf16, 64 x N * 16, sw128>\n"
 	"}\n";
 
