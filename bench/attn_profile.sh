@@ -14,14 +14,11 @@ cd "$(dirname "$0")/.." || exit 1
 . bench/gpu_lib.sh
 D=$1
 shift
-# Counter names differ between ncu versions: take what this one has (the
-# device's own list, else gh100's); the names with "tensor" go to the log.
-have=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
-[ -n "$have" ] || have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')
+# Counter names differ between ncu versions: take what this one has
+# (gpu_lib.sh); the names with "tensor" go to the log.
+have=$(ncu_counters)
 grep -i tensor <<<"$have" >"$O/tensor_metrics.log"
-tensor=$(grep -E '^sm__pipe_tensor_op_gmma_cycles_active$|^sm__pipe_tensor_op_hmma_cycles_active$|^sm__pipe_tensor_cycles_active$' \
-	<<<"$have" | head -1)
-[ -n "$tensor" ] || tensor=$(grep -E '^sm__pipe_.*tensor.*cycles_active$' <<<"$have" | head -1)
+tensor=$(tensor_counter "$have")
 metrics="gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max,smsp__inst_executed.sum"
 [ -n "$tensor" ] && metrics="$metrics,$tensor.avg.pct_of_peak_sustained_active,$tensor.avg.pct_of_peak_sustained_elapsed"
 echo "| kernel | shape | elapsed cycles | SM active min / mean / max (of elapsed) | tensor pipe (of active / of elapsed) | instructions |" >"$O/attn_profile.md"

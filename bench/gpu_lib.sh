@@ -40,6 +40,25 @@ sanitize() {
 	done
 }
 
+# Nsight Compute's counter names differ between versions: ncu_counters
+# prints those this one has (the device's own list, else gh100's), and
+# tensor_counter HAVE the tensor pipe's active cycles among them: the wgmma
+# (gmma) pipe's on sm_90 where it is named, else the whole pipe's
+# (CUDA 13.0's ncu: sm__pipe_tensor_cycles_active); empty if none.
+ncu_counters() {
+	local have
+	have=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
+	[ -n "$have" ] || have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')
+	printf '%s\n' "$have"
+}
+tensor_counter() {
+	local t
+	t=$(grep -E '^sm__pipe_tensor_op_gmma_cycles_active$|^sm__pipe_tensor_op_hmma_cycles_active$|^sm__pipe_tensor_cycles_active$' \
+		<<<"$1" | head -1)
+	[ -n "$t" ] || t=$(grep -E '^sm__pipe_.*tensor.*cycles_active$' <<<"$1" | head -1)
+	printf '%s' "$t"
+}
+
 # The summary and the exit status (1 if any step failed). The logs go
 # into one $O/logs.tgz: the GPU host returns few files.
 finish() {

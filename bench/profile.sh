@@ -14,14 +14,10 @@ cd "$(dirname "$0")/.." || exit 1
 . bench/gpu_lib.sh
 B=${DIR:-.carry/bench}   # not B: the runtime's Makefile reads B from the environment
 build_runtime || exit 1
-# Counter names differ between ncu versions: take the ones this one has.
-# The tensor pipe's is named for the wgmma (gmma) pipe on sm_90.
-# (the device's own list, else gh100's; CUDA 13.0's ncu names only the whole
-# tensor pipe's: sm__pipe_tensor_cycles_active)
-have=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
-[ -n "$have" ] || have=$(ncu --query-metrics --chip gh100 2>/dev/null | awk '{print $1}')
-tensor=$(grep -E '^sm__pipe_tensor_op_gmma_cycles_active$|^sm__pipe_tensor_op_hmma_cycles_active$|^sm__pipe_tensor_cycles_active$' \
-	<<<"$have" | head -1)
+# Counter names differ between ncu versions: take the ones this one has
+# (gpu_lib.sh).
+have=$(ncu_counters)
+tensor=$(tensor_counter "$have")
 metrics="gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum"
 [ -n "$tensor" ] && metrics="$metrics,$tensor.avg.pct_of_peak_sustained_active,$tensor.max,$tensor.min"
 for extra in smsp__inst_executed l1tex__data_bank_conflicts_pipe_lsu_mem_shared; do

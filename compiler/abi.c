@@ -259,10 +259,15 @@ int abi_clustered(const Placement *p)
 	return p->arch->sm >= 90 && p->g->cluster[0] * p->g->cluster[1] > 1;
 }
 
+int abi_cluster_tiles(int64_t x, int64_t y)
+{
+	return (y == 1 && (x == 2 || x == 4)) || (x == 2 && y == 2);
+}
+
 int abi_rows_log2(const Placement *p)
 {
 	int x = p->g->cluster[0], y = p->g->cluster[1];
-	if (!abi_clustered(p) || !((y == 1 && (x == 2 || x == 4)) || (x == 2 && y == 2)))
+	if (!abi_clustered(p) || !abi_cluster_tiles(x, y))
 		return 0;
 	return x == 4 ? 2 : 1;
 }

@@ -257,12 +257,6 @@ static int cluster_shape(Chk *k, const Component *cp, Scope *cs, int64_t *x, int
 	return 0;
 }
 
-/* The arrangements of tiles the glue makes: 2 x 1, 4 x 1 and 2 x 2. */
-static int cluster_arranged(int64_t x, int64_t y)
-{
-	return (y == 1 && (x == 2 || x == 4)) || (x == 2 && y == 2);
-}
-
 void check_clusters(Chk *k)
 {
 	const Graph *g = k->g;
@@ -291,7 +285,7 @@ void check_clusters(Chk *k)
 		wants[gi->id] = want;
 		if (cp->cluster_y ? want == 1 : want <= 1)
 			continue;
-		int ok = cluster_arranged(wx, wy);
+		int ok = abi_cluster_tiles(wx, wy);   /* the glue's arrangements */
 		if (ok && wx == g->cluster[0] && wy == g->cluster[1]) {
 			((GInst *)gi)->cluster = (int)want;	/* have <= 16: check_grid */
 			continue;

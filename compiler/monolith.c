@@ -580,9 +580,9 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 		cexpr(o, g, g->ws_zero);
 		fprintf(o, ";\n");
 	}
-	if (abi_rows_log2(p) && !abi_quad(p))
-		fprintf(o, "\tconst int pairs_m = (tiles_m + %d) >> %d, npairs = pairs_m * tiles_n;\n",
-		        (1 << abi_rows_log2(p)) - 1, abi_rows_log2(p));
+	const int lg = abi_rows_log2(p);   /* log2 of a cluster's tile rows */
+	if (lg && !abi_quad(p))
+		fprintf(o, "\tconst int pairs_m = (tiles_m + %d) >> %d, npairs = pairs_m * tiles_n;\n", (1 << lg) - 1, lg);
 	if (abi_quad(p))
 		fprintf(o, "\tconst int pairs_m = (tiles_m + 1) >> 1, pairs_n = (tiles_n + 1) >> 1, "
 		           "npairs = pairs_m * pairs_n;\n");

@@ -1179,6 +1179,9 @@ int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups 
  * a 2 x 1 or 4 x 1 cluster's CTAs take tile rows Rm .. Rm + R - 1 of one
  * column, a 2 x 2 cluster's two rows of two columns; log2 R, 0 if none. */
 int abi_clustered(const Placement *p);
+/* The X x Y clusters whose blocks share tiles (2 x 1, 4 x 1, 2 x 2): the
+ * glue's arrangements, which check_clusters holds contracts to. */
+int abi_cluster_tiles(int64_t x, int64_t y);
 int abi_rows_log2(const Placement *p);
 int abi_quad(const Placement *p);
 /* Split K (check_split): the partial-sum reduction's CUDA, named
