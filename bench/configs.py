@@ -773,3 +773,28 @@ SETS["misaligned_k3"] = [_auto(k, MIS_GUESS, k + "_g") for k in ("gemm_wide_mc",
          kind="swiglu", shapes=MIS_SWIGLU),
     dict(name="swiglu_wide_mc_mk", recipe="examples/gemm_swiglu_auto.plk", kernel="swiglu_wide_mc", arch="sm_90a",
          kind="swiglu", shapes=MIS_SWIGLU)]
+
+# Stream-K over the last round (`split(auto)`, docs/language.md, "Split";
+# docs/attention.md, "Scheduling the work items"): dense attention's
+# equal work items leave the persistent grid's last round part empty
+# (2048 items on 132 SMs at B2 H16 S8k: 15.5 rounds); the full rounds stay
+# whole and the leftover items' KV blocks are shared evenly among the
+# blocks, each split item's (O, m, l) merged by the online softmax's rule.
+# Each `_sk` beside the committed grid, on the shapes of `attention`.
+SK_GRID = ("grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column",
+           "grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column, split(auto)")
+SETS["attn_stream"] = [x for c in SETS["attention"] if c["name"] in ("attn_dense_d128", "attn_dense_d128_bn128",
+                                                                      "attn_dense_d64")
+                       for x in (c, dict(c, name=c["name"] + "_sk", edit=c["edit"] + [SK_GRID]))]
+
+# split(auto) once the full rounds stay whole (2026-12-04): 128 x 128
+# tiles without lanes, streamed and not, where the tiles take more than
+# one round; and the 64 x 128 stream-K of `stream` (fewer tiles than SMs:
+# all streamed, as before) for its small M.
+TAIL_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (1000, 3000, 1000),
+               (4097, 4096, 4096), (2048, 11008, 4096)]
+SETS["stream_tail"] = [
+    dict(SETS["stream"][3], shapes=TAIL_SHAPES),
+    dict(SETS["stream"][3], name="t128x128", shapes=TAIL_SHAPES, edit=SETS["stream"][3]["edit"][:1]),
+    dict(SETS["stream"][0], shapes=STREAM_SHAPES[:6]),
+]

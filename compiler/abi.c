@@ -282,6 +282,67 @@ const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
 	return n == 1 ? "plk_main" : arena_printf(c->arena, "plk_main_%s", ps[i]->g->k->name);
 }
 
+/* A reduction's wait: every lane reads the counter at ptr (one
+ * transaction) until it reaches target, the exit a vote: one branch for
+ * the warp. Then what the counted warps wrote is visible. */
+static void wait_text(FILE *o, const char *in, const char *ptr, const char *target)
+{
+	fprintf(o, "%s{\n%s\tunsigned v;\n%s\tdo\n"
+	           "%s\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(%s) : \"memory\");\n"
+	           "%s\twhile (!__all_sync(0xffffffffu, v >= (unsigned)(%s)));\n%s}\n"
+	           "%sasm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");\n", in, in, in, in, ptr, in, target, in, in);
+}
+
+/* After a reduction has read the partials: each warp counts itself on
+ * ptr (lane 0, predicated rather than branched), and the count that
+ * makes `last` resets it to zero for the next launch. */
+static void count_text(FILE *o, const char *in, const char *ptr, const char *last)
+{
+	fprintf(o, "%sasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n"
+	           "%sasm volatile(\"{\\n\\t.reg .pred p;\\n\\t.reg .b32 old;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t\"\n"
+	           "%s             \"@p atom.relaxed.gpu.global.add.u32 old, [%%0], 1;\\n\\t@p setp.eq.u32 p, old, %%2;\\n\\t\"\n"
+	           "%s             \"@p st.relaxed.gpu.global.u32 [%%0], 0;\\n\\t}\"\n"
+	           "%s             :: \"l\"(%s), \"r\"(lt & 31), \"r\"((unsigned)(%s)) : \"memory\");\n",
+	        in, in, in, in, in, ptr, last);
+}
+
+/* One partial at src combined into sum, in a reduction helper below:
+ * `merge sum` adds it; `merge softmax` (check_merge) merges (O, m, l) as
+ * the online softmax does: each of the thread's two rows has its (m, l)
+ * at elements N - 4 + 2h (the frag's last 8 columns in wgmma_acc; h =
+ * (i >> 1) & 1 is element i's row), m = max(m_a, m_b), O and l the sum
+ * of each side times 2^(m_side - m), and m = -inf (nothing attended on
+ * either side) leaves O = 0, l = 0. */
+static void merge_text(FILE *o, int softmax, const char *in)
+{
+	const char *ld = "asm volatile(\"ld.global.cg.f32 %0, [%1];\" : \"=f\"(x) : \"l\"(src + (i) * THREADS + lt) : \"memory\")";
+	if (!softmax) {
+		fprintf(o, "#pragma unroll\n%sfor (int i = 0; i < N; i++) {\n%s\tfloat x;\n%s\t%s;\n%s\tsum[i] += x;\n%s}\n",
+		        in, in, in, ld, in, in);
+		return;
+	}
+	fprintf(o, "%sfloat fa[2], fb[2];\n"
+	           "#pragma unroll\n"
+	           "%sfor (int h = 0; h < 2; h++) {\n"
+	           "%s\tconst int i = N - 4 + 2 * h;\n"
+	           "%s\tfloat x, mp, lp;\n"
+	           "%s\t%s;\n%s\tmp = x;\n"
+	           "%s\tasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(lp) : \"l\"(src + (i + 1) * THREADS + lt) : \"memory\");\n"
+	           "%s\tconst float m = fmaxf(sum[i], mp), mu = m == __int_as_float(0xff800000) ? 0.f : m;\n"
+	           "%s\tasm(\"ex2.approx.ftz.f32 %%0, %%1;\" : \"=f\"(fa[h]) : \"f\"(sum[i] - mu));\n"
+	           "%s\tasm(\"ex2.approx.ftz.f32 %%0, %%1;\" : \"=f\"(fb[h]) : \"f\"(mp - mu));\n"
+	           "%s\tsum[i] = m;\n"
+	           "%s\tsum[i + 1] = sum[i + 1] * fa[h] + lp * fb[h];\n"
+	           "%s}\n"
+	           "#pragma unroll\n"
+	           "%sfor (int i = 0; i < N - 4; i++) {\n"
+	           "%s\tfloat x;\n"
+	           "%s\t%s;\n"
+	           "%s\tsum[i] = sum[i] * fa[(i >> 1) & 1] + x * fb[(i >> 1) & 1];\n"
+	           "%s}\n",
+	        in, in, in, in, in, ld, in, in, in, in, in, in, in, in, in, in, in, ld, in, in);
+}
+
 /* ------------------------------------------------------------ split K
  * The reduction of a split tile's partial sums (`grid split(S)`,
  * check_split) from `acc` into `sum`, the consumer's registers of its own
@@ -291,7 +352,10 @@ const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
  * (elements per thread, threads of the role), so that its loops over the
  * frag unroll to constant indices and the frag stays in registers.
  *
- * Split s < S - 1 stores its partials, thread-major (element i of thread
+ * Every split first copies its partials to the sums (defined on every
+ * path, the sums are not live from one work item to the next: held
+ * across the loop they spilled the attention core's registers). Split s
+ * < S - 1 stores its partials, thread-major (element i of thread
  * lt at (i * threads + lt) floats: a warp's stores are one line), each
  * thread fences, and each warp's first lane counts the warp on the tile's
  * counter (release). The last split waits for (S - 1) x warps counts,
@@ -300,50 +364,34 @@ const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
  * to zero for the next launch. The last split's items come after its
  * tile's other splits in every block's order, and a persistent grid's
  * blocks are all resident, so what it waits for is running or done. */
-void abi_splitk_source(FILE *o, const char *storage, int n, int threads)
+void abi_splitk_source(FILE *o, const char *storage, int n, int threads, int softmax)
 {
-	fprintf(o, "%s plk_glue_splitk_%d_%d(float *acc, float *sum, int lt, char *part, unsigned *cnt, int slot,\n"
+	fprintf(o, "%s plk_glue_splitk%s_%d_%d(float *acc, float *sum, int lt, char *part, unsigned *cnt, int slot,\n"
 	           "\tint s, int S)\n"
 	           "{\n"
 	           "\tconstexpr int N = %d, THREADS = %d, WARPS = THREADS / 32;\n"
+	           "#pragma unroll\n"
+	           "\tfor (int i = 0; i < N; i++)\n"
+	           "\t\tsum[i] = acc[i];\n"
 	           "\tif (S > 1 && s < S - 1) {\n"
 	           "\t\tfloat *dst = (float *)(part + (long long)s * slot);\n"
 	           "#pragma unroll\n"
 	           "\t\tfor (int i = 0; i < N; i++)\n"
 	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
 	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n"
-	           "\t\tif ((lt & 31) == 0)\n"
-	           "\t\t\tasm volatile(\"red.release.gpu.global.add.u32 [%%0], 1;\" :: \"l\"(cnt) : \"memory\");\n"
+	           "\t\tasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t@p red.release.gpu.global.add.u32 [%%0], 1;\\n\\t}\"\n"
+	           "\t\t             :: \"l\"(cnt), \"r\"(lt & 31) : \"memory\");   /* lane 0's, without a branch */\n"
 	           "\t\treturn;\n"
 	           "\t}\n"
-	           "#pragma unroll\n"
-	           "\tfor (int i = 0; i < N; i++)\n"
-	           "\t\tsum[i] = acc[i];\n"
-	           "\tif (S <= 1)\n\t\treturn;\n"
-	           "\tif ((lt & 31) == 0) {\n"
-	           "\t\tunsigned v;\n"
-	           "\t\tdo\n"
-	           "\t\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(cnt) : \"memory\");\n"
-	           "\t\twhile (v < (unsigned)((S - 1) * WARPS));\n"
-	           "\t}\n"
-	           "\tasm volatile(\"bar.warp.sync -1;\\n\\tfence.acq_rel.gpu;\" ::: \"memory\");\n"
-	           "\tfor (int j = 0; j < S - 1; j++) {\n"
-	           "\t\tconst float *src = (const float *)(part + (long long)j * slot);\n"
-	           "#pragma unroll\n"
-	           "\t\tfor (int i = 0; i < N; i++) {\n"
-	           "\t\t\tfloat x;\n"
-	           "\t\t\tasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(x) : \"l\"(src + i * THREADS + lt) : \"memory\");\n"
-	           "\t\t\tsum[i] += x;\n"
-	           "\t\t}\n"
-	           "\t}\n"
-	           "\tasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n"
-	           "\tif ((lt & 31) == 0) {\n"
-	           "\t\tunsigned old;\n"
-	           "\t\tasm volatile(\"atom.relaxed.gpu.global.add.u32 %%0, [%%1], 1;\" : \"=r\"(old) : \"l\"(cnt) : \"memory\");\n"
-	           "\t\tif (old == (unsigned)(S * WARPS - 1))\n"
-	           "\t\t\tasm volatile(\"st.relaxed.gpu.global.u32 [%%0], 0;\" :: \"l\"(cnt) : \"memory\");\n"
-	           "\t}\n"
-	           "}\n", storage, n, threads, n, threads);
+	           "\tif (S <= 1)\n\t\treturn;\n",
+	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
+	wait_text(o, "\t", "cnt", "(S - 1) * WARPS");
+	fprintf(o, "\tfor (int j = 0; j < S - 1; j++) {\n"
+	           "\t\tconst float *src = (const float *)(part + (long long)j * slot);\n");
+	merge_text(o, softmax, "\t\t");
+	fprintf(o, "\t}\n");
+	count_text(o, "\t", "cnt", "S * WARPS - 1");
+	fprintf(o, "}\n");
 }
 
 /* Stream-K (`split(auto)`): block c walks K tiles [c * total / G,
@@ -353,53 +401,76 @@ void abi_splitk_source(FILE *o, const char *storage, int n, int threads)
  * parts (each their last segment: a block writes one partial a launch,
  * into its own slot); one it starts without ending (its last segment) it
  * stores to its slot and counts on its flag. The sums wait only on lower
- * blocks, all resident: block 0 starts at a tile's start. */
-void abi_streamk_source(FILE *o, const char *storage, int n, int threads)
+ * blocks, all resident: block 0 starts at a tile's start. Only the tiles
+ * left over from the full rounds are streamed (glue_stream_body): total
+ * counts their K tiles, which may be fewer than the blocks. */
+void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int softmax)
 {
-	fprintf(o, "%s plk_glue_streamk_%d_%d(const float *acc, float *sum, int lt, char *part, unsigned *flag,\n"
+	fprintf(o, "%s plk_glue_streamk%s_%d_%d(const float *acc, float *sum, int lt, char *part, unsigned *flag,\n"
 	           "\tint slot, int nred, long long c, long long G, long long total, long long per, long long tile,\n"
 	           "\tint first, int last)\n"
 	           "{\n"
 	           "\tconstexpr int N = %d, THREADS = %d, WARPS = THREADS / 32;\n"
+	           "#pragma unroll\n"
+	           "\tfor (int i = 0; i < N; i++)\n"
+	           "\t\tsum[i] = acc[i];\n"
 	           "\tif (!last) {\n"
 	           "\t\tfloat *dst = (float *)(part + c * slot);\n"
 	           "#pragma unroll\n"
 	           "\t\tfor (int i = 0; i < N; i++)\n"
 	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
 	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n"
-	           "\t\tif ((lt & 31) == 0)\n"
-	           "\t\t\tasm volatile(\"red.release.gpu.global.add.u32 [%%0], 1;\" :: \"l\"(flag + c * nred) : \"memory\");\n"
+	           "\t\tasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t@p red.release.gpu.global.add.u32 [%%0], 1;\\n\\t}\"\n"
+	           "\t\t             :: \"l\"(flag + c * nred), \"r\"(lt & 31) : \"memory\");   /* lane 0's, without a branch */\n"
 	           "\t\treturn;\n"
 	           "\t}\n"
-	           "#pragma unroll\n"
-	           "\tfor (int i = 0; i < N; i++)\n"
-	           "\t\tsum[i] = acc[i];\n"
 	           "\tif (first)\n\t\treturn;\n"
 	           "\tfor (long long j = ((tile * per + 1) * G + total - 1) / total - 1; j < c; j++) {\n"
-	           "\t\tunsigned *f = flag + j * nred;\n"
-	           "\t\tif ((lt & 31) == 0) {\n"
-	           "\t\t\tunsigned v;\n"
-	           "\t\t\tdo\n"
-	           "\t\t\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(f) : \"memory\");\n"
-	           "\t\t\twhile (v < (unsigned)WARPS);\n"
-	           "\t\t}\n"
-	           "\t\tasm volatile(\"bar.warp.sync -1;\\n\\tfence.acq_rel.gpu;\" ::: \"memory\");\n"
-	           "\t\tconst float *src = (const float *)(part + j * slot);\n"
-	           "#pragma unroll\n"
-	           "\t\tfor (int i = 0; i < N; i++) {\n"
-	           "\t\t\tfloat x;\n"
-	           "\t\t\tasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(x) : \"l\"(src + i * THREADS + lt) : \"memory\");\n"
-	           "\t\t\tsum[i] += x;\n"
-	           "\t\t}\n"
-	           "\t\tasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n"
-	           "\t\tif ((lt & 31) == 0) {\n"
-	           "\t\t\tunsigned old;\n"
-	           "\t\t\tasm volatile(\"atom.relaxed.gpu.global.add.u32 %%0, [%%1], 1;\" : \"=r\"(old) : \"l\"(f) : \"memory\");\n"
-	           "\t\t\tif (old == (unsigned)(2 * WARPS - 1))\n"
-	           "\t\t\t\tasm volatile(\"st.relaxed.gpu.global.u32 [%%0], 0;\" :: \"l\"(f) : \"memory\");\n"
-	           "\t\t}\n"
-	           "\t}\n"
-	           "}\n", storage, n, threads, n, threads);
+	           "\t\tif (j * total / G == (j + 1) * total / G)\n"
+	           "\t\t\tcontinue;   /* fewer streamed K tiles than blocks: j walks none */\n"
+	           "\t\tunsigned *f = flag + j * nred;\n",
+	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
+	wait_text(o, "\t\t", "f", "WARPS");
+	fprintf(o, "\t\tconst float *src = (const float *)(part + j * slot);\n");
+	merge_text(o, softmax, "\t\t");
+	count_text(o, "\t\t", "f", "2 * WARPS - 1");
+	fprintf(o, "\t}\n"
+	           "}\n");
+}
+
+/* split(auto)'s schedule (glue_split.c, glue_stream_body): segment q of
+ * this block. With T tiles on G blocks the R = T / G full rounds stay
+ * whole, and the rest = T - R G tiles left over (all of them when T < G)
+ * are streamed: block c walks K tiles [c total / G, (c + 1) total / G) of
+ * their total = rest x per, a segment per tile it touches, the last
+ * segment first: that one (a tile's start) others wait for, and the first
+ * (a tile's end) waits for others, so no block waits for one that waits
+ * (forwards, each block's first segment waited for the previous block's
+ * last: a chain through the grid, 2-10x slower). Segment q < nsk is tile
+ * (end - 1) / per - q; then the whole tiles, rest + c + k G for k < R,
+ * in raster order like a persistent grid's: at once the blocks run
+ * neighbouring tiles, which share operands in L2 (a contiguous range of
+ * all T tiles a block would not). The block's index is read volatile, so
+ * that the callers' compilers recompute all this where it is used rather
+ * than hold it (glue_stream_body says why). In int: the K tiles of all
+ * tiles fit; c x total in 64 bits. */
+void abi_stream_seg_source(FILE *o, const char *storage)
+{
+	fprintf(o, "%s plk_glue_stream_seg(int q, int ntiles, int per, int *s)\n"
+	           "{\n"
+	           "\tint c, G;\n"
+	           "\tasm volatile(\"mov.u32 %%0, %%%%ctaid.x;\" : \"=r\"(c));\n"
+	           "\tasm volatile(\"mov.u32 %%0, %%%%nctaid.x;\" : \"=r\"(G));\n"
+	           "\tconst int R = ntiles / G, rest = ntiles - R * G, total = rest * per;\n"
+	           "\tconst int start = (int)((long long)c * total / G), end = (int)((long long)(c + 1) * total / G);\n"
+	           "\tconst int top = (end - 1) / per, span = top - start / per + 1, nsk = start < end ? span : 0;\n"
+	           "\tconst bool sk = q < nsk;\n"
+	           "\tconst int tile = sk ? top - q : rest + c + (q - nsk) * G, tstart = tile * per, tend = tstart + per;\n"
+	           "\tconst int segb = sk & (start > tstart) ? start : tstart, sege = sk & (end < tend) ? end : tend;\n"
+	           "\ts[%d] = nsk + R, s[%d] = tile, s[%d] = segb - tstart, s[%d] = sege - segb;\n"
+	           "\ts[%d] = segb == tstart, s[%d] = sege == tend, s[%d] = c, s[%d] = G, s[%d] = total;\n"
+	           "}\n", storage, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST, ABI_SEG_KCOUNT, ABI_SEG_FIRST, ABI_SEG_LAST,
+	        ABI_SEG_BLOCK, ABI_SEG_BLOCKS, ABI_SEG_TOTAL);
 }
 
 /* Threads of one lane of in's role. */
@@ -415,7 +486,12 @@ static int role_threads(const Placement *p, const GInst *in)
 
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps)
 {
-	int seen[64][3], nseen = 0;   /* (n, threads, stream) printed */
+	int seen[64][4], nseen = 0;   /* (n, threads, stream, softmax) printed */
+	for (int v = 0; v < nps; v++)
+		if (ps[v]->g->stream) {
+			abi_stream_seg_source(o, storage);
+			break;
+		}
 	for (int v = 0; v < nps; v++) {
 		const Graph *g = ps[v]->g;
 		for (int i = 0; g->split && i < g->edges.n; i++) {
@@ -424,13 +500,21 @@ void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps
 				continue;
 			int t = role_threads(ps[v], e->from), n = abi_splitk_elems(e, t), s = g->stream, dup = 0;
 			for (int j = 0; j < nseen; j++)
-				dup |= seen[j][0] == n && seen[j][1] == t && seen[j][2] == s;
+				dup |= seen[j][0] == n && seen[j][1] == t && seen[j][2] == s && seen[j][3] == e->softmax;
 			if (dup || nseen == 64)
 				continue;
-			seen[nseen][0] = n, seen[nseen][1] = t, seen[nseen][2] = s, nseen++;
-			(s ? abi_streamk_source : abi_splitk_source)(o, storage, n, t);
+			seen[nseen][0] = n, seen[nseen][1] = t, seen[nseen][2] = s, seen[nseen][3] = e->softmax, nseen++;
+			(s ? abi_streamk_source : abi_splitk_source)(o, storage, n, t, e->softmax);
 		}
 	}
+}
+
+/* The name of the helper above that reduces e on `threads` threads. */
+const char *abi_reduce_name(char buf[64], const GEdge *e, int threads, int stream)
+{
+	snprintf(buf, 64, "plk_glue_%s%s_%d_%d", stream ? "streamk" : "splitk", e->softmax ? "_softmax" : "",
+	         abi_splitk_elems(e, threads), threads);
+	return buf;
 }
 
 /* f32 elements per thread of a reduced frag on t threads. */

@@ -235,6 +235,8 @@ static void component(FILE *o, const Component *c)
 			fputs(" handoff", o);
 		if (p->split)
 			fputs(" split", o);
+		if (p->merge)
+			fprintf(o, " merge %s", p->merge);
 		span(o, p->sp);
 		fputc('\n', o);
 	}

@@ -262,6 +262,34 @@ static const char *values(Chk *k, const Component *cp, const int64_t *v)
 	return s;
 }
 
+/* `merge KIND` on a port (docs/language.md, "Split"): how a split's
+ * partials of an out frag combine. `sum` adds them; `softmax` merges
+ * (O, m, l) by the online softmax's rule, so it needs the frag to hold
+ * them where the glue's merge reads them: f32 in wgmma_acc, O in the
+ * columns before the last 8 and each row's (m, l) pair after them. */
+static void check_merge(Chk *k, const Port *p, const GPort *gp)
+{
+	const char *why = NULL, *help = NULL;
+	const GField *f = gp && gp->fields.n ? gp->fields.v[0] : NULL;
+	if (strcmp(p->merge, "sum") && strcmp(p->merge, "softmax"))
+		why = "no such merge", help = "write `merge sum` (the default) or `merge softmax`";
+	else if (p->dir != PORT_OUT || p->ty->k != TY_FRAG)
+		why = "only a split producer's frag has partials to merge",
+		help = "put `merge` on the `out` frag port that carries the partial results";
+	else if (!strcmp(p->merge, "softmax") && f &&
+	         (strcmp(f->dtype, "f32") || !f->layout || strcmp(f->layout, "wgmma_acc") || f->cols % 8 || f->cols < 16))
+		why = "`softmax` reads each row's (m, l) from the last 8 columns of an f32 wgmma_acc frag",
+		help = "declare the frag `frag<f32, R x (C + 8), wgmma_acc>`, (m, l) per row after the C columns";
+	if (!why)
+		return;
+	Diag *d = diag_new(k->c, DIAG_ERROR, "E0368", p->merge_sp, "`%s` cannot merge partials of `%s`", p->merge,
+	                   p->name);
+	d->primary.msg = why;
+	diag_label(d, p->sp, "`%s`", p->name);
+	diag_help(d, "%s", help);
+	diag_end(k->c, d);
+}
+
 /* E0214: an instance of a component that only an object provides, with
  * constants other than those the object was built for. */
 static void object_mismatch(Chk *k, const GInst *gi)
@@ -384,6 +412,8 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_end(k->c, d);
 		}
 		GPort *gp = type_port(k, p, gi);
+		if (first && p->merge)
+			check_merge(k, p, gp);
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */
 			gp->name = p->name;

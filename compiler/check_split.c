@@ -137,6 +137,7 @@ static int reductions(Chk *k)
 			diag_end(k->c, d);
 		}
 		e->reduce = 1;
+		e->softmax = e->fp->decl && e->fp->decl->merge && !strcmp(e->fp->decl->merge, "softmax");
 		e->reduce_id = g->nreduce++;
 		e->ws_off = slot;
 		slot += (uint32_t)(f->rows * f->cols * 4 + 15) / 16 * 16;

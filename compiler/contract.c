@@ -252,6 +252,8 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 			fputs(" handoff", out);
 		if (p->split)
 			fputs(" split", out);
+		if (p->merge)
+			fprintf(out, " merge %s", p->merge);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->smem.n; i++) {

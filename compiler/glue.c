@@ -231,7 +231,7 @@ static void glue_back(G *g, LLVMBuilderRef in_use) { g->b = in_use; }
  * monolith declares its fragments, pipes and contexts (monolith.c), and
  * the optimiser then gives both programs the same order. The builder is
  * left where it was. */
-static LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
+LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 {
 	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->fn);
 	LLVMValueRef at = g->last_alloca ? LLVMGetNextInstruction(g->last_alloca) : LLVMGetFirstInstruction(entry);
@@ -636,7 +636,8 @@ void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, 
 	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.head", name));
 	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.body", name));
 	l->flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.flush", name));
-	glue_edge_calls(g, r, fr, nfr, -2);
+	if (!l->no_prologue)
+		glue_edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(g->b, l->head);
 	LLVMPositionBuilderAtEnd(g->b, l->head);
 }

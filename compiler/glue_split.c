@@ -60,75 +60,88 @@ void glue_split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr,
 	LLVMValueRef cnt = LLVMBuildGEP2(b, g->i8, ws, &coff, 1, "");
 	LLVMValueRef args[8] = { acc, sum, lt, part, LLVMBuildBitCast(b, cnt, LLVMPointerType(g->i32, 0), ""),
 	                         ci32(g, (int64_t)gr->ws_slot), s, sp->S };
-	char name[64];
-	snprintf(name, sizeof name, "plk_glue_splitk_%d_%d", abi_splitk_elems(e, threads), threads);
-	helper_call(g, name, args, 8);
+	helper_call(g, abi_reduce_name((char[64]){0}, e, threads, 0), args, 8);
 }
 
-/* One role under `split(auto)` (stream-K; abi_streamk_source says how the
- * sums go): block c walks K tiles [c * total / G, (c + 1) * total / G) of
- * the tiles' total, a segment per tile it touches, the last segment
- * first: that one (a tile's start) others wait for, and the first (a
- * tile's end) waits for others, so no block waits for one that waits
- * (forwards, each block's first segment waited for the previous block's
- * last: a chain through the grid, 2-10x slower). The epilogue runs for a
- * tile the segment ends. No lanes (check_split), no pairs. */
+/* Segment q of this block under `split(auto)`: plk_glue_stream_seg
+ * (abi_stream_seg_source) fills seg[] (ABI_SEG_*). */
+static void stream_seg(G *g, LLVMValueRef seg, LLVMValueRef q, const Counts *cn)
+{
+	LLVMValueRef args[4] = { q, cn->ntiles, cn->sp.per, LLVMBuildBitCast(g->b, seg, LLVMPointerType(g->i32, 0), "") };
+	helper_call(g, "plk_glue_stream_seg", args, 4);
+}
+
+/* seg[i], read where the monolith reads it */
+static LLVMValueRef seg_at(G *g, LLVMValueRef seg, int i)
+{
+	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, i) };
+	return LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, LLVMArrayType(g->i32, ABI_SEG_N), seg, idx, 2, ""), "");
+}
+
+/* One role under `split(auto)` (stream-K): segment q of the block's
+ * (abi_stream_seg_source says which K tiles of which tile), the role's
+ * entries for it, each reduction after its producer (abi_streamk_source
+ * says how the sums go), and a consumer of the sums where the segment
+ * ends the tile. The loop holds only q: the segment's bounds come from
+ * the helper, whose reads of the block's index are volatile, at the top
+ * and again after each producer (for its reduction and the consumer
+ * after it), so that no value of the schedule is held through the
+ * components' code. Held (in one loop, or in two: one for the streamed
+ * segments, one for the whole tiles, each with the components' code)
+ * they took the uniform registers the attention core computes its
+ * shared-memory addresses in: its wgmmas then waited one for another
+ * and it ran 5-9% slower (docs/attention.md). No lanes (check_split). */
 void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done)
 {
 	LLVMBuilderRef b = g->b;
 	const Graph *gr = g->p->g;
-	LLVMTypeRef i64 = g->i64;
-	LLVMValueRef tiles_m = cn->tiles_m, tiles_n = cn->tiles_n;
-	LLVMValueRef per = LLVMBuildSExt(b, cn->sp.per, i64, "per");
-	LLVMValueRef total = LLVMBuildNSWMul(b, LLVMBuildSExt(b, cn->ntiles, i64, ""), per, "total");
-	LLVMValueRef G_ = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", g->i32), i64, "blocks");
-	LLVMValueRef c = LLVMBuildZExt(b, call0(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", g->i32), i64, "block");
-	LLVMValueRef start = LLVMBuildSDiv(b, LLVMBuildMul(b, c, total, ""), G_, "start");
-	LLVMValueRef end = LLVMBuildSDiv(b, LLVMBuildMul(b, LLVMBuildAdd(b, c, LLVMConstInt(i64, 1, 0), ""), total, ""), G_, "end");
-	/* the workspace: flags [G][reductions] to 256 bytes, then a slot per block */
-	LLVMValueRef ws = gr->ws_kparam >= 0 ? g->kargs[gr->ws_kparam] : NULL;
-	LLVMValueRef zero = LLVMBuildMul(b, LLVMBuildUDiv(b, LLVMBuildAdd(b, LLVMBuildMul(b, G_, LLVMConstInt(i64, 4 * gr->nreduce, 0), ""),
-	                                                                  LLVMConstInt(i64, 255, 0), ""),
-	                                                  LLVMConstInt(i64, 256, 0), ""),
-	                                 LLVMConstInt(i64, 256, 0), "ws.zero");
+	LLVMTypeRef i32 = g->i32, i64 = g->i64;
+	LLVMValueRef seg = glue_alloca(g, LLVMArrayType(i32, ABI_SEG_N), "seg");
 	Loop l = { .pre = LLVMGetInsertBlock(b) };
 	g->preheader = l.pre;
 	glue_loop_open(g, r, fr, nfr, "seg", &l);
-	LLVMValueRef it = LLVMBuildPhi(b, i64, "k.it");   /* the segments, last first (see above) */
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, it, start, ""), l.body, l.flush);
+	LLVMValueRef q = LLVMBuildPhi(b, i32, "seg.q"), w[ABI_SEG_N];
+	stream_seg(g, seg, q, cn);
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, q, seg_at(g, seg, ABI_SEG_COUNT), ""), l.body, l.flush);
 	LLVMPositionBuilderAtEnd(b, l.body);
-	LLVMValueRef tile = LLVMBuildSDiv(b, LLVMBuildSub(b, it, LLVMConstInt(i64, 1, 0), ""), per, "tile");
-	LLVMValueRef tstart = LLVMBuildMul(b, tile, per, "");
-	LLVMValueRef segb = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, start, tstart, ""), start, tstart, "seg");
-	LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, segb, tstart, ""), g->i32, "first");
-	LLVMValueRef lastb = LLVMBuildICmp(b, LLVMIntEQ, it, LLVMBuildAdd(b, tstart, per, ""), "last");
-	LLVMValueRef kr[2] = { LLVMBuildTrunc(b, LLVMBuildSub(b, segb, tstart, ""), g->i32, "k_first"),
-	                       LLVMBuildTrunc(b, LLVMBuildSub(b, it, segb, ""), g->i32, "k_count") };
-	LLVMValueRef tm, tn;
-	glue_raster(g, LLVMBuildTrunc(b, tile, g->i32, ""), tiles_m, tiles_n, &tm, &tn);
+	LLVMValueRef tile = seg_at(g, seg, ABI_SEG_TILE);
+	LLVMValueRef kr[2] = { seg_at(g, seg, ABI_SEG_KFIRST), seg_at(g, seg, ABI_SEG_KCOUNT) }, tm, tn, lastb = NULL;
+	glue_raster(g, tile, cn->tiles_m, cn->tiles_n, &tm, &tn);
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		const GInst *in = r->role->insts.v[i];
 		/* the tile's sums: the segment that ends it */
-		glue_call_entry_if(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr, in->after_reduce ? lastb : NULL);
-		for (int j = 0; ws && j < gr->edges.n; j++) {
+		glue_call_entry_if(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr, in->after_reduce && lastb ? lastb : NULL);
+		for (int j = 0, fresh = 0; gr->ws_kparam >= 0 && j < gr->edges.n; j++) {
 			const GEdge *e = gr->edges.v[j];
 			if (!e->reduce || e->from != in)
 				continue;
+			if (!fresh++) {
+				stream_seg(g, seg, q, cn);
+				for (int k = 0; k < ABI_SEG_N; k++)
+					w[k] = k == ABI_SEG_COUNT || k == ABI_SEG_KFIRST || k == ABI_SEG_KCOUNT ? NULL : seg_at(g, seg, k);
+				lastb = LLVMBuildICmp(b, LLVMIntNE, w[ABI_SEG_LAST], ci32(g, 0), "last");
+			}
 			int threads = r->nwarps * 32;
-			LLVMValueRef lt = LLVMBuildSub(b, call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", g->i32),
+			LLVMValueRef ws = g->kargs[gr->ws_kparam];
+			/* the workspace: flags [G][reductions] to 256 bytes, then a slot per block */
+			LLVMValueRef zero = LLVMBuildMul(b, LLVMBuildSDiv(b, LLVMBuildAdd(b, LLVMBuildMul(b, w[ABI_SEG_BLOCKS],
+			                                                                                 ci32(g, 4 * gr->nreduce), ""),
+			                                                                  ci32(g, 255), ""), ci32(g, 256), ""),
+			                                 ci32(g, 256), "ws.zero");
+			LLVMValueRef lt = LLVMBuildSub(b, call0(g, "llvm.nvvm.read.ptx.sreg.tid.x", i32),
 			                               ci32(g, 32 * r->first_warp), "");
-			LLVMValueRef poff = LLVMBuildAdd(b, zero, LLVMConstInt(i64, e->ws_off, 0), "");
+			LLVMValueRef poff = LLVMBuildAdd(b, LLVMBuildSExt(b, zero, i64, ""), LLVMConstInt(i64, e->ws_off, 0), "");
 			LLVMValueRef foff = LLVMConstInt(i64, 4 * e->reduce_id, 0);
 			LLVMValueRef args[14] = {
 				glue_frag_ptr(g, fr, nfr, e->fp, threads), glue_frag_ptr(g, fr, nfr, e->tp, threads), lt,
 				LLVMBuildGEP2(b, g->i8, ws, &poff, 1, ""),
-				LLVMBuildBitCast(b, LLVMBuildGEP2(b, g->i8, ws, &foff, 1, ""), LLVMPointerType(g->i32, 0), ""),
-				ci32(g, (int64_t)gr->ws_slot), ci32(g, gr->nreduce), c, G_, total, per, tile, first,
-				LLVMBuildZExt(b, lastb, g->i32, "") };
-			char name[64];
-			snprintf(name, sizeof name, "plk_glue_streamk_%d_%d", abi_splitk_elems(e, threads), threads);
-			helper_call(g, name, args, 14);
+				LLVMBuildBitCast(b, LLVMBuildGEP2(b, g->i8, ws, &foff, 1, ""), LLVMPointerType(i32, 0), ""),
+				ci32(g, (int64_t)gr->ws_slot), ci32(g, gr->nreduce), LLVMBuildSExt(b, w[ABI_SEG_BLOCK], i64, ""),
+				LLVMBuildSExt(b, w[ABI_SEG_BLOCKS], i64, ""), LLVMBuildSExt(b, w[ABI_SEG_TOTAL], i64, ""),
+				LLVMBuildSExt(b, cn->sp.per, i64, ""), LLVMBuildSExt(b, w[ABI_SEG_TILE], i64, ""), w[ABI_SEG_FIRST],
+				w[ABI_SEG_LAST] };
+			helper_call(g, abi_reduce_name((char[64]){0}, e, threads, 1), args, 14);
 		}
 	}
-	glue_loop_close(g, r, fr, nfr, &l, it, end, segb, done);
+	glue_loop_close(g, r, fr, nfr, &l, q, ci32(g, 0), LLVMBuildAdd(b, q, ci32(g, 1), ""), done);
 }

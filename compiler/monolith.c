@@ -375,15 +375,14 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			first = 0;
 			entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
 		}
-	if (g->stream) {   /* stream-K (glue.c, stream_body): this block's range of the K tiles */
-		fprintf(o, "\t\t\tconst long long per = plk_per, total = (long long)ntiles * per, G = gridDim.x, c = blockIdx.x;\n"
-		           "\t\t\tconst long long start = c * total / G, zero = (G * %d + 255) / 256 * 256;\n"
-		           "\t\t\tfor (long long it = (c + 1) * total / G, segb = 0; it > start; it = segb) {   /* last first */\n"
-		           "\t\t\t\tconst long long tile64 = (it - 1) / per, tstart = tile64 * per;\n"
-		           "\t\t\t\tsegb = start > tstart ? start : tstart;\n"
-		           "\t\t\t\tconst int tile = (int)tile64, first = segb == tstart, last = it == tstart + per;\n"
-		           "\t\t\t\tkf = (int)(segb - tstart), kc = (int)(it - segb);\n"
-		           "\t\t\t\t(void)first, (void)last, (void)zero;\n", 4 * g->nreduce);
+	if (g->stream) {   /* stream-K (glue_split.c, glue_stream_body): segment q, from the helper */
+		fprintf(o, "\t\t\tfor (int q = 0;; q++) {\n"
+		           "\t\t\t\tint seg[%d];\n"
+		           "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n"
+		           "\t\t\t\tif (q >= seg[%d])\n\t\t\t\t\tbreak;\n"
+		           "\t\t\t\tconst int tile = seg[%d];\n"
+		           "\t\t\t\tkf = seg[%d], kc = seg[%d];\n", ABI_SEG_N, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST,
+		        ABI_SEG_KCOUNT);
 	} else if (g->dynamic) {   /* grid dynamic (glue.c, role_body): the items' ring */
 		char producer[48] = "0";
 		if (r == p->roles.v[0])
@@ -428,8 +427,11 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
 		const GInst *in = r->role->insts.v[j];
 		int sum = g->split && in->after_reduce;   /* the tile's sums: its last split */
-		entry_call(o, g, in, r->lane, frags, *nfrags, !sum ? "\t\t\t\t" : g->stream ? "\t\t\t\tif (last)\n\t\t\t\t\t"
+		char last[64];   /* stream-K: the segment ends the tile (the helper's, after the producer) */
+		snprintf(last, sizeof last, "\t\t\t\tif (seg[%d])\n\t\t\t\t\t", ABI_SEG_LAST);
+		entry_call(o, g, in, r->lane, frags, *nfrags, !sum ? "\t\t\t\t" : g->stream ? last
 		                                                   : "\t\t\t\tif (split == plk_S - 1)\n\t\t\t\t\t");
+		int fresh = 0;
 		for (int e = 0; g->split && e < g->edges.n; e++) {
 			const GEdge *ge = g->edges.v[e];
 			if (!ge->reduce || ge->from != in)
@@ -439,17 +441,20 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 				f++;
 			while (f2 < *nfrags && frags[f2] != frag_key(ge->tp))
 				f2++;
-			if (g->stream) {
-				fprintf(o, "\t\t\t\tplk_glue_streamk_%d_%d(frag%d, frag%d, threadIdx.x - %d, (char *)p%d + zero + %u, "
-				           "(unsigned *)p%d + %d, %u, %d, c, G, total, per, tile64, first, last);\n",
-				        abi_splitk_elems(ge, threads), threads, f, f2, 32 * r->first_warp, g->ws_kparam, ge->ws_off,
-				        g->ws_kparam, ge->reduce_id, g->ws_slot, g->nreduce);
+			if (g->stream) {   /* the glue's order: the segment again, then the reduction */
+				if (!fresh++)
+					fprintf(o, "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n");
+				fprintf(o, "\t\t\t\t%s(frag%d, frag%d, threadIdx.x - %d, (char *)p%d + (seg[%d] * %d + 255) / 256 * 256 + %u, "
+				           "(unsigned *)p%d + %d, %u, %d, seg[%d], seg[%d], seg[%d], plk_per, seg[%d], seg[%d], seg[%d]);\n",
+				        abi_reduce_name((char[64]){0}, ge, threads, 1), f, f2, 32 * r->first_warp, g->ws_kparam,
+				        ABI_SEG_BLOCKS, 4 * g->nreduce, ge->ws_off, g->ws_kparam, ge->reduce_id, g->ws_slot, g->nreduce,
+				        ABI_SEG_BLOCK, ABI_SEG_BLOCKS, ABI_SEG_TOTAL, ABI_SEG_TILE, ABI_SEG_FIRST, ABI_SEG_LAST);
 				continue;
 			}
-			fprintf(o, "\t\t\t\tplk_glue_splitk_%d_%d(frag%d, frag%d, threadIdx.x - %d, "
+			fprintf(o, "\t\t\t\t%s(frag%d, frag%d, threadIdx.x - %d, "
 			           "(char *)p%d + plk_ws_zero + (long long)tile * (plk_S - 1) * %u + %u, "
 			           "(unsigned *)p%d + tile * %d + %d, %u, split, plk_S);\n",
-			        abi_splitk_elems(ge, threads), threads, f, f2, 32 * r->first_warp, g->ws_kparam, g->ws_slot,
+			        abi_reduce_name((char[64]){0}, ge, threads, 0), f, f2, 32 * r->first_warp, g->ws_kparam, g->ws_slot,
 			        ge->ws_off, g->ws_kparam, g->nreduce, ge->reduce_id, g->ws_slot);
 		}
 		if (le && in == le->to && !edge_handoff(le))

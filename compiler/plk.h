@@ -309,6 +309,9 @@ typedef struct Port {       /* in/out NAME: TYPE [per COUNT] [handoff]; in/out h
 	int split;              /* walks a share of its `per` count: the entry takes
 	                           (k_first, k_count) after tile_n (docs/abi.md, "Split") */
 	Span split_sp;
+	const char *merge;      /* how a frag's partials combine under a split: "sum"
+	                           (NULL) or "softmax" (docs/language.md, "Split") */
+	Span merge_sp;
 } Port;
 
 typedef struct Param {      /* param NAME: TYPE  (a kernel parameter) */
@@ -691,6 +694,8 @@ typedef struct GEdge {
 	 * frag's partials sit at ws_off in a split's workspace slot, and its
 	 * counter is reduce_id of each tile's Graph.nreduce. */
 	int reduce, reduce_id;
+	int softmax;             /* the producer's port says `merge softmax`: partials
+	                          * (O, m, l) merge by the online softmax's rule */
 	uint32_t ws_off;
 } GEdge;
 
@@ -1187,8 +1192,14 @@ int abi_quad(const Placement *p);
 /* Split K (check_split): the partial-sum reduction's CUDA, named
  * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;
  * _sources: one for each distinct (n, threads) of the kernels ps. */
-void abi_splitk_source(FILE *o, const char *storage, int n, int threads);
-void abi_streamk_source(FILE *o, const char *storage, int n, int threads);   /* split(auto)'s */
+void abi_splitk_source(FILE *o, const char *storage, int n, int threads, int softmax);
+void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int softmax);   /* split(auto)'s */
+const char *abi_reduce_name(char buf[64], const GEdge *e, int threads, int stream);
+/* split(auto)'s schedule, one helper both programs call (abi.c): segment
+ * q of the block into int[ABI_SEG_N], at these indices */
+enum { ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST, ABI_SEG_KCOUNT, ABI_SEG_FIRST, ABI_SEG_LAST, ABI_SEG_BLOCK,
+       ABI_SEG_BLOCKS, ABI_SEG_TOTAL, ABI_SEG_N };
+void abi_stream_seg_source(FILE *o, const char *storage);   /* the helper reducing e */
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps);
 /* `grid dynamic`: the work items a block's roles share (abi.c, glue.c, monolith.c) */
 enum { PLK_ITEM_SLOTS = 4 };

@@ -299,6 +299,7 @@ loop:
 	"per"        { SPAN(); return KW_PER; }
 	"handoff"    { SPAN(); return KW_HANDOFF; }
 	"split"      { SPAN(); return KW_SPLIT; }
+	"merge"      { SPAN(); return KW_MERGE; }
 	"require"    { SPAN(); return KW_REQUIRE; }
 	"hook"       { SPAN(); return KW_HOOK; }
 	"cluster"    { SPAN(); return KW_CLUSTER; }

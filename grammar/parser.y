@@ -120,7 +120,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
 %token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
 %token KW_ENGINE "engine" KW_PROLOGUE "prologue" KW_EARLY "early" KW_ZEROED "zeroed"
-%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split"
+%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split" KW_MERGE "merge"
 %token KW_MEGAKERNEL "megakernel" KW_OP "op" KW_BUFFER "buffer" KW_FOR "for" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
@@ -224,7 +224,7 @@ citems
 
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
  *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
- *       | port { "handoff" | "split" }    (port: a tile, frag or bundle port, or a hook)
+ *       | port { "handoff" | "split" | "merge" IDENT }   (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
  *       | "cluster" expr [ "x" expr ] | "require" cond { "," cond }
  *       | "engine" IDENT | "prologue" | "early" IDENT { "," IDENT }
@@ -276,7 +276,7 @@ citem
 	| error
 	;
 
-/* { "handoff" | "split" }: attributes of the port just parsed (lx->last_port) */
+/* { "handoff" | "split" | "merge" IDENT }: attributes of the port just parsed (lx->last_port) */
 portattrs
 	: portattr
 	| portattrs portattr
@@ -285,6 +285,7 @@ portattrs
 portattr
 	: "handoff" { lx->last_port->handoff = 1; lx->last_port->handoff_sp = @1; }
 	| "split"   { lx->last_port->split = 1; lx->last_port->split_sp = @1; }
+	| "merge" IDENT { lx->last_port->merge = $2; lx->last_port->merge_sp = span_join(@1, @2); }
 	;
 
 /* port = ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]

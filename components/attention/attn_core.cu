@@ -22,6 +22,9 @@
  * a q block visits, and which are partial). Without `blocks` every block
  * is visited and only the last, when SKV % BN != 0, is partial.
  *
+ * Under a split grid a work item walks visits k_first .. k_first + k_count
+ * - 1 of the q block's KV blocks, and its `o` is that share's.
+ *
  * Out: `o`, BM x (HD + 8) in wgmma_acc: columns 0..HD-1 hold O unscaled,
  * and the 8 columns after them the row's statistics in pairs (m, l): the
  * row max in the log2 domain (-inf: nothing attended) and the row sum of
@@ -36,7 +39,7 @@
 
 PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_pipe *q, plk_pipe *k,
                              plk_pipe *v, const void *score, const void *mask, const void *blocks,
-                             float *o, int tile_m, int tile_n)
+                             float *o, int tile_m, int tile_n, int k_first, int k_count)
 {
 	constexpr int NS = BN / 2;		/* S floats per thread: BN / 8 blocks of 4 */
 	constexpr int NO = HD / 2;		/* O floats per thread */
@@ -87,7 +90,11 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	const bool own_blocks = plk_hook_bound(inst, ATTN_CORE_PORT_BLOCKS);
 	const bool has_mask = plk_hook_bound(inst, ATTN_CORE_PORT_MASK);
 	const bool has_score = plk_hook_bound(inst, ATTN_CORE_PORT_SCORE);
-	const int n = own_blocks ? plk_block_count(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m) : nkv;
+	const int visits = own_blocks ? plk_block_count(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m) : nkv;
+	/* this work item's share of the visits (the contract's `split`): all
+	 * of them, or under a split grid a range whose (O, m, l) the glue
+	 * merges with the others' */
+	const int first = min(k_first, visits), n = min(k_first + k_count, visits) - first;
 	const float scale_log2 = scale * LOG2E;
 	/* The row sums on the tensor cores, except at HD = 128 with a score
 	 * mod: there the softmax's two MUFU an element (tanh, exp2) already
@@ -101,8 +108,8 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 
 	/* KV block i: (index << 1) | partial */
 	auto block = [&](int i) {
-		int x = own_blocks ? plk_block_at(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m, i)
-		                   : (i << 1) | (has_mask ? ATTN_PARTIAL : 0);
+		int x = own_blocks ? plk_block_at(inst, ATTN_CORE_PORT_BLOCKS, blocks, b, h, tile_m, first + i)
+		                   : ((first + i) << 1) | (has_mask ? ATTN_PARTIAL : 0);
 		if ((x >> 1) == nkv - 1 && SKV % BN)
 			x |= ATTN_PARTIAL;	/* keys past SKV are masked */
 		return x;
@@ -290,7 +297,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	}
 #else
 	(void)SQ; (void)SKV; (void)H; (void)scale; (void)q; (void)k; (void)v; (void)score; (void)mask;
-	(void)blocks; (void)o; (void)tile_n;
+	(void)blocks; (void)o; (void)tile_n; (void)k_first; (void)k_count;
 	__trap();	/* contract: arch >= sm_90a */
 #endif
 }

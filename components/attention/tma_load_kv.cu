@@ -3,7 +3,8 @@
  * that a work item's q block visits into the k and v rings by 4-D TMA, K
  * before V, so the core's S = Q K^T starts before V lands. The blocks come
  * from the `blocks` hook, the same one the core asks, or are every block
- * of the sequence. GQA: query head h reads KV head h / (H / HKV). Keys
+ * of the sequence; under a split grid the work item's share of them
+ * (k_first, k_count). GQA: query head h reads KV head h / (H / HKV). Keys
  * past SKV come back as zeros (the core masks them). With its `ready`
  * hook connected, a block's keys are waited for first: they come from
  * another GPU (ring attention, docs/comm.md). Contract: tma_load_kv.plk.
@@ -17,7 +18,7 @@
 
 PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int H, int HKV, int SKV,
                                plk_pipe *k, plk_pipe *v, const void *blocks, const void *ready, int tile_m,
-                               int tile_n)
+                               int tile_n, int k_first, int k_count)
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
@@ -29,7 +30,8 @@ PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int
 	const bool own = plk_hook_bound(inst, TMA_LOAD_KV_PORT_BLOCKS);
 	const int n = own ? plk_block_count(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m)
 	                  : (SKV + BN - 1) / BN;
-	for (int i = 0; i < n; i++) {
+	/* the work item's share of the visits (`split`), as the core's */
+	for (int i = min(k_first, n); i < min(k_first + k_count, n); i++) {
 		const int j = own ? plk_block_at(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m, i) >> 1 : i;
 		/* keys another GPU sends (ring attention): wait for the block's
 		 * signal; unconnected, the default returns at once */
@@ -51,7 +53,7 @@ PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int
 	}
 #else
 	(void)kmap; (void)vmap; (void)H; (void)HKV; (void)SKV; (void)k; (void)v; (void)blocks; (void)ready;
-	(void)tile_n;
+	(void)tile_n; (void)k_first; (void)k_count;
 	__trap();	/* contract: arch >= sm_90 */
 #endif
 }
