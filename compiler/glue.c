@@ -636,8 +636,7 @@ void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, 
 	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.head", name));
 	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.body", name));
 	l->flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.flush", name));
-	if (!l->no_prologue)
-		glue_edge_calls(g, r, fr, nfr, -2);
+	glue_edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(g->b, l->head);
 	LLVMPositionBuilderAtEnd(g->b, l->head);
 }

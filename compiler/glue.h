@@ -98,10 +98,9 @@ void glue_edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c);
  * branch to body or flush; close ends the body with the back edge, gives
  * the phi its value from pre (init) and from the latch (next), and calls
  * the flush entries before done. */
-/* A work-item loop: pre branches to head; body, then the latch back to
- * head; flush (the entries' c = -1 calls) on leaving. no_prologue: the
- * prologue calls (c = -2) were made before (split(auto)'s second loop). */
-typedef struct { LLVMBasicBlockRef pre, head, body, flush; int no_prologue; } Loop;
+/* A work-item loop: pre (the prologue calls, c = -2) branches to head;
+ * body, then the latch back to head; flush (the c = -1 calls) on leaving. */
+typedef struct { LLVMBasicBlockRef pre, head, body, flush; } Loop;
 LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);   /* in the entry block */
 void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, Loop *l);
 void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LLVMValueRef phi, LLVMValueRef init,
