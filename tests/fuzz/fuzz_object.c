@@ -89,6 +89,7 @@ static const char contract[] =
 	"  warps 1\n"
 	"  cluster 2 x N / 2\n"
 	"  out t: tile<bf16, 64 x N * 16, sw128>\n"
+	"  out o: frag<f32, 64 x (N * 16 + 8), wgmma_acc> merge softmax\n"
 	"}\n";
 
 /* the fatbin: its header, one LTO-IR entry for sm_90a, 16 bytes of "IR" */
