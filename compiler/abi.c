@@ -282,28 +282,69 @@ const char *abi_main_name(Ctx *c, const Placement *const *ps, int n, int i)
 	return n == 1 ? "plk_main" : arena_printf(c->arena, "plk_main_%s", ps[i]->g->k->name);
 }
 
-/* A reduction's wait: every lane reads the counter at ptr (one
- * transaction) until it reaches target, the exit a vote: one branch for
- * the warp. Then what the counted warps wrote is visible. */
-static void wait_text(FILE *o, const char *in, const char *ptr, const char *target)
+/* The reductions' synchronisation, as text. uniform = 0 (split(S)'s):
+ * each warp's first lane spins and counts, branching; uniform = 1
+ * (split(auto)'s): every lane spins with a vote at each read, and lane 0
+ * counts predicated, so that the warp's control flow stays the warp's
+ * own: ptxas then keeps the components' shared-memory addresses in
+ * uniform registers (with the lane-0 spin the attention core's KV loop
+ * went to R2UR, bench/results/2026-12-04-attention-stream-k.md).
+ * Racecheck instruments each vote: under it the uniform form is slow.
+ *
+ * red_text: a warp that stored partials counts itself on ptr (release). */
+static void red_text(FILE *o, const char *in, const char *ptr, int uniform)
 {
-	fprintf(o, "%s{\n%s\tunsigned v;\n%s\tdo\n"
-	           "%s\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(%s) : \"memory\");\n"
-	           "%s\twhile (!__all_sync(0xffffffffu, v >= (unsigned)(%s)));\n%s}\n"
-	           "%sasm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");\n", in, in, in, in, ptr, in, target, in, in);
+	if (uniform)
+		fprintf(o, "%sasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t"
+		           "@p red.release.gpu.global.add.u32 [%%0], 1;\\n\\t}\"\n"
+		           "%s             :: \"l\"(%s), \"r\"(lt & 31) : \"memory\");   /* lane 0's, without a branch */\n",
+		        in, in, ptr);
+	else
+		fprintf(o, "%sif ((lt & 31) == 0)\n"
+		           "%s\tasm volatile(\"red.release.gpu.global.add.u32 [%%0], 1;\" :: \"l\"(%s) : \"memory\");\n",
+		        in, in, ptr);
 }
 
-/* After a reduction has read the partials: each warp counts itself on
- * ptr (lane 0, predicated rather than branched), and the count that
- * makes `last` resets it to zero for the next launch. */
-static void count_text(FILE *o, const char *in, const char *ptr, const char *last)
+/* wait_text: until the counter at ptr reaches target; then what the
+ * counted warps wrote is visible to the warp. */
+static void wait_text(FILE *o, const char *in, const char *ptr, const char *target, int uniform)
 {
-	fprintf(o, "%sasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n"
-	           "%sasm volatile(\"{\\n\\t.reg .pred p;\\n\\t.reg .b32 old;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t\"\n"
-	           "%s             \"@p atom.relaxed.gpu.global.add.u32 old, [%%0], 1;\\n\\t@p setp.eq.u32 p, old, %%2;\\n\\t\"\n"
-	           "%s             \"@p st.relaxed.gpu.global.u32 [%%0], 0;\\n\\t}\"\n"
-	           "%s             :: \"l\"(%s), \"r\"(lt & 31), \"r\"((unsigned)(%s)) : \"memory\");\n",
-	        in, in, in, in, in, ptr, last);
+	fprintf(o, "%s%s{\n%s\tunsigned v;\n%s\tdo\n"
+	           "%s\t\tasm volatile(\"ld.acquire.gpu.global.u32 %%0, [%%1];\" : \"=r\"(v) : \"l\"(%s) : \"memory\");\n",
+	        in, uniform ? "" : "if ((lt & 31) == 0) ", in, in, in, ptr);
+	if (uniform)
+		fprintf(o, "%s\twhile (!__all_sync(0xffffffffu, v >= (unsigned)(%s)));\n%s}\n"
+		           "%sasm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");\n", in, target, in, in);
+	else
+		fprintf(o, "%s\twhile (v < (unsigned)(%s));\n%s}\n"
+		           "%sasm volatile(\"bar.warp.sync -1;\\n\\tfence.acq_rel.gpu;\" ::: \"memory\");\n", in, target, in, in);
+}
+
+/* count_text: after a reduction has read the partials, each warp counts
+ * itself on ptr, and the count that makes `last` resets it to zero for
+ * the next launch. */
+static void count_text(FILE *o, const char *in, const char *ptr, const char *last, int uniform)
+{
+	fprintf(o, "%sasm volatile(\"bar.warp.sync -1;\" ::: \"memory\");\n", in);
+	if (uniform)
+		fprintf(o, "%sasm volatile(\"{\\n\\t.reg .pred p;\\n\\t.reg .b32 old;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t\"\n"
+		           "%s             \"@p atom.relaxed.gpu.global.add.u32 old, [%%0], 1;\\n\\t@p setp.eq.u32 p, old, %%2;\\n\\t\"\n"
+		           "%s             \"@p st.relaxed.gpu.global.u32 [%%0], 0;\\n\\t}\"\n"
+		           "%s             :: \"l\"(%s), \"r\"(lt & 31), \"r\"((unsigned)(%s)) : \"memory\");\n",
+		        in, in, in, in, ptr, last);
+	else
+		fprintf(o, "%sif ((lt & 31) == 0) {\n%s\tunsigned old;\n"
+		           "%s\tasm volatile(\"atom.relaxed.gpu.global.add.u32 %%0, [%%1], 1;\" : \"=r\"(old) : \"l\"(%s) : \"memory\");\n"
+		           "%s\tif (old == (unsigned)(%s))\n"
+		           "%s\t\tasm volatile(\"st.relaxed.gpu.global.u32 [%%0], 0;\" :: \"l\"(%s) : \"memory\");\n%s}\n",
+		        in, in, in, ptr, in, last, in, ptr, in);
+}
+
+/* A load of the partial's element IDX into VAR (merge_text's). */
+static void load_text(FILE *o, const char *in, const char *var, const char *idx)
+{
+	fprintf(o, "%sasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(%s) : \"l\"(src + %s * THREADS + lt) : \"memory\");\n",
+	        in, var, idx);
 }
 
 /* One partial at src combined into sum, in a reduction helper below:
@@ -315,20 +356,22 @@ static void count_text(FILE *o, const char *in, const char *ptr, const char *las
  * either side) leaves O = 0, l = 0. */
 static void merge_text(FILE *o, int softmax, const char *in)
 {
-	const char *ld = "asm volatile(\"ld.global.cg.f32 %0, [%1];\" : \"=f\"(x) : \"l\"(src + (i) * THREADS + lt) : \"memory\")";
+	char in2[16];
+	snprintf(in2, sizeof in2, "%s\t", in);
 	if (!softmax) {
-		fprintf(o, "#pragma unroll\n%sfor (int i = 0; i < N; i++) {\n%s\tfloat x;\n%s\t%s;\n%s\tsum[i] += x;\n%s}\n",
-		        in, in, in, ld, in, in);
+		fprintf(o, "#pragma unroll\n%sfor (int i = 0; i < N; i++) {\n%s\tfloat x;\n", in, in);
+		load_text(o, in2, "x", "i");
+		fprintf(o, "%s\tsum[i] += x;\n%s}\n", in, in);
 		return;
 	}
 	fprintf(o, "%sfloat fa[2], fb[2];\n"
 	           "#pragma unroll\n"
 	           "%sfor (int h = 0; h < 2; h++) {\n"
 	           "%s\tconst int i = N - 4 + 2 * h;\n"
-	           "%s\tfloat x, mp, lp;\n"
-	           "%s\t%s;\n%s\tmp = x;\n"
-	           "%s\tasm volatile(\"ld.global.cg.f32 %%0, [%%1];\" : \"=f\"(lp) : \"l\"(src + (i + 1) * THREADS + lt) : \"memory\");\n"
-	           "%s\tconst float m = fmaxf(sum[i], mp), mu = m == __int_as_float(0xff800000) ? 0.f : m;\n"
+	           "%s\tfloat mp, lp;\n", in, in, in, in);
+	load_text(o, in2, "mp", "i");
+	load_text(o, in2, "lp", "(i + 1)");
+	fprintf(o, "%s\tconst float m = fmaxf(sum[i], mp), mu = m == __int_as_float(0xff800000) ? 0.f : m;\n"
 	           "%s\tasm(\"ex2.approx.ftz.f32 %%0, %%1;\" : \"=f\"(fa[h]) : \"f\"(sum[i] - mu));\n"
 	           "%s\tasm(\"ex2.approx.ftz.f32 %%0, %%1;\" : \"=f\"(fb[h]) : \"f\"(mp - mu));\n"
 	           "%s\tsum[i] = m;\n"
@@ -336,11 +379,9 @@ static void merge_text(FILE *o, int softmax, const char *in)
 	           "%s}\n"
 	           "#pragma unroll\n"
 	           "%sfor (int i = 0; i < N - 4; i++) {\n"
-	           "%s\tfloat x;\n"
-	           "%s\t%s;\n"
-	           "%s\tsum[i] = sum[i] * fa[(i >> 1) & 1] + x * fb[(i >> 1) & 1];\n"
-	           "%s}\n",
-	        in, in, in, in, in, ld, in, in, in, in, in, in, in, in, in, in, in, ld, in, in);
+	           "%s\tfloat x;\n", in, in, in, in, in, in, in, in);
+	load_text(o, in2, "x", "i");
+	fprintf(o, "%s\tsum[i] = sum[i] * fa[(i >> 1) & 1] + x * fb[(i >> 1) & 1];\n%s}\n", in, in);
 }
 
 /* ------------------------------------------------------------ split K
@@ -352,10 +393,7 @@ static void merge_text(FILE *o, int softmax, const char *in)
  * (elements per thread, threads of the role), so that its loops over the
  * frag unroll to constant indices and the frag stays in registers.
  *
- * Every split first copies its partials to the sums (defined on every
- * path, the sums are not live from one work item to the next: held
- * across the loop they spilled the attention core's registers). Split s
- * < S - 1 stores its partials, thread-major (element i of thread
+ * Split s < S - 1 stores its partials, thread-major (element i of thread
  * lt at (i * threads + lt) floats: a warp's stores are one line), each
  * thread fences, and each warp's first lane counts the warp on the tile's
  * counter (release). The last split waits for (S - 1) x warps counts,
@@ -370,27 +408,26 @@ void abi_splitk_source(FILE *o, const char *storage, int n, int threads, int sof
 	           "\tint s, int S)\n"
 	           "{\n"
 	           "\tconstexpr int N = %d, THREADS = %d, WARPS = THREADS / 32;\n"
-	           "#pragma unroll\n"
-	           "\tfor (int i = 0; i < N; i++)\n"
-	           "\t\tsum[i] = acc[i];\n"
 	           "\tif (S > 1 && s < S - 1) {\n"
 	           "\t\tfloat *dst = (float *)(part + (long long)s * slot);\n"
 	           "#pragma unroll\n"
 	           "\t\tfor (int i = 0; i < N; i++)\n"
 	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
-	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n"
-	           "\t\tasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t@p red.release.gpu.global.add.u32 [%%0], 1;\\n\\t}\"\n"
-	           "\t\t             :: \"l\"(cnt), \"r\"(lt & 31) : \"memory\");   /* lane 0's, without a branch */\n"
-	           "\t\treturn;\n"
-	           "\t}\n"
-	           "\tif (S <= 1)\n\t\treturn;\n",
+	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n",
 	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
-	wait_text(o, "\t", "cnt", "(S - 1) * WARPS");
+	red_text(o, "\t\t", "cnt", 0);
+	fprintf(o, "\t\treturn;\n"
+	           "\t}\n"
+	           "#pragma unroll\n"
+	           "\tfor (int i = 0; i < N; i++)\n"
+	           "\t\tsum[i] = acc[i];\n"
+	           "\tif (S <= 1)\n\t\treturn;\n");
+	wait_text(o, "\t", "cnt", "(S - 1) * WARPS", 0);
 	fprintf(o, "\tfor (int j = 0; j < S - 1; j++) {\n"
 	           "\t\tconst float *src = (const float *)(part + (long long)j * slot);\n");
 	merge_text(o, softmax, "\t\t");
 	fprintf(o, "\t}\n");
-	count_text(o, "\t", "cnt", "S * WARPS - 1");
+	count_text(o, "\t", "cnt", "S * WARPS - 1", 0);
 	fprintf(o, "}\n");
 }
 
@@ -403,7 +440,10 @@ void abi_splitk_source(FILE *o, const char *storage, int n, int threads, int sof
  * stores to its slot and counts on its flag. The sums wait only on lower
  * blocks, all resident: block 0 starts at a tile's start. Only the tiles
  * left over from the full rounds are streamed (glue_stream_body): total
- * counts their K tiles, which may be fewer than the blocks. */
+ * counts their K tiles, which may be fewer than the blocks. Every segment
+ * first copies its partials to the sums: defined on every path, the sums
+ * are not live from one segment to the next (held across the loop they
+ * spilled the attention core's registers). */
 void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int softmax)
 {
 	fprintf(o, "%s plk_glue_streamk%s_%d_%d(const float *acc, float *sum, int lt, char *part, unsigned *flag,\n"
@@ -419,21 +459,20 @@ void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int so
 	           "#pragma unroll\n"
 	           "\t\tfor (int i = 0; i < N; i++)\n"
 	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
-	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n"
-	           "\t\tasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.eq.u32 p, %%1, 0;\\n\\t@p red.release.gpu.global.add.u32 [%%0], 1;\\n\\t}\"\n"
-	           "\t\t             :: \"l\"(flag + c * nred), \"r\"(lt & 31) : \"memory\");   /* lane 0's, without a branch */\n"
-	           "\t\treturn;\n"
+	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n",
+	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
+	red_text(o, "\t\t", "flag + c * nred", 1);
+	fprintf(o, "\t\treturn;\n"
 	           "\t}\n"
 	           "\tif (first)\n\t\treturn;\n"
 	           "\tfor (long long j = ((tile * per + 1) * G + total - 1) / total - 1; j < c; j++) {\n"
 	           "\t\tif (j * total / G == (j + 1) * total / G)\n"
 	           "\t\t\tcontinue;   /* fewer streamed K tiles than blocks: j walks none */\n"
-	           "\t\tunsigned *f = flag + j * nred;\n",
-	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
-	wait_text(o, "\t\t", "f", "WARPS");
+	           "\t\tunsigned *f = flag + j * nred;\n");
+	wait_text(o, "\t\t", "f", "WARPS", 1);
 	fprintf(o, "\t\tconst float *src = (const float *)(part + j * slot);\n");
 	merge_text(o, softmax, "\t\t");
-	count_text(o, "\t\t", "f", "2 * WARPS - 1");
+	count_text(o, "\t\t", "f", "2 * WARPS - 1", 1);
 	fprintf(o, "\t}\n"
 	           "}\n");
 }

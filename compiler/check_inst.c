@@ -277,7 +277,7 @@ static void check_merge(Chk *k, const Port *p, const GPort *gp)
 		why = "only a split producer's frag has partials to merge",
 		help = "put `merge` on the `out` frag port that carries the partial results";
 	else if (!strcmp(p->merge, "softmax") && f &&
-	         (strcmp(f->dtype, "f32") || !f->layout || strcmp(f->layout, "wgmma_acc") || f->cols % 8 || f->cols < 16))
+	         (strcmp(f->dtype, "f32") || !f->layout || strcmp(f->layout, "wgmma_acc") || f->cols < 16))
 		why = "`softmax` reads each row's (m, l) from the last 8 columns of an f32 wgmma_acc frag",
 		help = "declare the frag `frag<f32, R x (C + 8), wgmma_acc>`, (m, l) per row after the C columns";
 	if (!why)

@@ -92,16 +92,14 @@ void glue_call_entry_if(G *g, const GInst *in, Frag *fr, int *nfr, int role_thre
 void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
                  LLVMValueRef *tm, LLVMValueRef *tn);
 void glue_edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c);
+LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);   /* in the entry block */
 /* A role's loop over its work items (role_body, glue_stream_body): open
  * appends NAME.head, .body and .flush, calls the prologue entries and
  * leaves the builder at the head, where the caller builds its phi and the
  * branch to body or flush; close ends the body with the back edge, gives
  * the phi its value from pre (init) and from the latch (next), and calls
  * the flush entries before done. */
-/* A work-item loop: pre (the prologue calls, c = -2) branches to head;
- * body, then the latch back to head; flush (the c = -1 calls) on leaving. */
 typedef struct { LLVMBasicBlockRef pre, head, body, flush; } Loop;
-LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);   /* in the entry block */
 void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, Loop *l);
 void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LLVMValueRef phi, LLVMValueRef init,
                      LLVMValueRef next, LLVMBasicBlockRef done);

@@ -118,7 +118,7 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 			if (!fresh++) {
 				stream_seg(g, seg, q, cn);
 				for (int k = 0; k < ABI_SEG_N; k++)
-					w[k] = k == ABI_SEG_COUNT || k == ABI_SEG_KFIRST || k == ABI_SEG_KCOUNT ? NULL : seg_at(g, seg, k);
+					w[k] = seg_at(g, seg, k);
 				lastb = LLVMBuildICmp(b, LLVMIntNE, w[ABI_SEG_LAST], ci32(g, 0), "last");
 			}
 			int threads = r->nwarps * 32;

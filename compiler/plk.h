@@ -1190,16 +1190,18 @@ int abi_cluster_tiles(int64_t x, int64_t y);
 int abi_rows_log2(const Placement *p);
 int abi_quad(const Placement *p);
 /* Split K (check_split): the partial-sum reduction's CUDA, named
- * plk_glue_splitk_<n>_<threads>, storage its declaration specifiers;
- * _sources: one for each distinct (n, threads) of the kernels ps. */
+ * plk_glue_splitk[_softmax]_<n>_<threads> (streamk for split(auto); the
+ * suffix where the frag says `merge softmax`), storage its declaration
+ * specifiers; _sources: one for each distinct (n, threads, kind) of the
+ * kernels ps, and split(auto)'s schedule where one streams. */
 void abi_splitk_source(FILE *o, const char *storage, int n, int threads, int softmax);
 void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int softmax);   /* split(auto)'s */
-const char *abi_reduce_name(char buf[64], const GEdge *e, int threads, int stream);
+const char *abi_reduce_name(char buf[64], const GEdge *e, int threads, int stream);   /* the helper reducing e */
 /* split(auto)'s schedule, one helper both programs call (abi.c): segment
  * q of the block into int[ABI_SEG_N], at these indices */
 enum { ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST, ABI_SEG_KCOUNT, ABI_SEG_FIRST, ABI_SEG_LAST, ABI_SEG_BLOCK,
        ABI_SEG_BLOCKS, ABI_SEG_TOTAL, ABI_SEG_N };
-void abi_stream_seg_source(FILE *o, const char *storage);   /* the helper reducing e */
+void abi_stream_seg_source(FILE *o, const char *storage);
 void abi_splitk_sources(FILE *o, const char *storage, const Placement *const *ps, int nps);
 /* `grid dynamic`: the work items a block's roles share (abi.c, glue.c, monolith.c) */
 enum { PLK_ITEM_SLOTS = 4 };
