@@ -477,22 +477,24 @@ void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int so
 	           "}\n");
 }
 
-/* split(auto)'s schedule (glue_split.c, glue_stream_body): segment q of
- * this block. With T tiles on G blocks the R = T / G full rounds stay
- * whole, and the rest = T - R G tiles left over (all of them when T < G)
- * are streamed: block c walks K tiles [c total / G, (c + 1) total / G) of
- * their total = rest x per, a segment per tile it touches, the last
- * segment first: that one (a tile's start) others wait for, and the first
- * (a tile's end) waits for others, so no block waits for one that waits
- * (forwards, each block's first segment waited for the previous block's
- * last: a chain through the grid, 2-10x slower). Segment q < nsk is tile
- * (end - 1) / per - q; then the whole tiles, rest + c + k G for k < R,
- * in raster order like a persistent grid's: at once the blocks run
- * neighbouring tiles, which share operands in L2 (a contiguous range of
- * all T tiles a block would not). The block's index is read volatile, so
- * that the callers' compilers recompute all this where it is used rather
- * than hold it (glue_stream_body says why). In int: the K tiles of all
- * tiles fit; c x total in 64 bits. */
+/* split(auto)'s schedule of the streamed tiles (glue_split.c,
+ * glue_stream_body): segment q of this block. With T tiles on G blocks
+ * the R = T / G full rounds are whole tiles, tiles c + k G for k < R,
+ * which each role walks first in a loop of their own (glue.c,
+ * glue_role_body), as an unsplit grid does, so the components' code
+ * there compiles as it does unsplit. The rest = T - R G tiles after them
+ * (all of them when T < G) are streamed over the first G' = min(G,
+ * ABI_STREAM_WAYS x rest) blocks: block c < G' walks K tiles
+ * [c total / G', (c + 1) total / G') of their total = rest x per, a
+ * segment per tile it touches, the last segment first: that one (a
+ * tile's start) others wait for, and the first (a tile's end) waits for
+ * others, so no block waits for one that waits (forwards, each block's
+ * first segment waited for the previous block's last: a chain through
+ * the grid, 2-10x slower). Segment q < nsk (the count) is streamed tile
+ * (end - 1) / per - q, tile R G plus that. The block's index is read
+ * volatile, so that the callers' compilers recompute all this where it
+ * is used rather than hold it (glue_stream_body says why). In int: the K
+ * tiles of all tiles fit; c x total in 64 bits. */
 void abi_stream_seg_source(FILE *o, const char *storage)
 {
 	fprintf(o, "%s plk_glue_stream_seg(int q, int ntiles, int per, int *s)\n"
@@ -500,16 +502,18 @@ void abi_stream_seg_source(FILE *o, const char *storage)
 	           "\tint c, G;\n"
 	           "\tasm volatile(\"mov.u32 %%0, %%%%ctaid.x;\" : \"=r\"(c));\n"
 	           "\tasm volatile(\"mov.u32 %%0, %%%%nctaid.x;\" : \"=r\"(G));\n"
-	           "\tconst int R = ntiles / G, rest = ntiles - R * G, total = rest * per;\n"
-	           "\tconst int start = (int)((long long)c * total / G), end = (int)((long long)(c + 1) * total / G);\n"
-	           "\tconst int top = (end - 1) / per, span = top - start / per + 1, nsk = start < end ? span : 0;\n"
-	           "\tconst bool sk = q < nsk;\n"
-	           "\tconst int tile = sk ? top - q : rest + c + (q - nsk) * G, tstart = tile * per, tend = tstart + per;\n"
-	           "\tconst int segb = sk & (start > tstart) ? start : tstart, sege = sk & (end < tend) ? end : tend;\n"
-	           "\ts[%d] = nsk + R, s[%d] = tile, s[%d] = segb - tstart, s[%d] = sege - segb;\n"
-	           "\ts[%d] = segb == tstart, s[%d] = sege == tend, s[%d] = c, s[%d] = G, s[%d] = total;\n"
-	           "}\n", storage, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST, ABI_SEG_KCOUNT, ABI_SEG_FIRST, ABI_SEG_LAST,
-	        ABI_SEG_BLOCK, ABI_SEG_BLOCKS, ABI_SEG_TOTAL);
+	           "\tconst int R = ntiles / G, rest = ntiles - R * G, total = rest * per, whole = R * G;\n"
+	           "\tif (G > %d * rest)\n\t\tG = %d * rest;   /* the blocks that stream */\n"
+	           "\tconst int start = c < G ? (int)((long long)c * total / G) : total;\n"
+	           "\tconst int end = c < G ? (int)((long long)(c + 1) * total / G) : total;\n"
+	           "\tconst int top = (end - 1) / per, span = top - start / per + 1;\n"
+	           "\tconst int st = top - q, tstart = st * per, tend = tstart + per;\n"
+	           "\tconst int segb = start > tstart ? start : tstart, sege = end < tend ? end : tend;\n"
+	           "\ts[%d] = start < end ? span : 0, s[%d] = whole + st, s[%d] = st, s[%d] = segb - tstart;\n"
+	           "\ts[%d] = sege - segb, s[%d] = segb == tstart, s[%d] = sege == tend, s[%d] = c, s[%d] = G;\n"
+	           "\ts[%d] = total;\n"
+	           "}\n", storage, ABI_STREAM_WAYS, ABI_STREAM_WAYS, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_STREAMED, ABI_SEG_KFIRST, ABI_SEG_KCOUNT,
+	        ABI_SEG_FIRST, ABI_SEG_LAST, ABI_SEG_BLOCK, ABI_SEG_BLOCKS, ABI_SEG_TOTAL);
 }
 
 /* Threads of one lane of in's role. */

@@ -244,11 +244,11 @@ LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 	return a;
 }
 
-/* The array made for key in lane, or NULL. */
-static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane)
+/* The array made for key in lane (and generation), or NULL. */
+static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane, int gen)
 {
 	for (int i = 0; i < nfr; i++)
-		if (fr[i].key == key && fr[i].lane == lane)
+		if (fr[i].key == key && fr[i].lane == lane && fr[i].gen == gen)
 			return fr[i].ptr;
 	return NULL;
 }
@@ -256,7 +256,7 @@ static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane
 LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
 {
 	const void *key = frag_key(pt);
-	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane);
+	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane, g->frag_gen);
 	if (have)
 		return have;
 	const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
@@ -274,7 +274,7 @@ LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_t
 	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
 	LLVMPositionBuilderBefore(g->aside, LLVMGetNextInstruction(a));   /* in the entry block: every role's */
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->aside, LLVMArrayType(et, n), a, idx, 2, "");
-	fr[*nfr] = (Frag){ key, g->lane, p };
+	fr[*nfr] = (Frag){ key, g->lane, g->frag_gen, p };
 	++*nfr;
 	return p;
 }
@@ -295,7 +295,7 @@ static void at_preheader(G *g)
  * zeroed in the role's prologue, before its tile loop. */
 static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 {
-	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane);
+	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane, 0);
 	if (have)
 		return have;
 	LLVMTypeRef ts[2] = { g->i32, g->i32 };
@@ -307,7 +307,7 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	at_preheader(g);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
 	glue_back(g, in_use);
-	fr[*nfr] = (Frag){ pt, g->lane, a };
+	fr[*nfr] = (Frag){ pt, g->lane, 0, a };
 	++*nfr;
 	return a;
 }
@@ -375,7 +375,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 {
 	if (!pt->hk)
 		return LLVMConstNull(g->i8p);
-	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane);
+	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane, 0);
 	if (have)
 		return have;
 	const GInst *prov = pt->hk->from;
@@ -392,7 +392,7 @@ static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
 		LLVMBuildStore(g->b, vs[i], LLVMBuildStructGEP2(g->b, st, a, (unsigned)i, ""));
 	LLVMValueRef p = LLVMBuildBitCast(g->b, a, g->i8p, "");
 	glue_back(g, in_use);
-	fr[*nfr] = (Frag){ pt, g->lane, p };
+	fr[*nfr] = (Frag){ pt, g->lane, 0, p };
 	++*nfr;
 	return p;
 }
@@ -636,7 +636,8 @@ void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, 
 	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.head", name));
 	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.body", name));
 	l->flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.flush", name));
-	glue_edge_calls(g, r, fr, nfr, -2);
+	if (!l->then)
+		glue_edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(g->b, l->head);
 	LLVMPositionBuilderAtEnd(g->b, l->head);
 }
@@ -650,7 +651,8 @@ void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LL
 	LLVMBasicBlockRef inb[2] = { l->pre, latch };
 	LLVMAddIncoming(phi, inv, inb, 2);
 	LLVMPositionBuilderAtEnd(g->b, l->flush);
-	glue_edge_calls(g, r, fr, nfr, -1);
+	if (!l->whole_first)
+		glue_edge_calls(g, r, fr, nfr, -1);
 	LLVMBuildBr(g->b, done);
 }
 
@@ -723,6 +725,9 @@ static void lanes_skip(G *g, const PRole *r, Frag *fr, int *nfr, const Split *sp
 }
 
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
+ * whole (split(auto)'s full rounds): while t - blockIdx.x + gridDim.x <=
+ * ntiles, each tile whole, with no flush after: the streamed segments
+ * follow (glue_split.c, glue_stream_body).
  * Rows (2 x 1 or 4 x 1 clusters, which the runtime launches whole): work
  * item t is R = 2 or 4 tile rows on one column; t = cluster id, stepping
  * by the number of clusters, so the CTAs of a cluster take the same items
@@ -733,17 +738,18 @@ static void lanes_skip(G *g, const PRole *r, Frag *fr, int *nfr, const Split *sp
  * 2 x clusters by 2): item t is two tile rows by two tile columns, the
  * CTA at (x, y) of its cluster taking tile (2m + x, 2n + y), past the
  * edges the same way. */
-static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done)
+void glue_role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done, int whole)
 {
 	LLVMBuilderRef b = g->b;
 	int quad = abi_quad(g->p), lg = abi_rows_log2(g->p);
 	LLVMValueRef tiles_m = lg ? cn->pairs_m : cn->tiles_m, tiles_n = quad ? cn->pairs_n : cn->tiles_n;
 	const Graph *gr = g->p->g;
+	const int split = gr->split && !whole;
 	Split sp = cn->sp;
 	LLVMValueRef nitems = cn->nitems;
 	/* Clusters may come as a 2-D grid: blocks are numbered row-major. */
 	int twod = g->p->g->cluster[1] > 1 && !quad;
-	LLVMValueRef t_first = gr->split ? items_first(g, lg, twod) : NULL;   /* split lanes' skip */
+	LLVMValueRef t_first = split ? items_first(g, lg, twod) : NULL;   /* split lanes' skip */
 	/* Pingpong: lane L of N takes the block's items L, L + N, ... and
 	 * steps its cursor of the shared ring over the other lanes' slots
 	 * (the edge's `per` each), here before its first item and after each
@@ -751,7 +757,7 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	 * monolith's text has them. */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
 	int lanes = le ? r->role->lanes : 1;
-	Loop l = { .pre = LLVMGetInsertBlock(b) };
+	Loop l = { .pre = LLVMGetInsertBlock(b), .whole_first = whole };
 	g->preheader = l.pre;
 	/* The lanes' turns (place.c): lane 0 passes its first wait on the
 	 * fresh barrier (parity 1), the others wait for their predecessor. */
@@ -785,12 +791,18 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 		LLVMValueRef a[5] = { smem_u32(g, g->p->items_bar), k, producer, g->kargs[gr->ws_kparam], nitems };
 		t = helper_call_ret(g, g->i32, "plk_glue_item", a, 5);
 	}
-	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, t, nitems, ""), l.body, l.flush);
+	LLVMValueRef more = LLVMBuildICmp(b, LLVMIntSLT, t, nitems, "");
+	if (whole)   /* a full round left: t - first + step <= ntiles */
+		more = LLVMBuildICmp(b, LLVMIntSLE, LLVMBuildAdd(b, LLVMBuildSub(b, t, items_first(g, lg, twod), ""),
+		                                                 items_step(g, lg, twod, nitems), ""), cn->ntiles, "round");
+	LLVMBuildCondBr(b, more, l.body, l.flush);
 	LLVMPositionBuilderAtEnd(b, l.body);
-	LLVMValueRef tm, tn, tile = gr->split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
-	LLVMValueRef split = gr->split ? LLVMBuildSRem(b, t, sp.S, "split") : ci32(g, 0);
-	if (sp.per)   /* the split's K tiles, then the tile: the monolith's order */
-		glue_split_range(g, &sp, split, kr);
+	LLVMValueRef tm, tn, tile = split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
+	LLVMValueRef s = split ? LLVMBuildSRem(b, t, sp.S, "split") : ci32(g, 0);
+	if (whole)   /* all of the tile's K tiles */
+		kr[0] = ci32(g, 0), kr[1] = sp.per;
+	else if (sp.per)   /* the split's K tiles, then the tile: the monolith's order */
+		glue_split_range(g, &sp, s, kr);
 	glue_raster(g, tile, tiles_m, tiles_n, &tm, &tn);
 	/* the CTA's rank read here, in the loop, as the monolith does */
 	if (lg) {
@@ -809,15 +821,21 @@ static void role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 		LLVMBuildStore(b, LLVMBuildXor(b, ph, ci32(g, 1), ""), turn);
 	}
 	/* split: a consumer of the tiles' sums runs on the last split only */
-	LLVMValueRef last = gr->split ? LLVMBuildICmp(b, LLVMIntEQ, split, LLVMBuildSub(b, sp.S, ci32(g, 1), ""),
-	                                              "last.split") : NULL;
+	LLVMValueRef last = split ? LLVMBuildICmp(b, LLVMIntEQ, s, LLVMBuildSub(b, sp.S, ci32(g, 1), ""),
+	                                          "last.split") : NULL;
 	for (int i = 0; r->role && i < r->role->insts.n; i++) {
 		const GInst *in = r->role->insts.v[i];
 		glue_call_entry_if(g, in, fr, nfr, r->nwarps * 32, tm, tn, kr, in->after_reduce ? last : NULL);
 		for (int j = 0; gr->split && j < gr->edges.n; j++) {
 			const GEdge *e = gr->edges.v[j];
-			if (e->reduce && e->from == in)
-				glue_split_reduce(g, r, e, fr, nfr, &sp, tile, split);
+			if (!e->reduce || e->from != in)
+				continue;
+			if (whole) {   /* the tile's sums are its partials: copied, as the reduction does */
+				int bytes = 4 * abi_splitk_elems(e, r->nwarps * 32);
+				LLVMBuildMemCpy(b, glue_frag_ptr(g, fr, nfr, e->tp, r->nwarps * 32), 4,
+				                glue_frag_ptr(g, fr, nfr, e->fp, r->nwarps * 32), 4, ci32(g, bytes));
+			} else
+				glue_split_reduce(g, r, e, fr, nfr, &sp, tile, s);
 		}
 		if (le && in == le->to && !edge_handoff(le)) {   /* the ring is the next lane's */
 			LLVMValueRef a[1] = { smem_u32(g, r->turn_bar + 8 * ((r->lane + 1) % lanes)) };
@@ -947,6 +965,8 @@ static void build_main(G *g, const char *name)
 	int nports = 1;
 	for (int i = 0; i < gr->insts.n; i++)
 		nports += ((const GInst *)gr->insts.v[i])->ports.n * inst_lanes(gr, gr->insts.v[i]);
+	if (gr->stream)   /* the streamed segments' frags are arrays of their own (glue_stream_body) */
+		nports *= 2;
 	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);
 	int nfr = 0;
 	int w0 = 0, w1;
@@ -981,10 +1001,15 @@ static void build_main(G *g, const char *name)
 			LLVMPositionBuilderAtEnd(b, yes);
 			g->lane = r->lane;
 			LLVMBasicBlockRef leave = cluster_exit(g, done);
-			if (gr->stream)
+			if (gr->stream) {   /* the full rounds whole, then the rest streamed */
+				LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(g->cx, g->fn, "streamed");
+				glue_role_body(g, r, fr, &nfr, &cn, then, 1);
+				LLVMPositionBuilderAtEnd(b, then);
+				g->frag_gen = 1;
 				glue_stream_body(g, r, fr, &nfr, &cn, leave);
-			else
-				role_body(g, r, fr, &nfr, &cn, leave);
+				g->frag_gen = 0;
+			} else
+				glue_role_body(g, r, fr, &nfr, &cn, leave, 0);
 			g->lane = 0;
 			LLVMPositionBuilderAtEnd(b, no);
 		}

@@ -23,6 +23,7 @@ typedef struct G {
 	LLVMValueRef *kargs;   /* plk_main's params, by Graph.kparams index */
 	LLVMBasicBlockRef preheader;   /* of the tile loop being built */
 	int lane;              /* of the role being built (pingpong lanes); 0 */
+	int frag_gen;          /* 1: split(auto)'s streamed segments, frag arrays of their own */
 	int ops;               /* the ops of a megakernel: each main takes its first
 	                          work item and its stride (after the kernel params) */
 	LLVMValueRef op_first, op_step;
@@ -68,7 +69,7 @@ static inline void helper_call(G *g, const char *name, LLVMValueRef *args, int n
 
 /* Frag arrays: one per register edge (producer and consumer share it) and
  * lane. */
-typedef struct Frag { const void *key; int lane; LLVMValueRef ptr; } Frag;
+typedef struct Frag { const void *key; int lane, gen; LLVMValueRef ptr; } Frag;
 
 /* `grid split(S)`: S, per and the partials' offset in the workspace
  * (ws_zero), computed once before the tile loop (glue_split.c) */
@@ -93,13 +94,16 @@ void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_
                  LLVMValueRef *tm, LLVMValueRef *tn);
 void glue_edge_calls(G *g, const PRole *r, Frag *fr, int *nfr, int c);
 LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);   /* in the entry block */
-/* A role's loop over its work items (role_body, glue_stream_body): open
+/* A role's loop over its work items (glue_role_body, glue_stream_body): open
  * appends NAME.head, .body and .flush, calls the prologue entries and
  * leaves the builder at the head, where the caller builds its phi and the
  * branch to body or flush; close ends the body with the back edge, gives
  * the phi its value from pre (init) and from the latch (next), and calls
  * the flush entries before done. */
-typedef struct { LLVMBasicBlockRef pre, head, body, flush; } Loop;
+/* split(auto) runs two loops a role (glue_stream_body): the whole tiles'
+ * has no flush (whole_first), the streamed segments' no prologue
+ * (then). */
+typedef struct { LLVMBasicBlockRef pre, head, body, flush; int whole_first, then; } Loop;
 void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, Loop *l);
 void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LLVMValueRef phi, LLVMValueRef init,
                      LLVMValueRef next, LLVMBasicBlockRef done);
@@ -110,5 +114,8 @@ LLVMValueRef glue_split_count(G *g, const Split *sp, LLVMValueRef t);
 void glue_split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr, const Split *sp,
                        LLVMValueRef tile, LLVMValueRef s);
 void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done);
+/* glue.c: one role's loop over its work items; whole: split(auto)'s
+ * whole tiles, the full rounds, before its streamed segments */
+void glue_role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done, int whole);
 
 #endif

@@ -78,7 +78,8 @@ static LLVMValueRef seg_at(G *g, LLVMValueRef seg, int i)
 	return LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, LLVMArrayType(g->i32, ABI_SEG_N), seg, idx, 2, ""), "");
 }
 
-/* One role under `split(auto)` (stream-K): segment q of the block's
+/* One role under `split(auto)` (stream-K), after its whole tiles (glue.c,
+ * glue_role_body): segment q of the block's streamed tiles
  * (abi_stream_seg_source says which K tiles of which tile), the role's
  * entries for it, each reduction after its producer (abi_streamk_source
  * says how the sums go), and a consumer of the sums where the segment
@@ -97,7 +98,7 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	const Graph *gr = g->p->g;
 	LLVMTypeRef i32 = g->i32, i64 = g->i64;
 	LLVMValueRef seg = glue_alloca(g, LLVMArrayType(i32, ABI_SEG_N), "seg");
-	Loop l = { .pre = LLVMGetInsertBlock(b) };
+	Loop l = { .pre = LLVMGetInsertBlock(b), .then = 1 };
 	g->preheader = l.pre;
 	glue_loop_open(g, r, fr, nfr, "seg", &l);
 	LLVMValueRef q = LLVMBuildPhi(b, i32, "seg.q"), w[ABI_SEG_N];
@@ -138,7 +139,7 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 				LLVMBuildBitCast(b, LLVMBuildGEP2(b, g->i8, ws, &foff, 1, ""), LLVMPointerType(i32, 0), ""),
 				ci32(g, (int64_t)gr->ws_slot), ci32(g, gr->nreduce), LLVMBuildSExt(b, w[ABI_SEG_BLOCK], i64, ""),
 				LLVMBuildSExt(b, w[ABI_SEG_BLOCKS], i64, ""), LLVMBuildSExt(b, w[ABI_SEG_TOTAL], i64, ""),
-				LLVMBuildSExt(b, cn->sp.per, i64, ""), LLVMBuildSExt(b, w[ABI_SEG_TILE], i64, ""), w[ABI_SEG_FIRST],
+				LLVMBuildSExt(b, cn->sp.per, i64, ""), LLVMBuildSExt(b, w[ABI_SEG_STREAMED], i64, ""), w[ABI_SEG_FIRST],
 				w[ABI_SEG_LAST] };
 			helper_call(g, abi_reduce_name((char[64]){0}, e, threads, 1), args, 14);
 		}

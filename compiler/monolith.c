@@ -304,103 +304,15 @@ static void pipe_skip_text(FILE *o, const Placement *p, const GEdge *le, int j0,
 	fprintf(o, ", %d);\n", placement_ring(p, le)->stages);
 }
 
-/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
-static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags, int op)
+/* One work item's body in a role's loop (glue.c, glue_role_body): its
+ * tile, the entries and split K's reductions; whole: one of split(auto)'s
+ * whole tiles (no reduction). */
+static void item_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int nfrags, int whole)
 {
 	const Graph *g = p->g;
-	/* 2 x 1 (4 x 1) clusters take tile rows in pairs (fours), 2 x 2 rows
-	 * and columns (quads); lg: log2 of the tile rows */
 	const int quad = abi_quad(p), lg = abi_rows_log2(p), pair = lg > 0;
-	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
-	int mine[64], nmine = 0;   /* frags declared in this block */
-	for (int j = 0; r->role && j < r->role->insts.n; j++) {
-		const GInst *in = r->role->insts.v[j];
-		for (int k = 0; k < in->ports.n; k++) {
-			const GPort *pt = in->ports.v[k];
-			if (pt->k == TY_HOOK) {
-				if (pt->hk) {   /* the provider's params, for its hooks' calls */
-					fprintf(o, "\t\t\tconst plk_hook_ctx_%d hctx_%d_%d = { ", pt->hk->from->id, in->id, pt->id);
-					param_args(o, g, pt->hk->from, "");
-					fprintf(o, "%s };\n", pt->hk->from->comp->params.n ? "" : "0");
-				}
-				continue;
-			}
-			if (pt->k != TY_FRAG) {
-				fprintf(o, "\t\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
-				continue;
-			}
-			const void *key = frag_key(pt);
-			int have = -1, here = 0;
-			for (int f = 0; f < *nfrags; f++)
-				if (frags[f] == key)
-					have = f;
-			for (int f = 0; f < nmine; f++)
-				here |= mine[f] == have;
-			if (here || nmine == 64 || (have < 0 && *nfrags >= g->edges.n + 64))
-				continue;
-			if (have < 0)   /* numbered once: the lanes of a role declare the same */
-				frags[have = (*nfrags)++] = key;
-			mine[nmine++] = have;
-			const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
-			const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
-			int bits = d && d->bits >= 8 ? d->bits : 8;
-			unsigned n = pt->bytes ? pt->bytes * 8 / bits
-			           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
-			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", have, n ? n : 1);
-		}
-	}
-	int twod = g->cluster[1] > 1 && !quad;   /* clusters may come as a 2-D grid */
+	const char *rows = pair ? "pairs_m" : "tiles_m", *cols = quad ? "pairs_n" : "tiles_n";
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
-	char cfirst[24], cstep[24];
-	snprintf(cfirst, sizeof cfirst, "blockIdx.x >> %d", lg);
-	snprintf(cstep, sizeof cstep, "gridDim.x >> %d", lg);
-	const char *first = pair ? cfirst : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
-	const char *count = pair ? "npairs" : "nitems", *rows = pair ? "pairs_m" : "tiles_m";
-	const char *cols = quad ? "pairs_n" : "tiles_n";
-	const char *step = !g->persistent ? count : pair ? cstep : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
-	if (op)   /* a megakernel's op: the main's (mega.c: no pairs, no clusters) */
-		first = "plk_first", step = "plk_step";
-	if (le && r->lane)
-		pipe_skip_text(o, p, le, 0, r->lane, first, step, "\t\t\t");
-	if (le)   /* the lanes' turns (glue.c) */
-		fprintf(o, "\t\t\tunsigned turn = %d;\n", r->lane == 0);
-	/* The glue's tile loop (glue.c, role_body): over tile pairs, their
-	 * rows `pairs_m`, with a cluster of 2 x 1 (2 x 2: pairs of rows by
-	 * pairs of columns); lane L of N starting at item L and stepping by N. */
-	fprintf(o, "\t\t\tint tm, tn, kf = 0, kc = 0;\n");
-	for (int j = 0, first = 1; r->role && j < r->role->insts.n; j++)   /* glue.c, edge_calls */
-		if (((const GInst *)r->role->insts.v[j])->comp->prologue) {
-			if (first)
-				fprintf(o, "\t\t\ttm = tn = -2;   /* the prologue call */\n");
-			first = 0;
-			entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
-		}
-	if (g->stream) {   /* stream-K (glue_split.c, glue_stream_body): segment q, from the helper */
-		fprintf(o, "\t\t\tfor (int q = 0;; q++) {\n"
-		           "\t\t\t\tint seg[%d];\n"
-		           "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n"
-		           "\t\t\t\tif (q >= seg[%d])\n\t\t\t\t\tbreak;\n"
-		           "\t\t\t\tconst int tile = seg[%d];\n"
-		           "\t\t\t\tkf = seg[%d], kc = seg[%d];\n", ABI_SEG_N, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST,
-		        ABI_SEG_KCOUNT);
-	} else if (g->dynamic) {   /* grid dynamic (glue.c, role_body): the items' ring */
-		char producer[48] = "0";
-		if (r == p->roles.v[0])
-			snprintf(producer, sizeof producer, "threadIdx.x == %d", 32 * r->first_warp);
-		fprintf(o, "\t\t\tfor (int k = 0, t;; k++) {\n"
-		           "\t\t\t\tt = plk_glue_item((unsigned)__cvta_generic_to_shared(pipelink_smem) + %uu, k, %s, p%d, nitems);\n"
-		           "\t\t\t\tif (t >= nitems)\n\t\t\t\t\tbreak;\n", p->items_bar, producer, g->ws_kparam);
-	} else if (le)
-		fprintf(o, "\t\t\tfor (int t = %s%s%s + %d * (%s); t < %s; t += %d * (%s)) {\n", pair ? "(" : "", first,
-		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
-	else
-		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
-	/* split K (glue.c): split t % S of tile t / S, its share of the K tiles */
-	if (!g->stream)
-		fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
-	if (g->split_per && !g->stream)
-		fprintf(o, "\t\t\t\tkf = plk_split_first(split, plk_S, plk_per), "
-		           "kc = plk_split_first(split + 1, plk_S, plk_per) - kf;\n");
 	if (g->order) {   /* the tile_order hook (glue.c, order_tile) */
 		int nf;
 		const HookFnInfo *f = hook_fns(HK_TILE_ORDER, &nf);
@@ -426,10 +338,10 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 		        r->turn_bar + 8 * r->lane);
 	for (int j = 0; r->role && j < r->role->insts.n; j++) {
 		const GInst *in = r->role->insts.v[j];
-		int sum = g->split && in->after_reduce;   /* the tile's sums: its last split */
+		int sum = g->split && in->after_reduce && !whole;   /* the tile's sums: its last split */
 		char last[64];   /* stream-K: the segment ends the tile (the helper's, after the producer) */
 		snprintf(last, sizeof last, "\t\t\t\tif (seg[%d])\n\t\t\t\t\t", ABI_SEG_LAST);
-		entry_call(o, g, in, r->lane, frags, *nfrags, !sum ? "\t\t\t\t" : g->stream ? last
+		entry_call(o, g, in, r->lane, frags, nfrags, !sum ? "\t\t\t\t" : g->stream ? last
 		                                                   : "\t\t\t\tif (split == plk_S - 1)\n\t\t\t\t\t");
 		int fresh = 0;
 		for (int e = 0; g->split && e < g->edges.n; e++) {
@@ -437,10 +349,14 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			if (!ge->reduce || ge->from != in)
 				continue;
 			int f = 0, f2 = 0, threads = r->nwarps * 32;
-			while (f < *nfrags && frags[f] != frag_key(ge->fp))
+			while (f < nfrags && frags[f] != frag_key(ge->fp))
 				f++;
-			while (f2 < *nfrags && frags[f2] != frag_key(ge->tp))
+			while (f2 < nfrags && frags[f2] != frag_key(ge->tp))
 				f2++;
+			if (whole) {   /* the glue's copy: the tile's sums are its partials */
+				fprintf(o, "\t\t\t\tmemcpy(frag%d, frag%d, %d);\n", f2, f, 4 * abi_splitk_elems(ge, threads));
+				continue;
+			}
 			if (g->stream) {   /* the glue's order: the segment again, then the reduction */
 				if (!fresh++)
 					fprintf(o, "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n");
@@ -448,7 +364,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 				           "(unsigned *)p%d + %d, %u, %d, seg[%d], seg[%d], seg[%d], plk_per, seg[%d], seg[%d], seg[%d]);\n",
 				        abi_reduce_name((char[64]){0}, ge, threads, 1), f, f2, 32 * r->first_warp, g->ws_kparam,
 				        ABI_SEG_BLOCKS, 4 * g->nreduce, ge->ws_off, g->ws_kparam, ge->reduce_id, g->ws_slot, g->nreduce,
-				        ABI_SEG_BLOCK, ABI_SEG_BLOCKS, ABI_SEG_TOTAL, ABI_SEG_TILE, ABI_SEG_FIRST, ABI_SEG_LAST);
+				        ABI_SEG_BLOCK, ABI_SEG_BLOCKS, ABI_SEG_TOTAL, ABI_SEG_STREAMED, ABI_SEG_FIRST, ABI_SEG_LAST);
 				continue;
 			}
 			fprintf(o, "\t\t\t\t%s(frag%d, frag%d, threadIdx.x - %d, "
@@ -461,11 +377,128 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			fprintf(o, "\t\t\t\tplk_mbar_arrive(pipelink_smem + %u);\n",
 			        r->turn_bar + 8 * ((r->lane + 1) % r->role->lanes));
 	}
+}
+
+/* A role's declarations: its hooks' contexts, ring cursors and frag
+ * arrays (frags_only: the arrays again, in split(auto)'s streamed block,
+ * as the glue gives its segments arrays of their own). */
+static void role_decls(FILE *o, const Graph *g, const PRole *r, const void **frags, int *nfrags, int frags_only)
+{
+	int mine[64], nmine = 0;   /* frags declared in this block */
+	for (int j = 0; r->role && j < r->role->insts.n; j++) {
+		const GInst *in = r->role->insts.v[j];
+		for (int k = 0; k < in->ports.n; k++) {
+			const GPort *pt = in->ports.v[k];
+			if (pt->k == TY_HOOK) {
+				if (pt->hk && !frags_only) {   /* the provider's params, for its hooks' calls */
+					fprintf(o, "\t\t\tconst plk_hook_ctx_%d hctx_%d_%d = { ", pt->hk->from->id, in->id, pt->id);
+					param_args(o, g, pt->hk->from, "");
+					fprintf(o, "%s };\n", pt->hk->from->comp->params.n ? "" : "0");
+				}
+				continue;
+			}
+			if (pt->k != TY_FRAG) {
+				if (!frags_only)
+					fprintf(o, "\t\t\tplk_pipe pipe_%d_%d = {0, 0};\n", in->id, pt->id);
+				continue;
+			}
+			const void *key = frag_key(pt);
+			int have = -1, here = 0;
+			for (int f = 0; f < *nfrags; f++)
+				if (frags[f] == key)
+					have = f;
+			for (int f = 0; f < nmine; f++)
+				here |= mine[f] == have;
+			if (here || nmine == 64 || (have < 0 && *nfrags >= g->edges.n + 64))
+				continue;
+			if (have < 0)   /* numbered once: the lanes of a role declare the same */
+				frags[have = (*nfrags)++] = key;
+			mine[nmine++] = have;
+			const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
+			const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
+			int bits = d && d->bits >= 8 ? d->bits : 8;
+			unsigned n = pt->bytes ? pt->bytes * 8 / bits
+			           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
+			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", have, n ? n : 1);
+		}
+	}
+}
+
+/* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
+static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags, int op)
+{
+	const Graph *g = p->g;
+	/* 2 x 1 (4 x 1) clusters take tile rows in pairs (fours), 2 x 2 rows
+	 * and columns (quads); lg: log2 of the tile rows */
+	const int quad = abi_quad(p), lg = abi_rows_log2(p), pair = lg > 0;
+	fprintf(o, "\t\tif ((unsigned)(warp - %d) < %du) {\n", r->first_warp, r->nwarps);
+	role_decls(o, g, r, frags, nfrags, 0);
+	int twod = g->cluster[1] > 1 && !quad;   /* clusters may come as a 2-D grid */
+	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
+	char cfirst[24], cstep[24];
+	snprintf(cfirst, sizeof cfirst, "blockIdx.x >> %d", lg);
+	snprintf(cstep, sizeof cstep, "gridDim.x >> %d", lg);
+	const char *first = pair ? cfirst : twod ? "blockIdx.x + blockIdx.y * gridDim.x" : "blockIdx.x";
+	const char *count = pair ? "npairs" : "nitems";
+	const char *step = !g->persistent ? count : pair ? cstep : twod ? "gridDim.x * gridDim.y" : "gridDim.x";
+	if (op)   /* a megakernel's op: the main's (mega.c: no pairs, no clusters) */
+		first = "plk_first", step = "plk_step";
+	if (le && r->lane)
+		pipe_skip_text(o, p, le, 0, r->lane, first, step, "\t\t\t");
+	if (le)   /* the lanes' turns (glue.c) */
+		fprintf(o, "\t\t\tunsigned turn = %d;\n", r->lane == 0);
+	/* The glue's tile loop (glue.c, role_body): over tile pairs, their
+	 * rows `pairs_m`, with a cluster of 2 x 1 (2 x 2: pairs of rows by
+	 * pairs of columns); lane L of N starting at item L and stepping by N. */
+	fprintf(o, "\t\t\tint tm, tn, kf = 0, kc = 0;\n");
+	for (int j = 0, first = 1; r->role && j < r->role->insts.n; j++)   /* glue.c, edge_calls */
+		if (((const GInst *)r->role->insts.v[j])->comp->prologue) {
+			if (first)
+				fprintf(o, "\t\t\ttm = tn = -2;   /* the prologue call */\n");
+			first = 0;
+			entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
+		}
+	if (g->stream) {   /* the full rounds' whole tiles (glue.c, glue_role_body), then the rest streamed */
+		fprintf(o, "\t\t\tfor (int t = %s; t - (int)(%s) + (int)(%s) <= ntiles; t += %s) {\n"
+		           "\t\t\t\tconst int tile = t;\n"
+		           "\t\t\t\tkf = 0, kc = plk_per;\n", first, first, step, step);
+		item_text(o, p, r, frags, *nfrags, 1);
+		fprintf(o, "\t\t\t}\n\t\t\t{\n");
+		role_decls(o, g, r, frags, nfrags, 1);
+		/* stream-K (glue_split.c, glue_stream_body): segment q, from the helper */
+		fprintf(o, "\t\t\tfor (int q = 0;; q++) {\n"
+		           "\t\t\t\tint seg[%d];\n"
+		           "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n"
+		           "\t\t\t\tif (q >= seg[%d])\n\t\t\t\t\tbreak;\n"
+		           "\t\t\t\tconst int tile = seg[%d];\n"
+		           "\t\t\t\tkf = seg[%d], kc = seg[%d];\n", ABI_SEG_N, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST,
+		        ABI_SEG_KCOUNT);
+	} else if (g->dynamic) {   /* grid dynamic (glue.c, role_body): the items' ring */
+		char producer[48] = "0";
+		if (r == p->roles.v[0])
+			snprintf(producer, sizeof producer, "threadIdx.x == %d", 32 * r->first_warp);
+		fprintf(o, "\t\t\tfor (int k = 0, t;; k++) {\n"
+		           "\t\t\t\tt = plk_glue_item((unsigned)__cvta_generic_to_shared(pipelink_smem) + %uu, k, %s, p%d, nitems);\n"
+		           "\t\t\t\tif (t >= nitems)\n\t\t\t\t\tbreak;\n", p->items_bar, producer, g->ws_kparam);
+	} else if (le)
+		fprintf(o, "\t\t\tfor (int t = %s%s%s + %d * (%s); t < %s; t += %d * (%s)) {\n", pair ? "(" : "", first,
+		        pair ? ")" : "", r->lane, step, count, r->role->lanes, step);
+	else
+		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
+	/* split K (glue.c): split t % S of tile t / S, its share of the K tiles */
+	if (!g->stream)
+		fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
+	if (g->split_per && !g->stream)
+		fprintf(o, "\t\t\t\tkf = plk_split_first(split, plk_S, plk_per), "
+		           "kc = plk_split_first(split + 1, plk_S, plk_per) - kf;\n");
+	item_text(o, p, r, frags, *nfrags, 0);
 	if (le)
 		pipe_skip_text(o, p, le, 1, r->role->lanes - 1, "t", step, "\t\t\t\t");
 	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1, kf = kc = 0;   /* the flush call, as the glue's */\n");
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
+	if (g->stream)   /* the streamed block */
+		fprintf(o, "\t\t\t}\n");
 	/* The glue's role ends at its run's exit (glue.c, build_main): the
 	 * roles are exclusive branches, none falls into the next one's test. */
 	if (abi_clustered(p))

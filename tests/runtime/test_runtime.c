@@ -963,6 +963,11 @@ static int check_file(int argc, char **argv)
 	plk_binding *b = plk_binding_new(m);
 	plk_plan *p = plk_plan_new(m);
 	int rc = 1;
+	if (!b || !p) {
+		fprintf(stderr, "%s: out of memory\n", argv[2]);
+		goto out;
+	}
+	p->sms = 132;   /* SMS in a stream-K workspace's size: the device's resident blocks */
 	for (int i = 3; i < argc; i++) {
 		char name[64];
 		long long v;
