@@ -570,7 +570,7 @@ SETS["attn_turn_wide"] = [dict(_attn("causal", "causal", 128, BN_SHAPES, ATTN_CH
 def _dyn(c):
     if "sliding" in c["recipe"]:   # dynamic in index order since 2026-12-03 (attn_sliding_order)
         return c
-    grid = ("raster column", "raster column, dynamic") if "dense" in c["recipe"] else ("order(lpt)", "order(lpt), dynamic")
+    grid = ("raster column, split(auto)", "raster column, dynamic") if "dense" in c["recipe"] else ("order(lpt)", "order(lpt), dynamic")
     return dict(c, edit=c["edit"] + [grid])
 
 
@@ -780,12 +780,13 @@ SETS["misaligned_k3"] = [_auto(k, MIS_GUESS, k + "_g") for k in ("gemm_wide_mc",
 # (2048 items on 132 SMs at B2 H16 S8k: 15.5 rounds); the full rounds stay
 # whole and the leftover items' KV blocks are shared evenly among the
 # blocks, each split item's (O, m, l) merged by the online softmax's rule.
-# Each `_sk` beside the committed grid, on the shapes of `attention`.
-SK_GRID = ("grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column",
-           "grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column, split(auto)")
+# examples/attn_dense.plk splits (since 2026-12-04, whole items first);
+# each `_grid` is the same kernel without it, on the shapes of `attention`.
+SK_GRID = ("grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column, split(auto)",
+           "grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column")
 SETS["attn_stream"] = [x for c in SETS["attention"] if c["name"] in ("attn_dense_d128", "attn_dense_d128_bn128",
                                                                       "attn_dense_d64")
-                       for x in (c, dict(c, name=c["name"] + "_sk", edit=c["edit"] + [SK_GRID]))]
+                       for x in (c, dict(c, name=c["name"] + "_grid", edit=c["edit"] + [SK_GRID]))]
 
 # split(auto) once the full rounds stay whole (2026-12-04): 128 x 128
 # tiles without lanes, streamed and not, where the tiles take more than

@@ -31,7 +31,9 @@ from ._runtime import PlkError
 # What each variant adds to the core: its hook components, their
 # instances and connections, and the kernel parameters they read.
 _VARIANTS = {
-    "dense": dict(uses=[], params="", hooks="", grid="raster column"),
+    # the items left over from the full rounds shared out along the keys
+    # (examples/attn_dense.plk, docs/attention.md)
+    "dense": dict(uses=[], params="", hooks="", grid="raster column, split(auto)"),
     "causal": dict(uses=["causal"], params="", grid="order(lpt), dynamic",
                    hooks="  mask = causal()\n  mask.mask -> core.mask\n  mask.blocks -> core.blocks\n"
                          "  mask.blocks -> lkv.blocks\n"),

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The attention recipes (hooks, docs/attention.md): each one's monolith
-# builds with one nvcc call, with ptxas spilling nothing and serializing no
-# wgmma; and a hook provider round-trips as an object: plkc -c of
+# builds with one nvcc call, with ptxas spilling nothing (but one known
+# spill, below) and serializing no wgmma; and a hook provider
+# round-trips as an object: plkc -c of
 # causal.plk carries its `out hook`s in the contract, and a recipe that
 # takes it by `use object` checks (the same graph) and links like the
 # one that uses the .plk.
@@ -28,7 +29,12 @@ for ex in examples/attn_*.plk; do
 		fi
 		grep -q "bytes spill stores" "$tmp/$n.log" || { echo "$n: no ptxas report"; fail=1; }
 		s=$(awk -f tests/scripts/spills.awk "$tmp/$n.log")
-		[ -z "$s" ] || { echo "$n monolith spills (function, bytes stored, bytes loaded): $s"; fail=1; }
+		# the one known spill: split(auto)'s streamed copy of the 176-key
+		# core (docs/attention.md, "Scheduling the work items")
+		known=""
+		[ "$n" = attn_dense_bn176 ] && known="attn_dense_bn176 68 64"
+		[ "$s" = "$known" ] ||
+			{ echo "$n monolith spills (function, bytes stored, bytes loaded): ${s:-nothing}, known: ${known:-nothing}"; fail=1; }
 		grep -q "C75[0-9][0-9]" "$tmp/$n.log" && { echo "$n monolith:"; grep C75 "$tmp/$n.log"; fail=1; }
 	done
 done

@@ -91,7 +91,8 @@ while read -r ex arch want; do
 done <"$tmp/list"
 # The attention variants differ only in the hooks they connect: every one
 # with HD = 128 links the one cached object of attn_core (object_for names
-# it COMPONENT-KEY.o), and ptxas spills nothing and serializes no wgmma.
+# it COMPONENT-KEY.o), and ptxas spills nothing (but the one known spill
+# below) and serializes no wgmma.
 # attn_dense is a select whose second variant has 176-key blocks: the same
 # source at another BN, its own object (docs/attention.md, "Wide KV
 # blocks"); the 128-key one must still be common to all.
@@ -117,7 +118,11 @@ print(*sorted({i["object"] for k in [m] + m.get("variants", []) for i in k.get("
 	# wgmmas (C7509) and spills, a known defect (docs/comm.md, "Not done")
 	case $ex in */attn_ring.plk) continue ;; esac
 	spills=$(awk -f tests/scripts/spills.awk "$tmp/log")
-	[ -z "$spills" ] || { echo "$ex: ptxas spilled (function, bytes stored, bytes loaded): $spills"; fail=1; }
+	# the one known spill: split(auto)'s streamed copy of the 176-key core
+	# (docs/attention.md, "Scheduling the work items"); exactly these bytes
+	case $ex in */attn_dense.plk) known="attn_dense_bn176 68 64" ;; *) known="" ;; esac
+	[ "$spills" = "$known" ] ||
+		{ echo "$ex: ptxas spilled (function, bytes stored, bytes loaded): ${spills:-nothing}, known: ${known:-nothing}"; fail=1; }
 	grep -q " 0 bytes spill stores, 0 bytes spill loads" "$tmp/log" || { echo "$ex: no ptxas report"; fail=1; }
 	grep -q "C75[0-9][0-9]" "$tmp/log" && { echo "$ex: ptxas:"; grep "C75" "$tmp/log"; fail=1; }
 done
