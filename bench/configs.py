@@ -780,7 +780,7 @@ SETS["misaligned_k3"] = [_auto(k, MIS_GUESS, k + "_g") for k in ("gemm_wide_mc",
 # (2048 items on 132 SMs at B2 H16 S8k: 15.5 rounds); the full rounds stay
 # whole and the leftover items' KV blocks are shared evenly among the
 # blocks, each split item's (O, m, l) merged by the online softmax's rule.
-# examples/attn_dense.plk splits (since 2026-12-04, whole items first);
+# examples/attn_dense.plk splits (since 2026-12-04, streamed shares first);
 # each `_grid` is the same kernel without it, on the shapes of `attention`.
 SK_GRID = ("grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column, split(auto)",
            "grid persistent, tiles(ceil_div(SQ, BM), B * H), raster column")

@@ -480,9 +480,10 @@ void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int so
 /* split(auto)'s schedule of the streamed tiles (glue_split.c,
  * glue_stream_body): segment q of this block. With T tiles on G blocks
  * the R = T / G full rounds are whole tiles, tiles c + k G for k < R,
- * which each role walks first in a loop of their own (glue.c,
- * glue_role_body), as an unsplit grid does, so the components' code
- * there compiles as it does unsplit. The rest = T - R G tiles after them
+ * which each role walks after its streamed segments, in a loop of their
+ * own (glue.c, glue_role_body), as an unsplit grid does, so the
+ * components' code there compiles as it does unsplit. The rest = T - R G
+ * tiles after them
  * (all of them when T < G) are streamed over the first G' = min(G,
  * ABI_STREAM_WAYS x rest) blocks: block c < G' walks K tiles
  * [c total / G', (c + 1) total / G') of their total = rest x per, a

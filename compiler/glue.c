@@ -636,7 +636,7 @@ void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, 
 	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.head", name));
 	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.body", name));
 	l->flush = LLVMAppendBasicBlockInContext(g->cx, g->fn, arena_printf(g->c->arena, "%s.flush", name));
-	if (!l->then)
+	if (!l->no_prologue)
 		glue_edge_calls(g, r, fr, nfr, -2);
 	LLVMBuildBr(g->b, l->head);
 	LLVMPositionBuilderAtEnd(g->b, l->head);
@@ -651,7 +651,7 @@ void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LL
 	LLVMBasicBlockRef inb[2] = { l->pre, latch };
 	LLVMAddIncoming(phi, inv, inb, 2);
 	LLVMPositionBuilderAtEnd(g->b, l->flush);
-	if (!l->whole_first)
+	if (!l->no_flush)
 		glue_edge_calls(g, r, fr, nfr, -1);
 	LLVMBuildBr(g->b, done);
 }
@@ -726,8 +726,8 @@ static void lanes_skip(G *g, const PRole *r, Frag *fr, int *nfr, const Split *sp
 
 /* One role: for (t = blockIdx.x; t < ntiles; t += gridDim.x) { entries }.
  * whole (split(auto)'s full rounds): while t - blockIdx.x + gridDim.x <=
- * ntiles, each tile whole, with no flush after: the streamed segments
- * follow (glue_split.c, glue_stream_body).
+ * ntiles, each tile whole, after the streamed segments (glue_split.c,
+ * glue_stream_body), the prologue called before those.
  * Rows (2 x 1 or 4 x 1 clusters, which the runtime launches whole): work
  * item t is R = 2 or 4 tile rows on one column; t = cluster id, stepping
  * by the number of clusters, so the CTAs of a cluster take the same items
@@ -757,7 +757,7 @@ void glue_role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, 
 	 * monolith's text has them. */
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
 	int lanes = le ? r->role->lanes : 1;
-	Loop l = { .pre = LLVMGetInsertBlock(b), .whole_first = whole };
+	Loop l = { .pre = LLVMGetInsertBlock(b), .no_prologue = whole };
 	g->preheader = l.pre;
 	/* The lanes' turns (place.c): lane 0 passes its first wait on the
 	 * fresh barrier (parity 1), the others wait for their predecessor. */
@@ -1001,13 +1001,15 @@ static void build_main(G *g, const char *name)
 			LLVMPositionBuilderAtEnd(b, yes);
 			g->lane = r->lane;
 			LLVMBasicBlockRef leave = cluster_exit(g, done);
-			if (gr->stream) {   /* the full rounds whole, then the rest streamed */
-				LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(g->cx, g->fn, "streamed");
-				glue_role_body(g, r, fr, &nfr, &cn, then, 1);
-				LLVMPositionBuilderAtEnd(b, then);
+			if (gr->stream) {   /* the prologue; the leftover tiles streamed, then the full rounds whole */
+				LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(g->cx, g->fn, "whole");
+				g->preheader = LLVMGetInsertBlock(b);
+				glue_edge_calls(g, r, fr, &nfr, -2);
 				g->frag_gen = 1;
-				glue_stream_body(g, r, fr, &nfr, &cn, leave);
+				glue_stream_body(g, r, fr, &nfr, &cn, then);
 				g->frag_gen = 0;
+				LLVMPositionBuilderAtEnd(b, then);
+				glue_role_body(g, r, fr, &nfr, &cn, leave, 1);
 			} else
 				glue_role_body(g, r, fr, &nfr, &cn, leave, 0);
 			g->lane = 0;

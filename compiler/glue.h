@@ -100,10 +100,10 @@ LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name);   /* in the ent
  * branch to body or flush; close ends the body with the back edge, gives
  * the phi its value from pre (init) and from the latch (next), and calls
  * the flush entries before done. */
-/* split(auto) runs two loops a role (glue_stream_body): the whole tiles'
- * has no flush (whole_first), the streamed segments' no prologue
- * (then). */
-typedef struct { LLVMBasicBlockRef pre, head, body, flush; int whole_first, then; } Loop;
+/* split(auto) runs two loops a role, the streamed segments' then the
+ * whole tiles' (glue.c, build_main): neither calls the prologue entries
+ * (the caller has), the first not the flush. */
+typedef struct { LLVMBasicBlockRef pre, head, body, flush; int no_prologue, no_flush; } Loop;
 void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, Loop *l);
 void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LLVMValueRef phi, LLVMValueRef init,
                      LLVMValueRef next, LLVMBasicBlockRef done);
@@ -115,7 +115,7 @@ void glue_split_reduce(G *g, const PRole *r, const GEdge *e, Frag *fr, int *nfr,
                        LLVMValueRef tile, LLVMValueRef s);
 void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done);
 /* glue.c: one role's loop over its work items; whole: split(auto)'s
- * whole tiles, the full rounds, before its streamed segments */
+ * whole tiles, the full rounds, after its streamed segments */
 void glue_role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, LLVMBasicBlockRef done, int whole);
 
 #endif

@@ -78,7 +78,7 @@ static LLVMValueRef seg_at(G *g, LLVMValueRef seg, int i)
 	return LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, LLVMArrayType(g->i32, ABI_SEG_N), seg, idx, 2, ""), "");
 }
 
-/* One role under `split(auto)` (stream-K), after its whole tiles (glue.c,
+/* One role under `split(auto)` (stream-K), before its whole tiles (glue.c,
  * glue_role_body): segment q of the block's streamed tiles
  * (abi_stream_seg_source says which K tiles of which tile), the role's
  * entries for it, each reduction after its producer (abi_streamk_source
@@ -98,7 +98,7 @@ void glue_stream_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn
 	const Graph *gr = g->p->g;
 	LLVMTypeRef i32 = g->i32, i64 = g->i64;
 	LLVMValueRef seg = glue_alloca(g, LLVMArrayType(i32, ABI_SEG_N), "seg");
-	Loop l = { .pre = LLVMGetInsertBlock(b), .then = 1 };
+	Loop l = { .pre = LLVMGetInsertBlock(b), .no_prologue = 1, .no_flush = 1 };
 	g->preheader = l.pre;
 	glue_loop_open(g, r, fr, nfr, "seg", &l);
 	LLVMValueRef q = LLVMBuildPhi(b, i32, "seg.q"), w[ABI_SEG_N];

@@ -424,6 +424,44 @@ static void role_decls(FILE *o, const Graph *g, const PRole *r, const void **fra
 	}
 }
 
+/* A role's flush call after its last work item, and its exit (glue.c:
+ * the roles are exclusive branches, none falls into the next one's test). */
+static void flush_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int nfrags)
+{
+	fprintf(o, "\t\t\ttm = tn = -1, kf = kc = 0;   /* the flush call, as the glue's */\n");
+	for (int j = 0; r->role && j < r->role->insts.n; j++)
+		entry_call(o, p->g, r->role->insts.v[j], r->lane, frags, nfrags, "\t\t\t");
+	if (abi_clustered(p))
+		fprintf(o, "\t\t\tplk_cluster_sync();\n");
+	fprintf(o, "\t\t\treturn;\n\t\t}\n");
+}
+
+/* split(auto)'s two loops (glue_split.c, glue_stream_body; glue.c,
+ * glue_role_body): the streamed segments first, in a block with frag
+ * arrays of its own, segment q from the helper; then the full rounds'
+ * whole tiles; then the flush. */
+static void stream_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags,
+                        const char *first, const char *step)
+{
+	fprintf(o, "\t\t\t{\n");
+	role_decls(o, p->g, r, frags, nfrags, 1);
+	fprintf(o, "\t\t\tfor (int q = 0;; q++) {\n"
+	           "\t\t\t\tint seg[%d];\n"
+	           "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n"
+	           "\t\t\t\tif (q >= seg[%d])\n\t\t\t\t\tbreak;\n"
+	           "\t\t\t\tconst int tile = seg[%d];\n"
+	           "\t\t\t\tkf = seg[%d], kc = seg[%d];\n", ABI_SEG_N, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST,
+	        ABI_SEG_KCOUNT);
+	item_text(o, p, r, frags, *nfrags, 0);
+	fprintf(o, "\t\t\t}\n\t\t\t}\n");
+	fprintf(o, "\t\t\tfor (int t = %s; t - (int)(%s) + (int)(%s) <= ntiles; t += %s) {\n"
+	           "\t\t\t\tconst int tile = t;\n"
+	           "\t\t\t\tkf = 0, kc = plk_per;\n", first, first, step, step);
+	item_text(o, p, r, frags, *nfrags, 1);
+	fprintf(o, "\t\t\t}\n");
+	flush_text(o, p, r, frags, *nfrags);
+}
+
 /* One role's body: ring cursors, frag arrays, the tile loop, the flush. */
 static void role_text(FILE *o, const Placement *p, const PRole *r, const void **frags, int *nfrags, int op)
 {
@@ -458,22 +496,11 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 			first = 0;
 			entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
 		}
-	if (g->stream) {   /* the full rounds' whole tiles (glue.c, glue_role_body), then the rest streamed */
-		fprintf(o, "\t\t\tfor (int t = %s; t - (int)(%s) + (int)(%s) <= ntiles; t += %s) {\n"
-		           "\t\t\t\tconst int tile = t;\n"
-		           "\t\t\t\tkf = 0, kc = plk_per;\n", first, first, step, step);
-		item_text(o, p, r, frags, *nfrags, 1);
-		fprintf(o, "\t\t\t}\n\t\t\t{\n");
-		role_decls(o, g, r, frags, nfrags, 1);
-		/* stream-K (glue_split.c, glue_stream_body): segment q, from the helper */
-		fprintf(o, "\t\t\tfor (int q = 0;; q++) {\n"
-		           "\t\t\t\tint seg[%d];\n"
-		           "\t\t\t\tplk_glue_stream_seg(q, ntiles, plk_per, seg);\n"
-		           "\t\t\t\tif (q >= seg[%d])\n\t\t\t\t\tbreak;\n"
-		           "\t\t\t\tconst int tile = seg[%d];\n"
-		           "\t\t\t\tkf = seg[%d], kc = seg[%d];\n", ABI_SEG_N, ABI_SEG_COUNT, ABI_SEG_TILE, ABI_SEG_KFIRST,
-		        ABI_SEG_KCOUNT);
-	} else if (g->dynamic) {   /* grid dynamic (glue.c, role_body): the items' ring */
+	if (g->stream) {   /* split(auto): the streamed segments, then the whole tiles */
+		stream_text(o, p, r, frags, nfrags, first, step);
+		return;
+	}
+	if (g->dynamic) {   /* grid dynamic (glue.c, role_body): the items' ring */
 		char producer[48] = "0";
 		if (r == p->roles.v[0])
 			snprintf(producer, sizeof producer, "threadIdx.x == %d", 32 * r->first_warp);
@@ -494,16 +521,8 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	item_text(o, p, r, frags, *nfrags, 0);
 	if (le)
 		pipe_skip_text(o, p, le, 1, r->role->lanes - 1, "t", step, "\t\t\t\t");
-	fprintf(o, "\t\t\t}\n\t\t\ttm = tn = -1, kf = kc = 0;   /* the flush call, as the glue's */\n");
-	for (int j = 0; r->role && j < r->role->insts.n; j++)
-		entry_call(o, g, r->role->insts.v[j], r->lane, frags, *nfrags, "\t\t\t");
-	if (g->stream)   /* the streamed block */
-		fprintf(o, "\t\t\t}\n");
-	/* The glue's role ends at its run's exit (glue.c, build_main): the
-	 * roles are exclusive branches, none falls into the next one's test. */
-	if (abi_clustered(p))
-		fprintf(o, "\t\t\tplk_cluster_sync();\n");
-	fprintf(o, "\t\t\treturn;\n\t\t}\n");
+	fprintf(o, "\t\t\t}\n");
+	flush_text(o, p, r, frags, *nfrags);
 }
 
 /* What precedes the kernel: the headers, the ABI functions over the n

@@ -118,9 +118,9 @@ print(*sorted({i["object"] for k in [m] + m.get("variants", []) for i in k.get("
 	# wgmmas (C7509) and spills, a known defect (docs/comm.md, "Not done")
 	case $ex in */attn_ring.plk) continue ;; esac
 	spills=$(awk -f tests/scripts/spills.awk "$tmp/log")
-	# the one known spill: split(auto)'s streamed copy of the 176-key core
+	# the one known spill: split(auto)'s 176-key kernel, 12 bytes outside its KV loops
 	# (docs/attention.md, "Scheduling the work items"); exactly these bytes
-	case $ex in */attn_dense.plk) known="attn_dense_bn176 68 64" ;; *) known="" ;; esac
+	case $ex in */attn_dense.plk) known="attn_dense_bn176 12 8" ;; *) known="" ;; esac
 	[ "$spills" = "$known" ] ||
 		{ echo "$ex: ptxas spilled (function, bytes stored, bytes loaded): ${spills:-nothing}, known: ${known:-nothing}"; fail=1; }
 	grep -q " 0 bytes spill stores, 0 bytes spill loads" "$tmp/log" || { echo "$ex: no ptxas report"; fail=1; }

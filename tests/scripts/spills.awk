@@ -2,7 +2,7 @@
 # prints "FUNCTION STORED LOADED" for each function that spills. (The one
 # exception it had, attn_causal's 176-key kernel keeping two tile counts
 # in local memory, went with the row sums on the tensor cores; the callers
-# name attn_dense_bn176's, split(auto)'s streamed copy of its core.)
+# name attn_dense_bn176's under split(auto), 12 bytes outside its loops.)
 /Function properties for/ { f = $NF }
 /bytes spill stores/ {   # "N bytes spill stores, M bytes spill loads", prefixed or not
 	for (i = 3; i < NF; i++) {

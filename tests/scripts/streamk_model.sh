@@ -3,9 +3,10 @@
 # writes: plk_glue_stream_seg (compiler/abi.c, abi_stream_seg_source) is
 # taken from `--emit=monolith`, built for the host (its two reads of the
 # block's index and count replaced by arguments) and called over many
-# (tiles, K tiles per tile, blocks), with each role's loop modelled as
-# the glue builds it (glue.c, glue_role_body: tiles c + k G while a full
-# round is left; glue_split.c, glue_stream_body: segments q < s[COUNT])
+# (tiles, K tiles per tile, blocks), with each role's loops modelled as
+# the glue builds them (glue_split.c, glue_stream_body: segments q <
+# s[COUNT] first; glue.c, glue_role_body: then tiles c + k G while a full
+# round is left)
 # and the reduction's formulas as abi_streamk_source writes them. Checked:
 # every K tile is walked once; each tile is finished by exactly one
 # block, which holds its end; the blocks it sums from (j0 .. c - 1, j0
@@ -53,15 +54,6 @@ for tiles in range(1, 40):
             finisher, partials, waits, work, nstream = {}, {}, {}, [], None
             for c in range(G):
                 n = 0
-                t = c
-                while t - c + G <= tiles:                # the whole tiles' loop
-                    for k in range(t * per, t * per + per):
-                        walked[k] += 1
-                    if t in finisher:
-                        bad += 1
-                    finisher[t] = c
-                    n += per
-                    t += G
                 order, q = [], 0
                 while True:                              # the streamed segments' loop
                     lib.seg(c, G, q, tiles, per, S)
@@ -94,6 +86,15 @@ for tiles in range(1, 40):
                             waits[tile] = [j for j in range(j0, c) if j * total // Gs < (j + 1) * total // Gs]
                             order.append("wait")
                     q += 1
+                t = c
+                while t - c + G <= tiles:                # the whole tiles' loop
+                    for k in range(t * per, t * per + per):
+                        walked[k] += 1
+                    if t in finisher:
+                        bad += 1
+                    finisher[t] = c
+                    n += per
+                    t += G
                 if order.count("store") > 1 or ("store" in order and order.index("store") != 0):
                     bad += 1
                     print("block", c, "stores", order, "for", tiles, per, G)
