@@ -791,10 +791,12 @@ void glue_role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, 
 		LLVMValueRef a[5] = { smem_u32(g, g->p->items_bar), k, producer, g->kargs[gr->ws_kparam], nitems };
 		t = helper_call_ret(g, g->i32, "plk_glue_item", a, 5);
 	}
-	LLVMValueRef more = LLVMBuildICmp(b, LLVMIntSLT, t, nitems, "");
-	if (whole)   /* a full round left: t - first + step <= ntiles */
-		more = LLVMBuildICmp(b, LLVMIntSLE, LLVMBuildAdd(b, LLVMBuildSub(b, t, items_first(g, lg, twod), ""),
-		                                                 items_step(g, lg, twod, nitems), ""), cn->ntiles, "round");
+	/* whole: while a full round is left, t - first + step <= ntiles, in
+	 * int as the monolith's C has it */
+	LLVMValueRef more = !whole ? LLVMBuildICmp(b, LLVMIntSLT, t, nitems, "")
+	                  : LLVMBuildICmp(b, LLVMIntSLE, LLVMBuildNSWAdd(b, LLVMBuildNSWSub(b, t, items_first(g, lg, twod), ""),
+	                                                                 items_step(g, lg, twod, nitems), ""),
+	                                  cn->ntiles, "round");
 	LLVMBuildCondBr(b, more, l.body, l.flush);
 	LLVMPositionBuilderAtEnd(b, l.body);
 	LLVMValueRef tm, tn, tile = split ? LLVMBuildSDiv(b, t, sp.S, "tile") : t, kr[2] = { NULL, NULL };
