@@ -483,9 +483,8 @@ void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int so
  * which each role walks after its streamed segments, in a loop of their
  * own (glue.c, glue_role_body), as an unsplit grid does, so the
  * components' code there compiles as it does unsplit. The rest = T - R G
- * tiles after them
- * (all of them when T < G) are streamed over the first G' = min(G,
- * ABI_STREAM_WAYS x rest) blocks: block c < G' walks K tiles
+ * tiles after them (all of them when T < G) are streamed over the first
+ * G' = min(G, ABI_STREAM_WAYS x rest) blocks: block c < G' walks K tiles
  * [c total / G', (c + 1) total / G') of their total = rest x per, a
  * segment per tile it touches, the last segment first: that one (a
  * tile's start) others wait for, and the first (a tile's end) waits for

@@ -513,9 +513,8 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	else
 		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
 	/* split K (glue.c): split t % S of tile t / S, its share of the K tiles */
-	if (!g->stream)
-		fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
-	if (g->split_per && !g->stream)
+	fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n");
+	if (g->split_per)
 		fprintf(o, "\t\t\t\tkf = plk_split_first(split, plk_S, plk_per), "
 		           "kc = plk_split_first(split + 1, plk_S, plk_per) - kf;\n");
 	item_text(o, p, r, frags, *nfrags, 0);
