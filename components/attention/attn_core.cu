@@ -112,6 +112,15 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		                   : ((first + i) << 1) | (has_mask ? ATTN_PARTIAL : 0);
 		if ((x >> 1) == nkv - 1 && SKV % BN)
 			x |= ATTN_PARTIAL;	/* keys past SKV are masked */
+		/* At 176 keys the block's word is computed here, before the
+		 * turn's barrier: left free, nvcc's whole-program build sank it
+		 * to its use and its LTO build (the linked kernel's) did not,
+		 * 1,600 instructions apart and 0.4-0.8% either way in time. Not
+		 * at 128 keys, where both builds already agree and pinning it
+		 * moved times by -6% to +5% (bench/results/2026-12-04-attention-
+		 * linked-equals-monolith.md). */
+		if (BN == 176)
+			asm volatile("" : "+r"(x));
 		return x;
 	};
 

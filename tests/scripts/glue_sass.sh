@@ -3,9 +3,11 @@
 # instruction: the SASS plkc's link gives and that of one nvcc unit of
 # the same sources (`--emit=monolith`) are the same once addresses and
 # encodings are left out (bench/ptx_diff.py --sass; bench/results/
-# 2026-12-04-glue-as-monolith.md). Four variants of the one core: three
+# 2026-12-04-glue-as-monolith.md). Five variants of the one core: three
 # warpgroups at head dim 64 with the causal mask, the sliding window,
-# the block-sparse iterator, the document mask with its LPT order.
+# the block-sparse iterator, the document mask with its LPT order, and
+# causal at 176 keys, where the core fixes where the KV block's word is
+# computed (2026-12-04-attention-linked-equals-monolith.md).
 # Needs nvdisasm (the nvidia-cuda-nvdisasm wheel; .ci/run installs it).
 # Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
@@ -18,4 +20,5 @@ print(next(p for p in (os.path.join(d, "cu13", "bin", "nvdisasm") for d in nvidi
 [ -n "$NVD" ] || { echo "skip: no nvdisasm (pip install nvidia-cuda-nvdisasm)"; exit 77; }
 export PATH="$CUDA_HOME/bin:$PATH"
 python3 bench/ptx_diff.py --plkc "$PLKC" --sass "$NVD" --same attention/attn_causal_d64 \
-	attention/attn_sliding_d128 attention/attn_block_sparse_d64 attention/attn_document_d128
+	attention/attn_sliding_d128 attention/attn_block_sparse_d64 attention/attn_document_d128 \
+	attention/attn_causal_d128_bn176
