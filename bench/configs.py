@@ -251,6 +251,25 @@ ATTN_MISSES = ("attn_dense_d128", "attn_dense_d64", "attn_causal_d64", "attn_cau
 SETS["attn_misses"] = [c for c in SETS["attention"] if c["name"] in ATTN_MISSES]
 
 
+# Deeper K and V rings for the short work items at head dim 64 (issue 15:
+# sliding window 1.13x and document mask 1.43x FlexAttention, their tensor
+# pipe busy ~40% against 62% dense; 2026-12-04-attention-profile-misses.md):
+# a 128 x 64 K or V stage is 16 KB, so 4 stages fit where 2 did, and the
+# loader can run further into the next item while this one ends (the
+# epilogue, the first S and its softmax). The sliding window, document and
+# softcap recipes take `stages = 256 / HD` (4 at D64), each here beside its
+# rings of 2 and 3; causal (three warpgroups) beside 3 and 4.
+KV_RING = "lkv.%s  -> core.%s [stages = %s]"
+KV_STAGES = lambda a, b: [(KV_RING % (x, x, a), KV_RING % (x, x, b)) for x in "kv"]
+SETS["attn_kv_stages"] = [
+    dict(c, name=c["name"] + sfx, edit=c["edit"] + edit) if edit else c
+    for c in SETS["attention"] if c["name"] in ("attn_sliding_d64", "attn_document_d64", "attn_causal_d64",
+                                                 "attn_softcap_d64")
+    for sfx, edit in ((("", []), ("_kv3", KV_STAGES(2, 3)), ("_kv4", KV_STAGES(2, 4)))
+                      if c["name"] == "attn_causal_d64" else
+                      (("", []), ("_kv2", KV_STAGES("256 / HD", 2)), ("_kv3", KV_STAGES("256 / HD", 3))))]
+
+
 # The sliding window's work items (bench/results/2026-12-03-attention-sliding-order.md):
 # examples/attn_sliding.plk takes them in index order (a head's q blocks in
 # a row: neighbours share most of their KV window) since that run; before

@@ -89,6 +89,11 @@ def recipe_text(kind, hd):
     text = "".join('use "attention/%s.plk"\n' % u for u in uses)
     sig = SIG % v["params"]
 
+    # K and V rings: 2 stages at HD 128, 4 at HD 64 for the short items of
+    # the sliding window, document mask and softcap (as their examples/
+    # recipes; bench/results/2026-12-04-attention-kv-stages.md)
+    kv = "256 / HD" if kind in ("sliding", "document", "softcap") else "2"
+
     def kernel(name, tiles, qstages, grid=grid):
         k = "\nkernel %s%s {\n  const BM = %d, %s\n" % (name, sig, bm, tiles)
         k += "  grid persistent, tiles(ceil_div(SQ, BM), B * H), %s\n" % grid
@@ -96,8 +101,8 @@ def recipe_text(kind, hd):
               "  epi  = attn_store(omap = O, lse = LSE)\n")
         if "lpt" in grid:
             k += "  lpt  = lpt_order(G = max(1, 12582912 / (SKV * HD)))\n"
-        k += ("  lq.q -> core.q [stages = %d]\n  lkv.k -> core.k [stages = 2]\n  lkv.v -> core.v [stages = 2]\n"
-              "  core.o -> epi.o\n" % qstages)
+        k += ("  lq.q -> core.q [stages = %d]\n  lkv.k -> core.k [stages = %s]\n  lkv.v -> core.v [stages = %s]\n"
+              "  core.o -> epi.o\n" % (qstages, kv, kv))
         return k + v["hooks"] + "}\n"
 
     narrow = "BN = 128, HD = %d, LREGS = %d" % (hd, lregs)

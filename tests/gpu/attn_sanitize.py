@@ -8,7 +8,8 @@ perturbs is noticed.
 
     compute-sanitizer --tool memcheck python3 tests/gpu/attn_sanitize.py .carry/attn [SUBSTRING]
 
-With SUBSTRING, only the configurations whose names contain it. Under
+With SUBSTRING (or several, comma-separated), only the configurations
+whose names contain one of them. Under
 PLK_MAX_BLOCKS=N (docs/runtime.md) each block takes several work items.
 """
 import json
@@ -29,9 +30,9 @@ def main():
     d = sys.argv[1]
     gen = torch.Generator().manual_seed(7)
     bad = 0
-    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    only = sys.argv[2].split(",") if len(sys.argv) > 2 else [""]
     for cfg in json.load(open(os.path.join(d, "configs.json"))):
-        if only not in cfg["name"]:
+        if not any(o in cfg["name"] for o in only):
             continue
         kern = ab.plkrt.load(os.path.join(d, cfg["cubin"]), os.path.join(d, cfg["manifest"]))
         for (B, H, HKV, SQ, SKV) in SHAPES:
