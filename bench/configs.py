@@ -270,6 +270,17 @@ SETS["attn_kv_stages"] = [
                       (("", []), ("_kv2", KV_STAGES("256 / HD", 2)), ("_kv3", KV_STAGES("256 / HD", 3))))]
 
 
+# ... and for the same short items: the pingpong turn not carried from
+# item to item (CARRY = 0: each item starts and takes back the turn), and
+# a third Q stage (16 KB at D64), each beside the recipe as committed.
+SHORT_CARRY0 = [("  core = attn_core()\n", "  core = attn_core(CARRY = 0)\n")]
+SHORT_Q3 = [("lq.q   -> core.q [stages = 2]", "lq.q   -> core.q [stages = 3]")]
+SETS["attn_short_items"] = [
+    dict(c, name=c["name"] + sfx, edit=c["edit"] + edit) if edit else c
+    for c in SETS["attention"] if c["name"] in ("attn_sliding_d64", "attn_document_d64")
+    for sfx, edit in (("", []), ("_carry0", SHORT_CARRY0), ("_q3", SHORT_Q3))]
+
+
 # The sliding window's work items (bench/results/2026-12-03-attention-sliding-order.md):
 # examples/attn_sliding.plk takes them in index order (a head's q blocks in
 # a row: neighbours share most of their KV window) since that run; before
