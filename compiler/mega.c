@@ -42,7 +42,7 @@ static Arena *AR(M *m) { return m->c->arena; }
  * `for` indices (Scope.up). */
 typedef struct Names { const char *names[256]; int64_t vals[256]; Scope s; } Names;   /* MEGA_MAX_NAMES */
 
-enum { MEGA_MAX_NAMES = 256, MEGA_MAX_OPS = 2048 };
+enum { MEGA_MAX_NAMES = 256, MEGA_MAX_OPS = 2048, MEGA_MAX_PIECES = 1 << 24 };
 
 /* 0 ok; E0371 past MEGA_MAX_NAMES consts and indices in scope. */
 static int names_add(Ctx *c, Names *n, const char *name, int64_t v, Span sp)
@@ -423,7 +423,9 @@ static void bind_tensor(M *m, MOp *op, const KParam *kp, const OpArg *a, const S
 }
 
 /* The op's pieces: its kernel's work items (`grid tiles(R, C)`, else one)
- * at the sizes its arguments give. */
+ * at the sizes its arguments give; E0372 unless each factor is positive
+ * and their product at most MEGA_MAX_PIECES (the entry's piece indices
+ * and counter targets are 32-bit). */
 static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
 {
 	const char *names[128];
@@ -443,6 +445,22 @@ static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
 		int64_t v;
 		if (eval_expr(m->c, g->tiles[i], &s, &v))
 			return 1;
+		if (v < 1 || v > MEGA_MAX_PIECES / op->pieces) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", op->decl->sp, "op `%s` would have %s pieces", op->name,
+			                   v < 1 ? "no" : "too many");
+			d->primary.msg = arena_printf(AR(m), "kernel `%s` at these shapes", op->k->name);
+			diag_label(d, g->tiles[i]->sp, "%s: %lld", i ? "columns" : "rows", (long long)v);
+			if (v < 1)
+				diag_note(d, "an op's pieces are its kernel's work items, `grid tiles(R, C)` at the op's "
+				          "shapes: R and C must be positive");
+			else
+				diag_note(d, "an op's pieces are its kernel's work items, `grid tiles(R, C)` at the op's "
+				          "shapes: %lld x %lld here, at most %d", (long long)op->pieces, (long long)v,
+				          MEGA_MAX_PIECES);
+			diag_help(d, "check the sizes of the tensors op `%s` is given", op->name);
+			diag_end(m->c, d);
+			return 1;
+		}
 		op->pieces *= v;
 	}
 	return 0;
