@@ -5,7 +5,8 @@
 #   make test       unit + golden tests, then the same under ASan/UBSan
 #   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60;
 #                   FUZZ_TARGET=object: the object reader; manifest: the
-#                   runtime's manifest reader)
+#                   runtime's manifest reader; check: resolve, check,
+#                   place and a megakernel's schedule)
 #   make runtime    runtime/libplkrt.so and plk-run (gcc + -lcuda only)
 #   make install PREFIX=DIR [DESTDIR=...] [PYTHON=python3]
 #                   DIR/bin/{plkc,plk-run}, DIR/lib/libplkrt.{so,a},

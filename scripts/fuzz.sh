@@ -6,9 +6,11 @@
 # text seeds of tests/fuzz/objects and the committed objects of
 # tests/objects. TARGET manifest: the runtime's manifest parser and launch
 # plan (runtime/json.c, expr.c, manifest.c, plan.c), from the runtime
-# tests' manifests and those build/plkc writes for the examples. New
-# interesting inputs go to build/fuzz/corpus (objcorpus, mancorpus);
-# crashes to build/fuzz/.
+# tests' manifests and those build/plkc writes for the examples. TARGET
+# check: resolve, check, place and a megakernel's schedule for sm_90a
+# (tests/fuzz/fuzz_check.c), from the examples, the megakernel goldens and
+# tests/fuzz/recipes. New interesting inputs go to build/fuzz/corpus
+# (objcorpus, mancorpus, checkcorpus); crashes to build/fuzz/.
 set -e
 secs=${1:-60}
 target=${2:-frontend}
@@ -51,8 +53,22 @@ manifest)
 	./fuzz_manifest -max_total_time="$secs" -max_len=65536 -timeout=5 -rss_limit_mb=2048 \
 		-dict=../../tests/fuzz/manifest.dict -print_final_stats=1 mancorpus
 	;;
+check)
+	CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+	LLVM_LIB=$(llvm-config-14 --libdir)
+	mkdir -p $B/checkcorpus
+	clang-14 $CFLAGS -std=c11 -I"$CUDA_HOME/include" -I"$(llvm-config-14 --includedir)" -o $B/fuzz_check \
+		tests/fuzz/fuzz_check.c $(ls compiler/*.c | grep -v compiler/main.c) $B/gen/lexer.c $B/gen/parser.c \
+		-L"$LLVM_LIB" -lLLVM-14 -L"$CUDA_HOME/lib64" -lnvJitLink -lnvvm -lnvrtc -lelf -lm \
+		-Wl,-rpath,"$CUDA_HOME/lib64" -Wl,-rpath,"$LLVM_LIB"
+	cp examples/*.plk tests/mega/*.plk tests/fuzz/recipes/* $B/checkcorpus/
+	root=$PWD
+	cd $B
+	PLK_FUZZ_ROOT=$root ./fuzz_check -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=4096 \
+		-dict=../../tests/fuzz/plk.dict -print_final_stats=1 checkcorpus
+	;;
 *)
-	echo "usage: scripts/fuzz.sh [SECONDS] [frontend|object|manifest]" >&2
+	echo "usage: scripts/fuzz.sh [SECONDS] [frontend|object|manifest|check]" >&2
 	exit 2
 	;;
 esac

@@ -3,8 +3,9 @@
 # and UBSan: the front end's seeds and every golden input; the object
 # reader's generated ELF seeds (fuzz_object.c, SEEDS), its text seeds and
 # the committed objects; the runtime's manifest reader on every manifest
-# the tests and examples have (fuzz_manifest.c). None may crash or
-# report; and plkc names the error of each damaged ELF seed.
+# the tests and examples have (fuzz_manifest.c); the check stages on the
+# examples and goldens (fuzz_check.c). None may crash or report; and plkc
+# names the error of each damaged ELF seed.
 B=${1:-build}
 out="$B/fuzz-replay"
 mkdir -p "$out/objseeds"
@@ -25,6 +26,15 @@ done
 cc $SAN -DREPLAY -Iruntime -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$out/replay_manifest" \
 	tests/fuzz/fuzz_manifest.c runtime/json.c runtime/expr.c runtime/manifest.c runtime/plan.c || exit 1
 "$out/replay_manifest" tests/runtime/*.manifest.json tests/fuzz/manifests/* "$out"/manifests/*.json || exit 1
+# the stages after the parser (resolve, check, place, a megakernel's
+# check and schedule: fuzz_check.c) on the examples, the megakernel and
+# check goldens and the recipes the mutation campaigns found
+LLVM_LIB=$(llvm-config-14 --libdir 2>/dev/null || echo /usr/lib/llvm-14/lib)
+CU=${CUDA_HOME:-/usr/local/cuda}
+cc $SAN -DREPLAY -I"$CU/include" -o "$out/replay_check" tests/fuzz/fuzz_check.c "$B/libplkc.a" \
+	-L"$LLVM_LIB" -lLLVM-14 -L"$CU/lib64" -lnvJitLink -lnvvm -lnvrtc -lelf -lm \
+	-Wl,-rpath,"$CU/lib64" -Wl,-rpath,"$LLVM_LIB" || exit 1
+PLK_FUZZ_ROOT=$PWD "$out/replay_check" examples/*.plk tests/mega/*.plk tests/check/*.plk tests/fuzz/recipes/* || exit 1
 # and plkc says what is wrong with each seed (a cut table or e_shnum 0xFFFF
 # was "carries no contract"; a NOBITS section a SIGSEGV)
 PLKC=${PLKC:-$PWD/$B/plkc}
