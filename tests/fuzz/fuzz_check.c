@@ -1,6 +1,6 @@
 /* fuzz_check.c: libFuzzer target for the stages after the parser:
- * resolve, check, place, and a megakernel's check and schedule, for
- * sm_90a. Any input must give a placement or diagnostics: never a crash,
+ * resolve, check, place, the monolith's C and the glue's LLVM IR (no
+ * link), and a megakernel's check, schedule and monolith, for sm_90a. Any input must give a placement or diagnostics: never a crash,
  * a hang, a leak or undefined behaviour (an overflowing schedule was
  * found by scripts/mutate.sh, which this covers at libFuzzer's rate).
  *
@@ -76,11 +76,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p && !c.nerrors && !program_check_arch(&c, p, arch) && !c.nerrors) {
 		for (int i = 0; i < p->kernels.n; i++) {
 			Graph *g = check_kernel(&c, p, p->kernels.v[i], arch);
-			if (g && !c.nerrors)
-				place(&c, g);
+			Placement *x = g && !c.nerrors ? place(&c, g) : NULL;
+			if (x && !c.nerrors && !monolith_write(&c, x, sink))
+				glue_emit_ll(&c, x, sink);
 		}
-		for (int i = 0; i < p->megas.n && !c.nerrors; i++)
-			mega_check(&c, p, p->megas.v[i], arch);
+		for (int i = 0; i < p->megas.n && !c.nerrors; i++) {
+			MegaPlan *mp = mega_check(&c, p, p->megas.v[i], arch);
+			if (mp && !c.nerrors)
+				monolith_write_mega(&c, mp, sink);
+		}
 	}
 	if (getenv("PLK_FUZZ_VERBOSE"))   /* how far the replay's inputs get */
 		fprintf(stderr, "%s\n", c.nerrors ? "errors" : "placed");
