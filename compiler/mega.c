@@ -43,6 +43,7 @@ static Arena *AR(M *m) { return m->c->arena; }
 typedef struct Names { const char *names[256]; int64_t vals[256]; Scope s; } Names;   /* MEGA_MAX_NAMES */
 
 enum { MEGA_MAX_NAMES = 256, MEGA_MAX_OPS = 2048, MEGA_MAX_PIECES = 1 << 24 };
+#define MEGA_MAX_TENSOR_BYTES (1ull << 48)
 
 /* 0 ok; E0371 past MEGA_MAX_NAMES consts and indices in scope. */
 static int names_add(Ctx *c, Names *n, const char *name, int64_t v, Span sp)
@@ -142,10 +143,24 @@ static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buff
 		error_at(m->c, "E0372", sp, "`%s` of a megakernel is a tensor, a pointer or a scalar", name);
 		return;
 	}
+	/* its bytes, which slices' offsets and the buffers' layout are made
+	 * of: at most MEGA_MAX_TENSOR_BYTES, so that no sum or product of
+	 * them wraps (a wrapped size gave a buffer 0 bytes) */
+	uint64_t bytes = (uint64_t)t->elem_bytes;
+	for (int i = 0; i < t->rank; i++) {
+		if (bytes && (uint64_t)t->dims[i] > MEGA_MAX_TENSOR_BYTES / bytes) {
+			Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", ty->sp, "`%s` is larger than a megakernel's tensor "
+			                   "can be", name);
+			d->primary.msg = arena_printf(AR(m), "more than 2^48 bytes from dimension %d on", i);
+			diag_note(d, "a megakernel's tensors and buffers hold at most 2^48 bytes (256 TiB) each");
+			diag_help(d, "check the sizes of `%s`", name);
+			diag_end(m->c, d);
+			bytes = 0;   /* declared all the same: its uses report nothing more */
+			break;
+		}
+		bytes *= (uint64_t)t->dims[i];
+	}
 	if (buffer) {   /* 256-aligned, after the ones before */
-		uint64_t bytes = (uint64_t)t->elem_bytes;
-		for (int i = 0; i < t->rank; i++)
-			bytes *= (uint64_t)t->dims[i];
 		t->off = m->mp->buf_bytes;
 		t->bytes = bytes;
 		m->mp->buf_bytes += (bytes + 255) & ~(uint64_t)255;
