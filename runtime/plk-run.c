@@ -341,9 +341,14 @@ static int run(plk_kernel *k, const Opts *o)
 		t->dtype = plk_tensor_dtype(k, i);
 		t->eb = plk_tensor_elem_bytes(k, i);
 		t->n = 1;
+		int wraps = 0;   /* a size no host could hold: refused, not wrapped */
 		for (int d = 0; d < plk_tensor_rank(k, i); d++)
-			t->n *= (size_t)dims[d];
-		t->bytes = t->n * (size_t)t->eb;
+			wraps |= dims[d] < 0 || __builtin_mul_overflow(t->n, (size_t)dims[d], &t->n);
+		wraps |= __builtin_mul_overflow(t->n, (size_t)t->eb, &t->bytes);
+		if (wraps) {
+			fprintf(stderr, "plk-run: tensor %s: its size overflows (check --dim)\n", t->name);
+			goto out;
+		}
 		if (!(t->init = malloc(t->bytes)) || !(t->out = malloc(t->bytes))) {
 			fprintf(stderr, "plk-run: out of memory for tensor %s (%zu bytes)\n", t->name, t->bytes);
 			goto out;

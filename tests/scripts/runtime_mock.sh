@@ -101,6 +101,10 @@ o=$("$RUN" "$W/k.cubin" --manifest "$W/bias.manifest.json" --dim n=1000 --set bi
 has "$o" "grid 4x1x1, block 256x1x1" "check: ok"
 o=$("$RUN" "$W/k.cubin" --manifest "$W/half.manifest.json" --dim n=1000 --set bias=0.5 --check 2>&1) && fail "half passed"
 has "$o" "check: FAIL: Y: 500 of 1000 elements differ after poisoning (first at 500)"
+# a --dim whose bytes no host holds: refused, not wrapped to a small buffer
+o=$("$RUN" "$W/k.cubin" --manifest "$W/bias.manifest.json" --dim n=4611686018427387904 --set bias=0.5 --check 2>&1) &&
+	fail "a tensor of 2^64 bytes was accepted"
+has "$o" "tensor X: its size overflows (check --dim)"
 
 # No "binary": the manifest's stem + .cubin. Variants: the device's arch
 # (the mock is sm_90) picks block and shared memory.
