@@ -128,8 +128,13 @@ install: all
 		fi; \
 	fi
 
+# the libraries plkc links, for the scripts that link the compiler's
+# sources themselves (scripts/fuzz.sh check, tests/scripts/fuzz_replay.sh)
+print-ldlibs:
+	@echo $(LDLIBS)
+
 clean:
 	rm -rf build
 
-.PHONY: all deps unit sanunit example test fuzz runtime install clean
+.PHONY: all deps unit sanunit example test fuzz runtime install print-ldlibs clean
 .SECONDARY:

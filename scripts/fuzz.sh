@@ -7,8 +7,8 @@
 # tests/objects. TARGET manifest: the runtime's manifest parser and launch
 # plan (runtime/json.c, expr.c, manifest.c, plan.c), from the runtime
 # tests' manifests and those build/plkc writes for the examples. TARGET
-# check: resolve, check, place and a megakernel's schedule for sm_90a
-# (tests/fuzz/fuzz_check.c), from the examples, the megakernel goldens and
+# check: resolve, check, place, the monolith and the glue's IR, and a
+# megakernel's schedule and monolith, for sm_90a (tests/fuzz/fuzz_check.c), from the examples, the megakernel goldens and
 # tests/fuzz/recipes. New interesting inputs go to build/fuzz/corpus
 # (objcorpus, mancorpus, checkcorpus); crashes to build/fuzz/.
 set -e
@@ -55,12 +55,10 @@ manifest)
 	;;
 check)
 	CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-	LLVM_LIB=$(llvm-config-14 --libdir)
 	mkdir -p $B/checkcorpus
 	clang-14 $CFLAGS -std=c11 -I"$CUDA_HOME/include" -I"$(llvm-config-14 --includedir)" -o $B/fuzz_check \
 		tests/fuzz/fuzz_check.c $(ls compiler/*.c | grep -v compiler/main.c) $B/gen/lexer.c $B/gen/parser.c \
-		-L"$LLVM_LIB" -lLLVM-14 -L"$CUDA_HOME/lib64" -lnvJitLink -lnvvm -lnvrtc -lelf -lm \
-		-Wl,-rpath,"$CUDA_HOME/lib64" -Wl,-rpath,"$LLVM_LIB"
+		$(make -s --no-print-directory print-ldlibs)
 	cp examples/*.plk tests/mega/*.plk tests/fuzz/recipes/* $B/checkcorpus/
 	root=$PWD
 	cd $B

@@ -25,7 +25,7 @@ static void remove_work(void)
 {
 	char a[PATH_MAX + 64];
 	const char *names[] = { "examples/fuzz.plk", "examples/lib", "examples", "components", "" };
-	for (int i = 0; i < 5; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(a, sizeof a, "%s/%s", work, names[i]);
 		remove(a);
 	}

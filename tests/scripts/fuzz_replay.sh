@@ -26,14 +26,13 @@ done
 cc $SAN -DREPLAY -Iruntime -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$out/replay_manifest" \
 	tests/fuzz/fuzz_manifest.c runtime/json.c runtime/expr.c runtime/manifest.c runtime/plan.c || exit 1
 "$out/replay_manifest" tests/runtime/*.manifest.json tests/fuzz/manifests/* "$out"/manifests/*.json || exit 1
-# the stages after the parser (resolve, check, place, a megakernel's
-# check and schedule: fuzz_check.c) on the examples, the megakernel and
-# check goldens and the recipes the mutation campaigns found
-LLVM_LIB=$(llvm-config-14 --libdir 2>/dev/null || echo /usr/lib/llvm-14/lib)
-CU=${CUDA_HOME:-/usr/local/cuda}
-cc $SAN -DREPLAY -I"$CU/include" -o "$out/replay_check" tests/fuzz/fuzz_check.c "$B/libplkc.a" \
-	-L"$LLVM_LIB" -lLLVM-14 -L"$CU/lib64" -lnvJitLink -lnvvm -lnvrtc -lelf -lm \
-	-Wl,-rpath,"$CU/lib64" -Wl,-rpath,"$LLVM_LIB" || exit 1
+# the stages after the parser (resolve, check, place, the monolith and
+# the glue's IR, a megakernel's schedule: fuzz_check.c) on the examples,
+# the megakernel and check goldens and the recipes the mutation campaigns
+# found; linked as plkc is (the Makefile's LDLIBS)
+ldlibs=$(make -s --no-print-directory print-ldlibs) || exit 1
+cc $SAN -DREPLAY -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$out/replay_check" tests/fuzz/fuzz_check.c \
+	"$B/libplkc.a" $ldlibs || exit 1
 PLK_FUZZ_ROOT=$PWD "$out/replay_check" examples/*.plk tests/mega/*.plk tests/check/*.plk tests/fuzz/recipes/* || exit 1
 # and plkc says what is wrong with each seed (a cut table or e_shnum 0xFFFF
 # was "carries no contract"; a NOBITS section a SIGSEGV)
