@@ -58,9 +58,10 @@ $(B)/parser.o: $(B)/gen/parser.c compiler/plk.h
 $(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
-# The checker's files share a private header.
+# The checker's files, the glue's and the driver's share private headers.
 $(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/check*.c)): compiler/check.h
 $(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/glue*.c)): compiler/glue.h
+$(B)/main.o $(B)/cli.o $(B)/output.o $(B)/unit/test_driver: compiler/driver.h
 
 # plk.h and stdlib.c include the X-macro tables of stdlib/
 $(OBJS) $(B)/main.o: $(wildcard stdlib/*.def)
