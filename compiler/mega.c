@@ -160,9 +160,10 @@ static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buff
 		}
 		bytes *= (uint64_t)t->dims[i];
 	}
+	t->bytes = bytes;
+	t->slice_bytes = t->rank ? bytes / (uint64_t)t->dims[0] : bytes;
 	if (buffer) {   /* 256-aligned, after the ones before */
 		t->off = m->mp->buf_bytes;
-		t->bytes = bytes;
 		m->mp->buf_bytes += (bytes + 255) & ~(uint64_t)255;
 	}
 	namemap_put(AR(m), &m->tensors, name, t);
@@ -556,10 +557,7 @@ static void op_args(M *m, MOp *op, const Graph *g, const Dims *dims, const char 
 				const MUse *us = op->uses.v[u];
 				if (strcmp(us->param, key))
 					continue;
-				uint64_t slice = (uint64_t)us->t->elem_bytes;
-				for (int d = 1; d < us->t->rank; d++)
-					slice *= (uint64_t)us->t->dims[d];
-				uint64_t off = us->index < 0 ? 0 : (uint64_t)us->index * slice;
+				uint64_t off = us->index < 0 ? 0 : (uint64_t)us->index * us->t->slice_bytes;
 				op->args[i] = us->t->buffer
 				            ? arena_printf(AR(m), "(void *)(plk_bufs + %lluull)", (unsigned long long)(us->t->off + off))
 				            : arena_printf(AR(m), "(void *)((char *)p%d + %lluull)", us->t->param, (unsigned long long)off);

@@ -990,7 +990,8 @@ typedef struct MTensor {
 	int buffer;              /* declared `buffer`: the megakernel's own scratch */
 	int param;               /* not a buffer: its index among the megakernel's params */
 	uint64_t off;            /* a buffer: its offset in the buffers (mega.c, 256-aligned) */
-	uint64_t bytes;          /* a buffer: its size */
+	uint64_t bytes;          /* its size (at most MEGA_MAX_TENSOR_BYTES; 0 past it) */
+	uint64_t slice_bytes;    /* one slice of its first dimension (T[i]): bytes / dims[0] */
 	int zeroed;              /* a buffer bound to a `zeroed` param: zero when a launch starts */
 	int elem_bytes;
 	int rank;
