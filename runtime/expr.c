@@ -47,7 +47,7 @@ static int expr(E *e, int64_t *v, int depth);
 
 static int call(E *e, const char *name, size_t len, int64_t *v, int depth)
 {
-	int64_t a[2];
+	int64_t a[2] = { 0, 0 };
 	int n = 0;
 	e->p++;                 /* '(' */
 	for (;;) {
@@ -62,6 +62,7 @@ static int call(E *e, const char *name, size_t len, int64_t *v, int depth)
 	}
 	if (n != 2)
 		return efail(e, "%.*s takes 2 arguments", (int)len, name);
+	*v = 0;   /* without a lookup, the call's shape is checked, not its value */
 	if (!e->lookup)
 		return 0;
 	if (len == 8 && !memcmp(name, "ceil_div", 8)) {
@@ -99,7 +100,7 @@ static int primary(E *e, int64_t *v, int depth)
 	}
 	if (c == '-') {
 		e->p++;
-		int64_t x;
+		int64_t x = 0;
 		if (primary(e, &x, depth + 1))
 			return -1;
 		if (x == INT64_MIN)
@@ -136,6 +137,7 @@ static int primary(E *e, int64_t *v, int depth)
 		e->p = after;
 		if (e->each)
 			e->each(e->ctx, name, len);
+		*v = 0;   /* without a lookup (names only), a defined value for `-` and min/max */
 		if (e->lookup && e->lookup(e->ctx, name, len, v))
 			return efail(e, "'%.*s' has no value", (int)len, name);
 		return 0;
@@ -155,7 +157,7 @@ static int term(E *e, int64_t *v, int depth)
 		if (op != '*' && op != '/' && op != '%')
 			return 0;
 		e->p++;
-		int64_t r;
+		int64_t r = 0;
 		if (primary(e, &r, depth))
 			return -1;
 		if (!e->lookup)
@@ -183,7 +185,7 @@ static int expr(E *e, int64_t *v, int depth)
 		if (op != '+' && op != '-')
 			return 0;
 		e->p++;
-		int64_t r;
+		int64_t r = 0;
 		if (term(e, &r, depth))
 			return -1;
 		if (!e->lookup)
