@@ -6,7 +6,8 @@
 #   make fuzz       libFuzzer on the front end (FUZZ_SECONDS, default 60;
 #                   FUZZ_TARGET=object: the object reader; manifest: the
 #                   runtime's manifest reader; check: resolve, check,
-#                   place and a megakernel's schedule)
+#                   place and a megakernel's schedule; FUZZ_SAN=memory:
+#                   MemorySanitizer, all but check)
 #   make runtime    runtime/libplkrt.so and plk-run (gcc + -lcuda only)
 #   make install PREFIX=DIR [DESTDIR=...] [PYTHON=python3]
 #                   DIR/bin/{plkc,plk-run}, DIR/lib/libplkrt.{so,a},
@@ -92,7 +93,7 @@ test: all unit
 sanunit: $(UNIT)
 
 fuzz: deps
-	@scripts/fuzz.sh $(or $(FUZZ_SECONDS),60) $(or $(FUZZ_TARGET),frontend)
+	@FUZZ_SAN=$(FUZZ_SAN) scripts/fuzz.sh $(or $(FUZZ_SECONDS),60) $(or $(FUZZ_TARGET),frontend)
 
 runtime:
 	$(MAKE) -C runtime

@@ -11,14 +11,25 @@
 # megakernel's schedule and monolith, for sm_90a (tests/fuzz/fuzz_check.c), from the examples, the megakernel goldens and
 # tests/fuzz/recipes. New interesting inputs go to build/fuzz/corpus
 # (objcorpus, mancorpus, checkcorpus); crashes to build/fuzz/.
+#
+# FUZZ_SAN=memory: MemorySanitizer (a read of memory never written)
+# instead of ASan and UBSan, for every target but check (which links LLVM
+# and libNVVM, not built for it).
 set -e
 secs=${1:-60}
 target=${2:-frontend}
+case ${FUZZ_SAN:-address} in
+address) SANF="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined" ;;
+memory)
+	[ "$target" != check ] || { echo "scripts/fuzz.sh: check links LLVM: no MemorySanitizer build" >&2; exit 2; }
+	SANF="-fsanitize=fuzzer,memory -fsanitize-memory-track-origins" ;;
+*) echo "scripts/fuzz.sh: FUZZ_SAN is address (ASan + UBSan, the default) or memory" >&2; exit 2 ;;
+esac
 B=build/fuzz
 mkdir -p $B/gen $B/corpus $B/objcorpus $B/mancorpus
 bison -Wall -Werror --defines=$B/gen/parser.h -o $B/gen/parser.c grammar/parser.y
 re2c -W --no-generation-date --no-version -o $B/gen/lexer.c grammar/lexer.re
-CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icompiler -Igrammar -I$B/gen"
+CFLAGS="-g -O1 $SANF -D_GNU_SOURCE -Icompiler -Igrammar -I$B/gen"
 FRONT="compiler/arena.c compiler/diag.c compiler/sys.c compiler/ast.c compiler/eval.c $B/gen/lexer.c $B/gen/parser.c"
 case $target in
 frontend)
@@ -40,7 +51,7 @@ object)
 	;;
 manifest)
 	CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-	clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE \
+	clang-14 -g -O1 $SANF -D_GNU_SOURCE \
 		-Iruntime -I"$CUDA_HOME/include" -o $B/fuzz_manifest tests/fuzz/fuzz_manifest.c \
 		runtime/json.c runtime/expr.c runtime/manifest.c runtime/plan.c
 	cp tests/runtime/*.manifest.json $B/mancorpus/
