@@ -829,3 +829,9 @@ SETS["stream_tail"] = [
     dict(SETS["stream"][3], name="t128x128", shapes=TAIL_SHAPES, edit=SETS["stream"][3]["edit"][:1]),
     dict(SETS["stream"][0], shapes=STREAM_SHAPES[:6]),
 ]
+
+# The variants whose hooks mask partial KV blocks (causal, sliding window,
+# documents, block-sparse), both head dims: the SASS of their KV loops,
+# counted on the build host (bench/sass_loops.py), for the masks' cost a
+# partial block.
+SETS["attn_masked"] = [c for c in SETS["attention"] if c["kind"] in ("causal", "sliding", "document", "block_sparse")]
