@@ -13,6 +13,7 @@ const char *const emit_names[] = {
 	"", "ast", "graph", "dot", "placement", "glue-ll", "ptx", "cubin", "monolith", "contract",
 	"manifest", "header", "map", "schedule",
 };
+_Static_assert(sizeof emit_names / sizeof emit_names[0] == EMIT_SCHEDULE + 1, "a name for every Emit, in its order");
 
 const char cli_usage[] =
 	"usage: plkc RECIPE.plk [-arch sm_XX ...] [-o OUT] [options]   link: a cubin (fatbin) and its manifest\n"
@@ -182,7 +183,7 @@ int cli_parse(Ctx *c, Options *o, int argc, char **argv)
 		if (matched) {
 			const char *opt = valued[k].opt;
 			if (!v || !*v)
-				return cli_bad_usage(arena_printf(c->arena, "%s needs %s", opt, valued[k].what), NULL);
+				return cli_bad_usage("%s", arena_printf(c->arena, "%s needs %s", opt, valued[k].what));
 			if (!strcmp(opt, "-arch") || !strcmp(opt, "--arch"))
 				rc = add_arch(o, v);
 			else if (!strcmp(opt, "-o"))
