@@ -8,6 +8,11 @@ how many of each opcode. A mask hook's cost a partial block shows here
 before any GPU time is spent on it.
 
     python3 bench/sass_loops.py --dir .carry/hooks [--nvdisasm PATH] [--ops N]
+    python3 bench/sass_loops.py K.cubin ... [--max-partial N]
+
+With cubins named, those; --max-partial N fails (status 1) when a
+kernel's partial-block path holds more than N instructions
+(tests/scripts/mask_sass.sh).
 """
 import argparse
 import collections
@@ -82,25 +87,38 @@ def skipped(ins, labels, s, e):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--dir", required=True)
+    ap.add_argument("cubins", nargs="*")
+    ap.add_argument("--dir")
     ap.add_argument("--nvdisasm")
     ap.add_argument("--ops", type=int, default=0, help="print the N commonest opcodes of each loop")
+    ap.add_argument("--max-partial", type=int, help="fail when a partial-block path holds more")
     a = ap.parse_args()
     disasm = [find_nvdisasm(a.nvdisasm), "-c"]
+    kernels = [(c, c) for c in a.cubins]
+    if a.dir:
+        kernels += [(cfg["name"], os.path.join(a.dir, cfg["cubin"]))
+                    for cfg in json.load(open(os.path.join(a.dir, "configs.json")))]
     print("| config | KV loop | partial-block path | MUFU.EX2 |")
     print("|---|---|---|---|")
-    for cfg in json.load(open(os.path.join(a.dir, "configs.json"))):
-        ins, labels = parse(os.path.join(a.dir, cfg["cubin"]), disasm)
+    bad = 0
+    for name, path in kernels:
+        ins, labels = parse(path, disasm)
         loop = kv_loop(ins, labels)
         if not loop:
-            print("| %s | no loop with MUFU.EX2 | | |" % cfg["name"])
+            print("| %s | no loop with MUFU.EX2 | | |" % name)
+            bad = 1
             continue
         s, e = loop
         ops = collections.Counter(opcode(t) for _, t in ins[s:e + 1])
-        print("| %s | %d | %d | %d |" % (cfg["name"], e - s + 1, skipped(ins, labels, s, e), ops["MUFU.EX2"]))
+        partial = skipped(ins, labels, s, e)
+        print("| %s | %d | %d | %d |" % (name, e - s + 1, partial, ops["MUFU.EX2"]))
         for op, n in ops.most_common(a.ops):
             print("|   %s | %d | | |" % (op, n))
+        if a.max_partial is not None and partial > a.max_partial:
+            print("%s: the partial-block path holds %d instructions, more than %d" % (name, partial, a.max_partial))
+            bad = 1
+    return bad
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
