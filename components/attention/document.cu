@@ -23,7 +23,12 @@
 
 PLK_ENTRY int plk_document_mask(int inst, const int *start, int SKV, int b, int h, int q, int kv)
 {
-	return (kv <= q) & (kv >= __ldg(start + (size_t)b * SKV + q));	/* `&`: a select, not a branch */
+	/* The core masks every row of a partial block, the last q block's
+	 * rows past SQ (= SKV) too: their start is read at the last token's,
+	 * not past the end of start[] (their results are not written). A
+	 * bound per row, computed once for the row as the load is. */
+	const int qs = min(q, SKV - 1);
+	return (kv <= q) & (kv >= __ldg(start + (size_t)b * SKV + qs));	/* `&`: a select, not a branch */
 }
 
 PLK_ENTRY int plk_document_blocks_count(int inst, const int *start, int SKV, int b, int h, int qb)

@@ -9,7 +9,10 @@ perturbs is noticed.
     compute-sanitizer --tool memcheck python3 tests/gpu/attn_sanitize.py .carry/attn [SUBSTRING]
 
 With SUBSTRING (or several, comma-separated), only the configurations
-whose names contain one of them. Under
+whose names contain one of them. Run it with
+PYTORCH_NO_CUDA_MEMORY_CACHING=1 (bench/gpu_attn.sh does): each tensor
+then has an allocation of its own size, and memcheck sees a read past its
+end that the caching allocator's rounding would hide. Under
 PLK_MAX_BLOCKS=N (docs/runtime.md) each block takes several work items.
 """
 import json
