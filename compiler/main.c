@@ -4,8 +4,6 @@
  *   parse -> resolve -> check -> place -> glue -> link -> cubin + manifest
  *
  * Exit status: 0 success, 1 errors in the input, 2 a bad command line. */
-#include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

@@ -39,13 +39,18 @@ int out_check_stdout(Ctx *c, const Options *o)
 	return 0;
 }
 
-/* E0603 for path, with the OS's reason (errno). */
-void out_cannot_write(Ctx *c, const char *path)
+/* E0603 for path, with the OS's reason (errno), left open for more notes. */
+static Diag *cannot_write(Ctx *c, const char *path)
 {
 	int e = errno;
 	Diag *d = diag_new(c, DIAG_ERROR, "E0603", span_none, "cannot write `%s`", path);
-	diag_note(d, "%s", e ? strerror(e) : "the write did not complete");
-	diag_end(c, d);
+	diag_note(d, "%s", e ? sys_strerror(e) : "the write did not complete");
+	return d;
+}
+
+void out_cannot_write(Ctx *c, const char *path)
+{
+	diag_end(c, cannot_write(c, path));
 }
 
 typedef struct Out { FILE *f; char *buf; size_t len; const char *path; } Out;
@@ -62,9 +67,7 @@ static int write_files(Ctx *c, Options *o, int n, const char *const *path, const
 	int failed = 0;
 	errno = 0;
 	if (sys_write_files(n, path, data, len, &failed)) {
-		int e = errno;
-		Diag *d = diag_new(c, DIAG_ERROR, "E0603", span_none, "cannot write `%s`", path[failed]);
-		diag_note(d, "%s", e ? sys_strerror(e) : "the write did not complete");
+		Diag *d = cannot_write(c, path[failed]);
 		if (n > 1)
 			diag_note(d, "nothing was written: %s", n == 2 ? arena_printf(c->arena,
 				"`%s` and `%s` are kept as they were", path[0], path[1]) : "the outputs are kept as they were");
