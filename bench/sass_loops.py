@@ -2,9 +2,9 @@
 """The KV loop of each attention kernel in DIR, counted in its SASS on the
 build host: the innermost loop (a backward branch's body) with the softmax,
 its instructions in all, those of its partial-block path (the masked
-blocks' code, which the loop branches over for a full block: the body
-between the loop's first two forward branches past its softmax), and
-how many of each opcode. A mask hook's cost a partial block shows here
+blocks' code, which a full block branches over: the longest stretch a
+predicated forward branch inside the loop skips), and how many of each
+opcode. A mask hook's cost a partial block shows here
 before any GPU time is spent on it.
 
     python3 bench/sass_loops.py --dir .carry/hooks [--nvdisasm PATH] [--ops N]
@@ -25,14 +25,17 @@ import subprocess
 
 def find_nvdisasm(path):
     """--nvdisasm, else nvdisasm on PATH, else the nvidia-cuda-nvdisasm
-    wheel's (the build host's toolkit has none)."""
-    if path or shutil.which("nvdisasm"):
-        return path or shutil.which("nvdisasm")
+    wheel's (the build host's toolkit has none). Also the SASS tests'
+    lookup (tests/scripts/glue_sass.sh, mask_sass.sh)."""
+    path = path or shutil.which("nvdisasm")
+    if path:
+        return path
     try:
-        import nvidia.cu13
-        wheel = os.path.join(nvidia.cu13.__path__[0], "bin", "nvdisasm")
-        if os.access(wheel, os.X_OK):
-            return wheel
+        import nvidia
+        for d in nvidia.__path__:
+            wheel = os.path.join(d, "cu13", "bin", "nvdisasm")
+            if os.access(wheel, os.X_OK):
+                return wheel
     except ImportError:
         pass
     raise SystemExit("sass_loops: no nvdisasm (--nvdisasm PATH, or pip install nvidia-cuda-nvdisasm)")

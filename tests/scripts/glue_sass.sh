@@ -15,8 +15,8 @@ PLKC=${PLKC:-$PWD/$B/plkc}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 [ -x "$CUDA_HOME/bin/nvcc" ] || { echo "skip: no nvcc under $CUDA_HOME"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-NVD=$(command -v nvdisasm || python3 -c 'import os, nvidia
-print(next(p for p in (os.path.join(d, "cu13", "bin", "nvdisasm") for d in nvidia.__path__) if os.access(p, os.X_OK)))' 2>/dev/null)
+NVD=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from sass_loops import find_nvdisasm
+print(find_nvdisasm(None))' 2>/dev/null)
 [ -n "$NVD" ] || { echo "skip: no nvdisasm (pip install nvidia-cuda-nvdisasm)"; exit 77; }
 export PATH="$CUDA_HOME/bin:$PATH"
 python3 bench/ptx_diff.py --plkc "$PLKC" --sass "$NVD" --same attention/attn_causal_d64 \

@@ -10,8 +10,8 @@
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-NVD=$(command -v nvdisasm || python3 -c 'import os, nvidia
-print(next(p for p in (os.path.join(d, "cu13", "bin", "nvdisasm") for d in nvidia.__path__) if os.access(p, os.X_OK)))' 2>/dev/null)
+NVD=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from sass_loops import find_nvdisasm
+print(find_nvdisasm(None))' 2>/dev/null)
 [ -n "$NVD" ] || { echo "skip: no nvdisasm (pip install nvidia-cuda-nvdisasm)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
