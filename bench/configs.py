@@ -835,3 +835,13 @@ SETS["stream_tail"] = [
 # counted on the build host (bench/sass_loops.py), for the masks' cost a
 # partial block.
 SETS["attn_masked"] = [c for c in SETS["attention"] if c["kind"] in ("causal", "sliding", "document", "block_sparse")]
+
+
+# Cross-item overlap (issue 15, the short items at head dim 64): the core
+# told the next work item issues its first S = Q K^T beside the last P V of
+# this one, so the tensor cores run it while the epilogue stores. The
+# prototype's monoliths are written from these configurations' by
+# bench/xo_proto.py; each set member is the committed kernel.
+SETS["attn_xo"] = [c for c in SETS["attention"]
+                   if c["name"] in ("attn_sliding_d64", "attn_document_d64", "attn_sliding_d128",
+                                    "attn_document_d128", "attn_dense_d64", "attn_causal_d64")]
