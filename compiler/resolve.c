@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "plk.h"
@@ -253,6 +254,57 @@ static void check_names(Ctx *c, const Component *comp, const Vec *names, const N
 	}
 }
 
+/* E0220: a name the generated header would declare twice. The entry's
+ * arguments (its params and ports, after `inst`; `tile_m`, `tile_n`,
+ * `k_first`, `k_count` after them) are C parameters of those names, the
+ * constants macros, and the buffers' and barriers' ids enum names of
+ * their kind: one of each name, or the header does not compile. */
+static void check_decl_names(Ctx *c, const Component *comp)
+{
+	static const char *const fixed[] = { "inst", "tile_m", "tile_n", "k_first", "k_count" };
+	struct { const Vec *v; size_t name_at, sp_at; int group; const char *what; } kinds[] = {
+		{ &comp->params, offsetof(Param, name), offsetof(Param, sp), 0, "param" },
+		{ &comp->ports, offsetof(Port, name), offsetof(Port, sp), 0, "port" },
+		{ &comp->cparams, offsetof(CParam, name), offsetof(CParam, sp), 1, "constant" },
+		{ &comp->smem, offsetof(Smem, name), offsetof(Smem, sp), 2, "buffer" },
+		{ &comp->barriers, offsetof(Barrier, name), offsetof(Barrier, sp), 3, "barrier" },
+	};
+	enum { NK = sizeof kinds / sizeof kinds[0] };
+	for (int a = 0; a < NK; a++)
+		for (int i = 0; i < kinds[a].v->n; i++) {
+			const char *x = kinds[a].v->v[i];
+			const char *name = *(const char *const *)(x + kinds[a].name_at);
+			Span sp = *(const Span *)(x + kinds[a].sp_at);
+			const char *other = NULL;
+			Span osp = span_none;
+			for (int f = 0; kinds[a].group == 0 && f < (int)(sizeof fixed / sizeof *fixed); f++)
+				if (!strcmp(name, fixed[f]))
+					other = "an argument the glue passes";
+			for (int b = 0; !other && b <= a; b++)
+				for (int j = 0; !other && j < (b < a ? kinds[b].v->n : i); j++) {
+					const char *y = kinds[b].v->v[j];
+					if (kinds[b].group == kinds[a].group && !strcmp(name, *(const char *const *)(y + kinds[b].name_at)))
+						other = kinds[b].what, osp = *(const Span *)(y + kinds[b].sp_at);
+				}
+			if (!other)
+				continue;
+			Diag *d = osp.src >= 0 ? diag_new(c, DIAG_ERROR, "E0220", sp, "`%s` is declared twice in component `%s`",
+			                                  name, comp->name)
+			                       : diag_new(c, DIAG_ERROR, "E0220", sp, "`%s` of component `%s` is named after "
+			                                  "an argument of its entry", name, comp->name);
+			d->primary.msg = arena_printf(c->arena, "this %s", kinds[a].what);
+			if (osp.src >= 0)
+				diag_label(d, osp, "a %s of the same name", other);
+			else
+				diag_note(d, "`%s` is %s: the entry's `int %s`", name, other, name);
+			diag_note(d, "the component's header declares %s", kinds[a].group == 0 ? "params and ports as the entry's arguments"
+			          : kinds[a].group == 1 ? "each constant as a macro" : "ids of one enum, one per name");
+			diag_help(d, "rename one of them");
+			diag_end(c, d);
+			return;
+		}
+}
+
 static void add_component(Resolver *r, Component *comp, Span at, const Use *objuse)
 {
 	int from_object = objuse != NULL;
@@ -260,6 +312,7 @@ static void add_component(Resolver *r, Component *comp, Span at, const Use *obju
 	find_engine(c, comp);
 	check_names(c, comp, &comp->early, &EARLY);
 	check_names(c, comp, &comp->zeroed, &ZEROED);
+	check_decl_names(c, comp);
 	Origin *o = namemap_get(&r->origins, comp->name);
 	if (o && o->from_object != from_object) {
 		/* An object beside its declaration: the object stands for it
