@@ -837,11 +837,21 @@ SETS["stream_tail"] = [
 SETS["attn_masked"] = [c for c in SETS["attention"] if c["kind"] in ("causal", "sliding", "document", "block_sparse")]
 
 
-# Cross-item overlap (issue 15, the short items at head dim 64): the core
-# told the next work item issues its first S = Q K^T beside the last P V of
-# this one, so the tensor cores run it while the epilogue stores. The
-# prototype's monoliths are written from these configurations' by
-# bench/xo_proto.py; each set member is the committed kernel.
-SETS["attn_xo"] = [c for c in SETS["attention"]
-                   if c["name"] in ("attn_sliding_d64", "attn_document_d64", "attn_sliding_d128",
-                                    "attn_document_d128", "attn_dense_d64", "attn_causal_d64")]
+# Reading ahead (issue 15, the short items at head dim 64): attn_core's
+# AHEAD = 1 (and its loaders') issues the next work item's first S = Q K^T
+# beside the last P V of this one, so the tensor cores run it while the
+# epilogue stores. Each configuration that runs whole items in order (no
+# split grid) beside itself with AHEAD = 1 (the kernel's const, which all
+# three components read); bench/ab_dir.py SRC DST _ahead pairs them.
+def _ahead(c):
+    const = next(e[1] for e in c["edit"] if e[0].startswith("const BM")) if any(
+        e[0].startswith("const BM") for e in c["edit"]) else "const BM = 128, BN = 128, HD = 128"
+    edit = [e for e in c["edit"] if not e[0].startswith("const BM")]
+    base = next((e[0] for e in c["edit"] if e[0].startswith("const BM")), const)
+    return dict(c, name=c["name"] + "_ahead", edit=edit + [(base, const + ", AHEAD = 1")])
+
+
+AHEAD_NAMES = ("attn_sliding_d64", "attn_document_d64", "attn_causal_d64", "attn_softcap_d64",
+               "attn_block_sparse_d64", "attn_sliding_d128", "attn_document_d128", "attn_causal_d128",
+               "attn_causal_d128_gqa", "attn_causal_d64w2")
+SETS["attn_ahead"] = [x for c in SETS["attention"] if c["name"] in AHEAD_NAMES for x in (c, _ahead(c))]

@@ -237,7 +237,19 @@ static void component(FILE *o, const Component *c)
 			fputs(" split", o);
 		if (p->merge)
 			fprintf(o, " merge %s", p->merge);
+		if (p->ahead) {
+			fputs(" ahead(", o);
+			expr_print(o, p->ahead);
+			fputc(')', o);
+		}
 		span(o, p->sp);
+		fputc('\n', o);
+	}
+	for (int i = 0; i < c->keeps.n; i++) {
+		const Keep *kp = c->keeps.v[i];
+		fprintf(o, "    regs %s: ", kp->name);
+		expr_print(o, kp->words);
+		span(o, kp->sp);
 		fputc('\n', o);
 	}
 	for (int i = 0; i < c->smem.n; i++) {

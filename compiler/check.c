@@ -93,6 +93,7 @@ static void (*const rules[])(Chk *) = {
 	check_clusters,    /* a `cluster N` or `X x Y` component gets its cluster shape */
 	check_lanes,       /* `pingpong` lanes: persistent grid, one ring, a `per` count */
 	check_split,       /* `grid split(S)`: one split ring, its partial sums reduced */
+	check_ahead,       /* `ahead` rings: both ends say it; items follow one another */
 	check_dynamic,     /* `grid dynamic`: a persistent grid without splits, lanes or pairs */
 	check_warps,       /* WARPS of a component on another's warps; barriers within their role */
 	check_resources,   /* threads, register budgets and least smem fit the arch */

@@ -80,6 +80,7 @@ void order_kparams(Chk *k);
 /* check_rules.c */
 void check_requires(Chk *k);
 void check_counts(Chk *k);
+void check_ahead(Chk *k);
 void check_clusters(Chk *k);
 void check_lanes(Chk *k);
 Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad);

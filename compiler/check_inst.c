@@ -411,9 +411,21 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_help(d, "keep `split` on the one ring port that says `per COUNT` (the K loop)");
 			diag_end(k->c, d);
 		}
+		if (first && p->ahead && (hook || p->ty->k == TY_FRAG)) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0385", p->ahead_sp, "`ahead` on %s",
+			                   hook ? "a hook port" : "a frag port");
+			d->primary.msg = "only a ring can carry a work item past the last";
+			diag_label(d, p->sp, "`%s` is %s", p->name, hook ? "a function call, not a ring"
+			           : "registers, not a ring");
+			diag_help(d, "put `ahead` on the tile ports whose rings the component reads one item ahead");
+			diag_end(k->c, d);
+		}
 		GPort *gp = type_port(k, p, gi);
 		if (first && p->merge)
 			check_merge(k, p, gp);
+		int64_t ahead = 0;
+		if (gp && p->ahead && !hook && p->ty->k != TY_FRAG && eval_expr(k->c, p->ahead, cs, &ahead) == 0)
+			gp->ahead = ahead != 0;
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */
 			gp->name = p->name;
@@ -500,6 +512,24 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		}
 		b->threads = (int)t;     /* 0: the role's threads, filled in later */
 		vec_push(A(k), &gi->bars, b);
+	}
+	gi->keep_words = cp->keeps.n ? arena_alloc(A(k), cp->keeps.n * sizeof *gi->keep_words) : NULL;
+	for (int i = 0; i < cp->keeps.n; i++) {   /* registers: at most a thread's 255 */
+		const Keep *kp = cp->keeps.v[i];
+		int64_t w;
+		if (eval_expr(k->c, kp->words, cs, &w))
+			continue;
+		if (w < 0 || w > 255) {
+			Diag *d = diag_new(k->c, DIAG_ERROR, "E0386", kp->words->sp, "`regs %s` keeps %lld words a thread",
+			                   kp->name, (long long)w);
+			d->primary.msg = "must be 0 to 255: they are registers";
+			diag_label(d, in->sp, "`%s` instantiated here", in->name);
+			label_origins(k, d, gi, kp->words);
+			diag_help(d, "keep fewer values across calls, or put them in shared memory (`smem`)");
+			diag_end(k->c, d);
+			continue;
+		}
+		gi->keep_words[i] = (int)w;
 	}
 	const Port *hp = first_out_hook(cp);
 	if (hp) {   /* no role, no resources: what it may not have is reported */

@@ -232,6 +232,54 @@ void check_counts(Chk *k)
 	}
 }
 
+/* --------------------------------------------------------------- ahead
+ * `ahead` on a ring's ports: the consumer reads one work item ahead (in
+ * its call for item i it takes item i + 1's first slot), so the producer
+ * supplies one item past the block's last (at its flush call) and a slot
+ * or more for every item. Both ends say it, or neither: one alone hangs
+ * (the consumer waits for a slot that never comes) or leaves a slot
+ * unread. The items must follow one another on the ring: no split grid
+ * (a split's share may be empty), no pingpong lanes (each lane skips the
+ * others' items). */
+void check_ahead(Chk *k)
+{
+	const GEdge *any = NULL;
+	for (int i = 0; i < k->g->edges.n; i++) {
+		const GEdge *e = k->g->edges.v[i];
+		if (e->kind != EDGE_RING)
+			continue;
+		if (e->fp->ahead == e->tp->ahead) {
+			any = any ? any : e->fp->ahead ? e : NULL;
+			continue;
+		}
+		const GPort *on = e->fp->ahead ? e->fp : e->tp, *off = e->fp->ahead ? e->tp : e->fp;
+		const GInst *oni = on == e->fp ? e->from : e->to, *offi = on == e->fp ? e->to : e->from;
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0387", e->sp, "`%s.%s` reads ahead, `%s.%s` does not",
+		                   oni->name, on->name, offi->name, off->name);
+		d->primary.msg = on == e->tp ? "the consumer would wait for a work item past the last that never comes"
+		                             : "the producer's item past the last would be left unread";
+		diag_label(d, on->decl->ahead_sp, "`%s` of `%s`", on->name, oni->comp->name);
+		diag_label(d, off->decl->sp, "no `ahead` here, or its condition is 0");
+		diag_help(d, "instantiate both with reading ahead on or both off (e.g. the same `AHEAD = 1`)");
+		diag_end(k->c, d);
+		return;
+	}
+	const char *why = !any ? NULL : k->split ? "a split's share of a work item may have no slot"
+	                : NULL;
+	for (int i = 0; any && !why && i < k->g->roles.n; i++)
+		if (((const GRole *)k->g->roles.v[i])->lanes > 1)
+			why = "pingpong lanes skip each other's work items on a shared ring";
+	if (why) {
+		Diag *d = diag_new(k->c, DIAG_ERROR, "E0388", any->sp, "`%s.%s -> %s.%s` reads ahead in a kernel where "
+		                   "work items do not follow one another on it", any->from->name, any->fp->name,
+		                   any->to->name, any->tp->name);
+		d->primary.msg = why;
+		diag_help(d, "%s", k->split ? "drop `split` from the grid, or turn reading ahead off (`AHEAD = 0`)"
+		                            : "drop `pingpong` from the ring, or turn reading ahead off (`AHEAD = 0`)");
+		diag_end(k->c, d);
+	}
+}
+
 /* ------------------------------------------------------------- clusters
  * `cluster N` in a contract, N > 1: the component works with the other
  * blocks of a cluster of exactly N (a TMA multicast to N CTAs, slots

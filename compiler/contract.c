@@ -254,6 +254,17 @@ void contract_print(FILE *out, const Component *comp, const int64_t *cvals)
 			fputs(" split", out);
 		if (p->merge)
 			fprintf(out, " merge %s", p->merge);
+		if (p->ahead) {
+			fputs(" ahead(", out);
+			print_expr(out, p->ahead, P_ADD);
+			fputc(')', out);
+		}
+		fputc('\n', out);
+	}
+	for (int i = 0; i < comp->keeps.n; i++) {
+		const Keep *kp = comp->keeps.v[i];
+		fprintf(out, "  regs %s: ", kp->name);
+		print_expr(out, kp->words, P_ADD);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < comp->smem.n; i++) {
@@ -444,6 +455,8 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		} else
 			fprintf(out, ", plk_pipe *%s", p->name);
 	}
+	for (int i = 0; i < comp->keeps.n; i++)   /* `regs NAME: WORDS`: the glue's words, kept across calls */
+		fprintf(out, ", void *%s", ((const Keep *)comp->keeps.v[i])->name);
 	fprintf(out, ", int tile_m, int tile_n%s);\n#endif\n", comp_split_port(comp) ? ", int k_first, int k_count" : "");
 }
 

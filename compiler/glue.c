@@ -279,6 +279,29 @@ LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_t
 	return p;
 }
 
+/* The words kept for an entry across its calls (`regs NAME: WORDS`): an
+ * array of the role's, made once like a frag's (monolith.c: keep_I_K);
+ * none (0 words): a null pointer. */
+static LLVMValueRef keep_ptr(G *g, Frag *fr, int *nfr, const GInst *in, int i)
+{
+	LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(g->cx), 0);
+	int words = in->keep_words[i];
+	if (!words)
+		return LLVMConstNull(i8p);
+	const void *key = &in->keep_words[i];
+	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane, 0);
+	if (have)
+		return have;
+	LLVMTypeRef at = LLVMArrayType(g->i32, (unsigned)words);
+	LLVMValueRef a = glue_alloca(g, at, "keep");
+	LLVMSetAlignment(a, 16);
+	LLVMPositionBuilderBefore(g->aside, LLVMGetNextInstruction(a));
+	LLVMValueRef p = LLVMBuildBitCast(g->aside, a, i8p, "");
+	fr[*nfr] = (Frag){ key, g->lane, 0, p };
+	++*nfr;
+	return p;
+}
+
 /* The builder to the end of the tile loop's preheader: before its branch,
  * or at its end while it is still open (the prologue calls are built
  * there, before the branch). */
@@ -514,13 +537,14 @@ static void order_tile(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef 
 	*tn = call_hook(g, gr->order, gr->order_port, &f[1], vs, ts, np, args);
 }
 
-/* entry(inst, params..., ports..., tile_m, tile_n [, k_first, k_count]):
- * the k range for a component with a `split` port (check_split) */
+/* entry(inst, params..., ports..., kept..., tile_m, tile_n [, k_first,
+ * k_count]): the k range for a component with a `split` port
+ * (check_split) */
 void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
                      LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2])
 {
 	const Component *cp = in->comp;
-	int np = cp->params.n, max = 5 + np + in->ports.n;
+	int np = cp->params.n, max = 5 + np + in->ports.n + cp->keeps.n;
 	LLVMTypeRef *ts = arena_alloc(g->c->arena, max * sizeof *ts);
 	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
 	int n = 0;
@@ -531,6 +555,10 @@ void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads
 		LLVMValueRef p = pt->k == TY_FRAG ? glue_frag_ptr(g, fr, nfr, pt, role_threads)
 		               : pt->k == TY_HOOK ? hook_ctx(g, fr, nfr, pt)
 		                                  : pipe_ptr(g, fr, nfr, pt);
+		ts[n] = LLVMTypeOf(p), as[n++] = p;
+	}
+	for (int i = 0; i < cp->keeps.n; i++) {
+		LLVMValueRef p = keep_ptr(g, fr, nfr, in, i);
 		ts[n] = LLVMTypeOf(p), as[n++] = p;
 	}
 	ts[n] = g->i32, as[n++] = tm;
@@ -965,8 +993,10 @@ static void build_main(G *g, const char *name)
 	if (abi_wg_regs(g->c, p, wregs, &cap))
 		g->err = 1;
 	int nports = 1;
-	for (int i = 0; i < gr->insts.n; i++)
-		nports += ((const GInst *)gr->insts.v[i])->ports.n * inst_lanes(gr, gr->insts.v[i]);
+	for (int i = 0; i < gr->insts.n; i++) {   /* and the `regs NAME: WORDS` kept */
+		const GInst *in = gr->insts.v[i];
+		nports += (in->ports.n + in->comp->keeps.n) * inst_lanes(gr, in);
+	}
 	if (gr->stream)   /* the streamed segments' frags are arrays of their own (glue_stream_body) */
 		nports *= 2;
 	Frag *fr = arena_alloc(g->c->arena, nports * sizeof *fr);

@@ -172,6 +172,9 @@ void graph_print(FILE *out, const Graph *g)
 			const GBar *b = gi->bars.v[j];
 			fprintf(out, "      barrier %s: %d threads\n", b->name, b->threads);
 		}
+		for (int j = 0; j < gi->comp->keeps.n; j++)
+			fprintf(out, "      regs %s: %d words a thread, kept across calls\n",
+			        ((const Keep *)gi->comp->keeps.v[j])->name, gi->keep_words[j]);
 	}
 	fprintf(out, "  edges\n");
 	for (int i = 0; i < g->edges.n; i++) {
@@ -185,6 +188,8 @@ void graph_print(FILE *out, const Graph *g)
 			        e->slot_bytes, e->stages);
 			if (e->fp->decl && e->fp->decl->split)
 				fprintf(out, ", split");
+			if (e->tp->ahead)
+				fprintf(out, ", read ahead (an item past the last, a slot or more an item)");
 			if (e->lanes > 1) {
 				fprintf(out, ", pingpong %d (", e->lanes);
 				expr_print(out, e->per);

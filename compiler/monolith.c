@@ -283,6 +283,11 @@ static void entry_call(FILE *o, const Graph *g, const GInst *in, int lane, const
 			if (frags[f] == key)
 				fprintf(o, ", frag%d", f);
 	}
+	for (int i = 0; i < cp->keeps.n; i++)   /* role_decls' keep arrays (none: 0) */
+		if (in->keep_words[i])
+			fprintf(o, ", keep_%d_%d", in->id, i);
+		else
+			fputs(", 0", o);
 	fprintf(o, ", tm, tn%s);\n", in->split_port ? ", kf, kc" : "");
 }
 
@@ -421,6 +426,11 @@ static void role_decls(FILE *o, const Graph *g, const PRole *r, const void **fra
 			           : fl ? (unsigned)(fl->rows * fl->cols / (r->nwarps * 32)) : 1;
 			fprintf(o, "\t\t\t%s frag%d[%u];\n", d ? d->ctype : "float", have, n ? n : 1);
 		}
+		/* the words it keeps across calls (glue.c, keep_ptr) */
+		for (int k = 0; !frags_only && k < in->comp->keeps.n; k++)
+			if (in->keep_words[k])
+				fprintf(o, "\t\t\tunsigned keep_%d_%d[%d] __attribute__((aligned(16)));\n", in->id, k,
+				        in->keep_words[k]);
 	}
 }
 

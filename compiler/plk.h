@@ -312,7 +312,18 @@ typedef struct Port {       /* in/out NAME: TYPE [per COUNT] [handoff]; in/out h
 	const char *merge;      /* how a frag's partials combine under a split: "sum"
 	                           (NULL) or "softmax" (docs/language.md, "Split") */
 	Span merge_sp;
+	Expr *ahead;            /* `ahead [(COND)]`: the ring carries one work item past the
+	                           block's last and a slot or more for every item, so that
+	                           its consumer may read one item ahead (docs/language.md,
+	                           "Reading ahead"); NULL: not */
+	Span ahead_sp;
 } Port;
+
+typedef struct Keep {       /* regs NAME: WORDS (registers kept across the entry's calls) */
+	const char *name;
+	Span sp;
+	Expr *words;            /* 32-bit words a thread */
+} Keep;
 
 typedef struct Param {      /* param NAME: TYPE  (a kernel parameter) */
 	const char *name;
@@ -379,6 +390,7 @@ typedef struct Component {
 	Vec zeroed;             /* Feature*: `zeroed p`, params whose memory is zero when the kernel
 	                         * starts and which the component leaves zero (resolve, E0384) */
 	Vec params, ports, smem, barriers;
+	Vec keeps;              /* Keep*: `regs NAME: WORDS`, after the ports in the entry */
 	Vec requires;           /* Require*: conditions on the cparams */
 	const char *file;       /* the .plk file that declared it */
 	const char *object;     /* read back from this object's .plk.contract */
@@ -622,6 +634,7 @@ typedef struct GPort {
 	const HookKind *hook;
 	int64_t hshape[2];
 	struct GHook *hk;
+	int ahead;               /* `ahead (COND)` with COND != 0 (check_ahead) */
 } GPort;
 
 /* Lifetime phases of a buffer (`live PHASE`): buffers whose masks are
@@ -670,6 +683,9 @@ typedef struct GInst {
 	 * accumulators, so runs on the tile's last split only */
 	const struct GPort *split_port;
 	int after_reduce;
+	/* `regs NAME: WORDS`, in declaration order: 32-bit words a thread the
+	 * glue keeps for the entry across its calls (0: a null pointer) */
+	int *keep_words;
 } GInst;
 
 typedef struct GEdge {

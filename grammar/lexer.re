@@ -298,6 +298,7 @@ loop:
 	"ptr"        { SPAN(); return KW_PTR; }
 	"per"        { SPAN(); return KW_PER; }
 	"handoff"    { SPAN(); return KW_HANDOFF; }
+	"ahead"      { SPAN(); return KW_AHEAD; }
 	"split"      { SPAN(); return KW_SPLIT; }
 	"merge"      { SPAN(); return KW_MERGE; }
 	"require"    { SPAN(); return KW_REQUIRE; }

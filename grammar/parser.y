@@ -120,7 +120,7 @@ static Type *mk_type(Lexer *lx, TypeKind k, Span sp)
 %token KW_TENSOR "tensor" KW_TENSORMAP "tensormap" KW_PER "per" KW_CLUSTER "cluster"
 %token KW_HANDOFF "handoff" KW_REQUIRE "require" KW_HOOK "hook" KW_SELECT "select"
 %token KW_ENGINE "engine" KW_PROLOGUE "prologue" KW_EARLY "early" KW_ZEROED "zeroed"
-%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split" KW_MERGE "merge"
+%token KW_WHEN "when" KW_ELSE "else" KW_SPLIT "split" KW_MERGE "merge" KW_AHEAD "ahead"
 %token KW_MEGAKERNEL "megakernel" KW_OP "op" KW_BUFFER "buffer" KW_FOR "for" KW_PTR "ptr"
 %token <str> IDENT "identifier" STRING "string" ARCH "arch name"
 %token <num> INT "integer"
@@ -223,8 +223,9 @@ citems
 	;
 
 /* citem = "source" STRING | "entry" IDENT | "arch" ">=" ARCH [ "needs" IDENT { "," IDENT } ]
- *       | "warps" expr | "warpgroups" expr | "regs" expr | "param" IDENT ":" ptype
- *       | port { "handoff" | "split" | "merge" IDENT }   (port: a tile, frag or bundle port, or a hook)
+ *       | "warps" expr | "warpgroups" expr | "regs" expr | "regs" IDENT ":" expr | "param" IDENT ":" ptype
+ *       | port { "handoff" | "split" | "merge" IDENT | "ahead" [ "(" expr ")" ] }
+ *                                                        (port: a tile, frag or bundle port, or a hook)
  *       | "smem" IDENT ":" expr "bytes" { "," smemattr } | "barrier" IDENT [ ":" expr ]
  *       | "cluster" expr [ "x" expr ] | "require" cond { "," cond }
  *       | "engine" IDENT | "prologue" | "early" IDENT { "," IDENT }
@@ -240,6 +241,11 @@ citem
 	| "warps" expr       { Component *c = lx->comp; c->warps = $2; c->warpgroups = 0; }
 	| "warpgroups" expr  { Component *c = lx->comp; c->warps = $2; c->warpgroups = 1; }
 	| "regs" expr        { Component *c = lx->comp; c->regs = $2; }
+	| "regs" IDENT ':' expr {   /* registers the glue keeps for the component across its calls */
+		Keep *kp = NEW(Keep);
+		kp->name = $2; kp->sp = @$; kp->words = $4;
+		vec_push(A, &lx->comp->keeps, kp);
+	}
 	| "cluster" expr     { Component *c = lx->comp; c->cluster = $2; c->cluster_sp = @$; }
 	| "cluster" expr "x" expr {
 		Component *c = lx->comp; c->cluster = $2; c->cluster_y = $4; c->cluster_sp = @$;
@@ -276,7 +282,8 @@ citem
 	| error
 	;
 
-/* { "handoff" | "split" | "merge" IDENT }: attributes of the port just parsed (lx->last_port) */
+/* { "handoff" | "split" | "merge" IDENT | "ahead" [ "(" expr ")" ] }: attributes of the port just
+ * parsed (lx->last_port) */
 portattrs
 	: portattr
 	| portattrs portattr
@@ -286,6 +293,12 @@ portattr
 	: "handoff" { lx->last_port->handoff = 1; lx->last_port->handoff_sp = @1; }
 	| "split"   { lx->last_port->split = 1; lx->last_port->split_sp = @1; }
 	| "merge" IDENT { lx->last_port->merge = $2; lx->last_port->merge_sp = span_join(@1, @2); }
+	| "ahead"   {
+		Expr *one = mk_expr(lx, EX_NUM, @1);
+		one->num = 1, one->depth = 1;
+		lx->last_port->ahead = one; lx->last_port->ahead_sp = @1;
+	}
+	| "ahead" '(' expr ')' { lx->last_port->ahead = $3; lx->last_port->ahead_sp = @$; }
 	;
 
 /* port = ( "in" | "out" ) IDENT ":" porttype [ "per" expr ]

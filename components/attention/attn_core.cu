@@ -25,6 +25,17 @@
  * Under a split grid a work item walks visits k_first .. k_first + k_count
  * - 1 of the q block's KV blocks, and its `o` is that share's.
  *
+ * AHEAD: one S = Q K^T is always in flight between calls, in `next`: the
+ * prologue call issues the first item's (block 0), each item's call the
+ * next item's beside its last P V (so the tensor cores run it while the
+ * epilogue stores), and the flush call waits for the one of the item past
+ * the last, which the loaders stream for it, and lets its stages go. Each
+ * item takes its block 0's S from `next` and, visiting no block, the block
+ * the loader streams for it anyway (fully masked: O = 0, LSE = -inf).
+ * Always one in flight: where paths meet, ptxas sees the same wgmma group
+ * pending on each (with one issued only on some paths it waits there,
+ * C7517, and the overlap is gone).
+ *
  * Out: `o`, BM x (HD + 8) in wgmma_acc: columns 0..HD-1 hold O unscaled,
  * and the 8 columns after them the row's statistics in pairs (m, l): the
  * row max in the log2 domain (-inf: nothing attended) and the row sum of
@@ -37,9 +48,17 @@
 #include <attn_core.plk.h>
 #endif
 
+/* AHEAD: what the glue keeps between calls (`regs next`): the next item's
+ * block-0 S, in flight, and the Q and K stages it reads */
+struct attn_next {
+	float s[BN / 2];
+	int sq, sk;
+};
+static_assert(sizeof(attn_next) == 4 * (BN / 2 + 2), "attn_core.plk: regs next: AHEAD * (BN / 2 + 2)");
+
 PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_pipe *q, plk_pipe *k,
                              plk_pipe *v, const void *score, const void *mask, const void *blocks,
-                             float *o, int tile_m, int tile_n, int k_first, int k_count)
+                             float *o, void *next, int tile_m, int tile_n, int k_first, int k_count)
 {
 	constexpr int NS = BN / 2;		/* S floats per thread: BN / 8 blocks of 4 */
 	constexpr int NO = HD / 2;		/* O floats per thread */
@@ -53,6 +72,8 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	static_assert(BN == 128 || BN == 160 || BN == 176,
 	              "BN = 128, 160 or 176: S = Q K^T is one m64nBN wgmma per k16 step (a form in plk.cuh)");
 	constexpr bool carry = CARRY && PINGPONG;
+	static_assert(!AHEAD || carry, "reading ahead carries the turn across items (attn_core.plk)");
+	attn_next *const nx = (attn_next *)next;	/* AHEAD only */
 	constexpr int ONES = 2048;	/* bytes of bf16 1.0 (the contract's `ones`) */
 	/* The ones, written once in the prologue call by every consumer
 	 * thread, made visible to wgmma (the async proxy), then waited for
@@ -77,14 +98,67 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	 * item before. The prologue call starts it once, the flush call takes
 	 * the pass the last item left (the barriers hold nothing at exit).
 	 * Without CARRY every item starts the turn and takes it back. */
+#if defined(PLK_HAS_WGMMA)
+	/* Pingpong: warpgroup g issues its GEMMs only holding the turn (its
+	 * barrier, which the previous warpgroup's arrival completes), then
+	 * passes it to the next. Per work item each takes the turn once per
+	 * issue phase, n + 1 times (AHEAD: n, the first phase being the item
+	 * before's last), the same n for all: the turns stay balanced from
+	 * item to item (see the prologue above). */
+	auto turn_take = [&]() { if (PINGPONG) attn_bar_sync(sched_me, 256); };
+	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_next, 256); };
+	/* the wgmma descriptor of this warpgroup's rows of Q stage sq */
+	auto q_desc = [&](int sq) {
+		return plk_wgmma_desc_sw128_lo((char *)plk_ring_slot(inst, ATTN_CORE_PORT_Q, sq) + wg * WG_ROWS);
+	};
+	/* d = Q K^T of the Q rows at qlo and the k stage sk */
+	auto issue_s_into = [&](float *d, uint32_t qlo, int sk) {
+		const uint32_t klo = plk_wgmma_desc_sw128_lo(plk_ring_slot(inst, ATTN_CORE_PORT_K, sk));
+		plk_wgmma_fence();
+#pragma unroll
+		for (int kk = 0; kk < HD / 16; kk++) {
+			const uint32_t off = (kk & 3) * (32 >> 4);	/* 16 elements along Dh */
+			const uint64_t da = plk_wgmma_desc_sw128_at(qlo, (kk >> 2) * (Q_CHUNK >> 4) + off);
+			const uint64_t db = plk_wgmma_desc_sw128_at(klo, (kk >> 2) * (KV_CHUNK >> 4) + off);
+			if (BN == 128)
+				plk_wgmma_m64n128k16(d, da, db, kk > 0);
+			else if (BN == 160)
+				plk_wgmma_m64n160k16(d, da, db, kk > 0);
+			else
+				plk_wgmma_m64n176k16(d, da, db, kk > 0);
+		}
+		plk_wgmma_commit();
+	};
+	/* AHEAD: the next item's Q and first K, next in their rings (the
+	 * loaders stream an item past the last): its block-0 S into `next` */
+	auto issue_next = [&]() {
+		nx->sq = plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
+		nx->sk = plk_consume_wait(inst, ATTN_CORE_PORT_K, k);
+		plk_pipe_advance(inst, ATTN_CORE_PORT_K, k);
+		issue_s_into(nx->s, q_desc(nx->sq), nx->sk);
+	};
 	if (tile_m < 0) {
 		if (tile_m == PLK_PROLOGUE && wg == WG - 1)
 			attn_bar_arrive(sched_next, 256);
+		if (AHEAD && tile_m == PLK_PROLOGUE) {	/* the first item's S */
+			turn_take();
+			issue_next();
+			turn_pass();
+		}
+		if (AHEAD && tile_m == PLK_FLUSH) {	/* the item past the last: its S unused, its stages let go */
+			plk_wgmma_wait<0>();
+			plk_fence_regs<BN / 2>(nx->s);
+			plk_consume_release_stage(inst, ATTN_CORE_PORT_K, nx->sk);
+			const int sv = plk_consume_wait(inst, ATTN_CORE_PORT_V, v);
+			plk_pipe_advance(inst, ATTN_CORE_PORT_V, v);
+			plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
+			plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, nx->sq);
+			plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
+		}
 		if (tile_m == PLK_FLUSH && wg == 0)
 			attn_bar_sync(sched_me, 256);
 		return;
 	}
-#if defined(PLK_HAS_WGMMA)
 	const int b = tile_n / H, h = tile_n - b * H;
 	const int nkv = (SKV + BN - 1) / BN;
 	const bool own_blocks = plk_hook_bound(inst, ATTN_CORE_PORT_BLOCKS);
@@ -124,18 +198,11 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		return x;
 	};
 
-	/* Pingpong: warpgroup g issues its GEMMs only holding the turn (its
-	 * barrier, which the previous warpgroup's arrival completes), then
-	 * passes it to the next. Per work item each takes the turn once per
-	 * issue phase, n + 1 times, the same n for all: the turns stay
-	 * balanced from item to item (see the prologue above). */
-	auto turn_take = [&]() { if (PINGPONG) attn_bar_sync(sched_me, 256); };
-	auto turn_pass = [&]() { if (PINGPONG) attn_bar_arrive(sched_next, 256); };
 	if (!carry && PINGPONG && wg == WG - 1)
 		attn_bar_arrive(sched_next, 256);	/* starts warpgroup 0 */
 
-	const int sq = plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
-	const uint32_t qlo = plk_wgmma_desc_sw128_lo((char *)plk_ring_slot(inst, ATTN_CORE_PORT_Q, sq) + wg * WG_ROWS);
+	const int sq = AHEAD ? nx->sq : plk_consume_wait(inst, ATTN_CORE_PORT_Q, q);
+	const uint32_t qlo = q_desc(sq);
 
 	float s[NS];
 	uint32_t p[NP];
@@ -145,23 +212,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		o[i] = 0.f;
 
 	/* S = Q K^T of the k stage at cursor k */
-	auto issue_s = [&](int sk) {
-		const uint32_t klo = plk_wgmma_desc_sw128_lo(plk_ring_slot(inst, ATTN_CORE_PORT_K, sk));
-		plk_wgmma_fence();
-#pragma unroll
-		for (int kk = 0; kk < HD / 16; kk++) {
-			const uint32_t off = (kk & 3) * (32 >> 4);	/* 16 elements along Dh */
-			const uint64_t da = plk_wgmma_desc_sw128_at(qlo, (kk >> 2) * (Q_CHUNK >> 4) + off);
-			const uint64_t db = plk_wgmma_desc_sw128_at(klo, (kk >> 2) * (KV_CHUNK >> 4) + off);
-			if (BN == 128)
-				plk_wgmma_m64n128k16(s, da, db, kk > 0);
-			else if (BN == 160)
-				plk_wgmma_m64n160k16(s, da, db, kk > 0);
-			else
-				plk_wgmma_m64n176k16(s, da, db, kk > 0);
-		}
-		plk_wgmma_commit();
-	};
+	auto issue_s = [&](int sk) { issue_s_into(s, qlo, sk); };
 	/* O += P V of the v stage sv, and the row sums += P 1 */
 	const uint64_t ones_desc = plk_wgmma_desc_sw128_at(attn_desc_mn_sw128_lo(plk_smem(inst, ATTN_CORE_BUF_ONES), 1024), 0);
 	auto issue_pv = [&](const uint32_t *pp, int sv) {
@@ -244,7 +295,24 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	};
 
 	int x = 0, sv = 0;
-	if (n > 0) {
+	if (AHEAD) {	/* block 0's S came with `next`; visiting none, the loader's block 0 */
+		plk_wgmma_wait<0>();
+		plk_fence_regs<NS>(nx->s);
+#pragma unroll
+		for (int e = 0; e < NS; e++)	/* only wgmma writes nx->s while one may be in flight */
+			s[e] = nx->s[e];
+		plk_fence_regs<NS>(s);
+		plk_consume_release_stage(inst, ATTN_CORE_PORT_K, nx->sk);
+		if (n > 0) {
+			float alpha[2];
+			softmax(block(0), alpha);
+			pack();
+		} else {
+#pragma unroll
+			for (int i = 0; i < NP; i++)	/* fully masked: P = 0, O stays 0 */
+				p[i] = 0u;
+		}
+	} else if (n > 0) {
 		x = block(0);
 		turn_take();
 		const int sk = plk_consume_wait(inst, ATTN_CORE_PORT_K, k);
@@ -280,20 +348,30 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 		pack();
 		rescale(alpha);
 	}
-	if (n > 0) {
+	if (AHEAD || n > 0) {
 		turn_take();
 		sv = plk_consume_wait(inst, ATTN_CORE_PORT_V, v);
 		plk_pipe_advance(inst, ATTN_CORE_PORT_V, v);
 		issue_pv(p, sv);
+		if (AHEAD) {	/* every S of this item has completed: its Q stage is free */
+			plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
+			plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
+			issue_next();
+		}
 		turn_pass();
-		plk_wgmma_wait<0>();
+		if (AHEAD)
+			plk_wgmma_wait<1>();	/* P V done; the next item's S runs on */
+		else
+			plk_wgmma_wait<0>();
 		plk_fence_regs<NO + 4>(o);
 		plk_consume_release_stage(inst, ATTN_CORE_PORT_V, sv);
 	}
 	if (!carry && PINGPONG && wg == 0)
 		attn_bar_sync(sched_me, 256);	/* the last warpgroup's last pass */
-	plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
-	plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
+	if (!AHEAD) {
+		plk_consume_release_stage(inst, ATTN_CORE_PORT_Q, sq);
+		plk_pipe_advance(inst, ATTN_CORE_PORT_Q, q);
+	}
 
 	/* statistics after O: (m, l) per row; the wgmma left l, the whole
 	 * row's sum, in both of the thread's columns of the 8 (or the FADDs
@@ -306,7 +384,7 @@ PLK_ENTRY void plk_attn_core(int inst, int SQ, int SKV, int H, float scale, plk_
 	}
 #else
 	(void)SQ; (void)SKV; (void)H; (void)scale; (void)q; (void)k; (void)v; (void)score; (void)mask;
-	(void)blocks; (void)o; (void)tile_n; (void)k_first; (void)k_count;
+	(void)blocks; (void)o; (void)next; (void)tile_n; (void)k_first; (void)k_count;
 	__trap();	/* contract: arch >= sm_90a */
 #endif
 }

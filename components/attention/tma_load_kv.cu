@@ -7,7 +7,11 @@
  * (k_first, k_count). GQA: query head h reads KV head h / (H / HKV). Keys
  * past SKV come back as zeros (the core masks them). With its `ready`
  * hook connected, a block's keys are waited for first: they come from
- * another GPU (ring attention, docs/comm.md). Contract: tma_load_kv.plk.
+ * another GPU (ring attention, docs/comm.md). AHEAD (a core that reads one
+ * work item ahead): an item that visits no block still streams one, block
+ * 0 (the core treats it as fully masked), and the flush call streams one
+ * more item, block 0 of head 0, which the core waits for and lets go
+ * unused. Contract: tma_load_kv.plk.
  */
 #include "plk.cuh"
 #include "attn.cuh"
@@ -20,22 +24,30 @@ PLK_ENTRY void plk_tma_load_kv(int inst, const void *kmap, const void *vmap, int
                                plk_pipe *k, plk_pipe *v, const void *blocks, const void *ready, int tile_m,
                                int tile_n, int k_first, int k_count)
 {
-	if (tile_m < 0)
+	if (tile_m < 0 && !AHEAD)
 		return;	/* the flush call: nothing asynchronous left behind */
+	const bool past = AHEAD && tile_m < 0;	/* the item past the last */
+	if (past)
+		tile_m = tile_n = k_first = 0, k_count = 1;
 	constexpr unsigned BOX = BN * 128;	/* one 64-column box of a block */
 	constexpr unsigned BYTES = BN * HD * 2;
 	static_assert(HD % 64 == 0 && BN <= 256, "64-column boxes of at most 256 rows");
 #if __CUDA_ARCH__ >= 900
 	const int b = tile_n / H, h = tile_n - b * H, hk = h / (H / HKV);
 	const bool own = plk_hook_bound(inst, TMA_LOAD_KV_PORT_BLOCKS);
-	const int n = own ? plk_block_count(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m)
-	                  : (SKV + BN - 1) / BN;
-	/* the work item's share of the visits (`split`), as the core's */
-	for (int i = min(k_first, n); i < min(k_first + k_count, n); i++) {
-		const int j = own ? plk_block_at(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m, i) >> 1 : i;
+	const int n = past ? 1 : own ? plk_block_count(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m)
+	                             : (SKV + BN - 1) / BN;
+	/* the work item's share of the visits (`split`), as the core's; AHEAD:
+	 * at least one block (an empty item's is block 0, unused) */
+	for (int i = min(k_first, n); i < (AHEAD ? max(min(k_first + k_count, n), min(k_first, n) + 1)
+	                                          : min(k_first + k_count, n)); i++) {
+		const bool real = !AHEAD || (!past && i < n);
+		const int j = own && real ? plk_block_at(inst, TMA_LOAD_KV_PORT_BLOCKS, blocks, b, h, tile_m, i) >> 1
+		                          : real ? i : 0;
 		/* keys another GPU sends (ring attention): wait for the block's
 		 * signal; unconnected, the default returns at once */
-		plk_tile_ready(inst, TMA_LOAD_KV_PORT_READY, ready, j * BN, BN);
+		if (real)
+			plk_tile_ready(inst, TMA_LOAD_KV_PORT_READY, ready, j * BN, BN);
 #pragma unroll
 		for (int t = 0; t < 2; t++) {	/* K, then V */
 			const int port = t ? TMA_LOAD_KV_PORT_V : TMA_LOAD_KV_PORT_K;

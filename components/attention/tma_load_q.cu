@@ -2,7 +2,9 @@
  * tma_load_q: one producer warp loads the BM x HD query block of each work
  * item (q block tile_m of head tile_n % H of batch tile_n / H) into the q
  * ring by 4-D TMA, as HD / 64 boxes of 64 columns in the 128B swizzle.
- * Rows past SQ come back as zeros. Contract: tma_load_q.plk.
+ * Rows past SQ come back as zeros. AHEAD: the flush call loads one block
+ * more (q block 0 of head 0), the item past the last that a core reading
+ * ahead waits for and lets go unused. Contract: tma_load_q.plk.
  */
 #include "plk.cuh"
 #include "attn.cuh"
@@ -13,8 +15,10 @@
 
 PLK_ENTRY void plk_tma_load_q(int inst, const void *qmap, int H, plk_pipe *q, int tile_m, int tile_n)
 {
-	if (tile_m < 0)
+	if (tile_m < 0 && !AHEAD)
 		return;	/* the flush call: nothing asynchronous left behind */
+	if (tile_m < 0)
+		tile_m = tile_n = 0;	/* AHEAD: the item past the last */
 	constexpr unsigned BOX = BM * 128;	/* one 64-column box of the block */
 	static_assert(HD % 64 == 0 && BM <= 256, "64-column boxes of at most 256 rows");
 #if __CUDA_ARCH__ >= 900

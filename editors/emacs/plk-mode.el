@@ -39,7 +39,7 @@
 
 ;; BEGIN GENERATED
 (defconst plk-keywords
-  '("align" "arch" "barrier" "buffer" "bytes" "cluster" "component" "const" "early" "else" "engine" "entry" "for" "grid" "handoff" "hook" "in" "kernel" "live" "megakernel" "merge" "needs" "object" "op" "out" "param" "per" "prologue" "raster" "regs" "require" "select" "smem" "source" "split" "use" "warpgroups" "warps" "when" "zeroed")
+  '("ahead" "align" "arch" "barrier" "buffer" "bytes" "cluster" "component" "const" "early" "else" "engine" "entry" "for" "grid" "handoff" "hook" "in" "kernel" "live" "megakernel" "merge" "needs" "object" "op" "out" "param" "per" "prologue" "raster" "regs" "require" "select" "smem" "source" "split" "use" "warpgroups" "warps" "when" "zeroed")
   "Keywords of the lexer.")
 (defconst plk-type-keywords
   '("frag" "ptr" "tensor" "tensormap" "tile")

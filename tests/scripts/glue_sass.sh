@@ -7,7 +7,10 @@
 # warpgroups at head dim 64 with the causal mask, the sliding window,
 # the block-sparse iterator, the document mask with its LPT order, and
 # causal at 176 keys, where the core fixes where the KV block's word is
-# computed (2026-12-04-attention-linked-equals-monolith.md).
+# computed (2026-12-04-attention-linked-equals-monolith.md); and three
+# that read ahead (AHEAD = 1: the core's `regs next` kept across calls,
+# the loaders' item past the last): the document mask, block-sparse and
+# causal at head dim 64.
 # Needs nvdisasm (the nvidia-cuda-nvdisasm wheel; .ci/run installs it).
 # Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
@@ -21,4 +24,5 @@ print(find_nvdisasm(None))' 2>/dev/null)
 export PATH="$CUDA_HOME/bin:$PATH"
 python3 bench/ptx_diff.py --plkc "$PLKC" --sass "$NVD" --same attention/attn_causal_d64 \
 	attention/attn_sliding_d128 attention/attn_block_sparse_d64 attention/attn_document_d128 \
-	attention/attn_causal_d128_bn176
+	attention/attn_causal_d128_bn176 attn_ahead/attn_document_d64_ahead attn_ahead/attn_block_sparse_d64_ahead \
+	attn_ahead/attn_causal_d64_ahead

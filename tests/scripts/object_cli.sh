@@ -35,6 +35,18 @@ diff <(grep -Ev '^// (object|digest)' "$tmp/a.plk") <(grep -Ev '^// (object|dige
 objcopy --dump-section .plk.contract="$tmp/sec2" "$tmp/again.o" "$tmp/junk.o"
 [ "$(grep '^hash ' "$tmp/sec")" = "$(grep '^hash ' "$tmp/sec2")" ] || fail "content hash changed on a round trip"
 
+# A contract with rings read ahead and kept registers (attn_core: `ahead(AHEAD)`,
+# `regs next: ...`) prints them back, and its printed text builds the same contract.
+"$PLKC" -c components/attention/attn_core.plk -arch sm_90a -o "$tmp/core.o" || fail "plkc -c attn_core failed"
+"$PLKC" --emit=contract "$tmp/core.o" >"$tmp/core.plk" || fail "--emit=contract of attn_core failed"
+grep -q '^  in k: tile<bf16, BN x HD, sw128> per ceil_div(SKV, BN) split ahead(AHEAD)$' "$tmp/core.plk" &&
+	grep -q '^  regs next: AHEAD \* (BN / 2 + 2)$' "$tmp/core.plk" || fail "attn_core's contract: $(cat "$tmp/core.plk")"
+cp components/attention/attn_core.cu components/attention/attn.cuh "$tmp/"
+"$PLKC" -c "$tmp/core.plk" -arch sm_90a -o "$tmp/core2.o" || fail "plkc -c of attn_core's printed contract failed"
+"$PLKC" --emit=contract "$tmp/core2.o" >"$tmp/core2.plk" || fail "--emit=contract of the rebuilt attn_core failed"
+diff <(grep -Ev '^// (object|digest)' "$tmp/core.plk") <(grep -Ev '^// (object|digest)' "$tmp/core2.plk") ||
+	fail "attn_core's contract changed on a round trip"
+
 # Errors: exit status 1 and the code.
 expect() {   # CODE FILE
 	out=$("$PLKC" --emit=contract "$2" 2>&1)

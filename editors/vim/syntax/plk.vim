@@ -21,7 +21,7 @@ syn keyword plkDecl const
 syn keyword plkDecl component nextgroup=plkCompName skipwhite
 syn keyword plkDecl kernel nextgroup=plkKernelName skipwhite
 syn keyword plkDecl select nextgroup=plkKernelName skipwhite
-syn keyword plkKeyword align arch barrier buffer bytes cluster early else engine entry for grid handoff hook in live megakernel merge needs op out param per prologue raster regs require smem source split warpgroups warps when zeroed
+syn keyword plkKeyword ahead align arch barrier buffer bytes cluster early else engine entry for grid handoff hook in live megakernel merge needs op out param per prologue raster regs require smem source split warpgroups warps when zeroed
 syn keyword plkTypeKeyword frag ptr tensor tensormap tile
 syn keyword plkShapeOp x
 syn keyword plkAuto auto
