@@ -255,7 +255,7 @@ static void check_names(Ctx *c, const Component *comp, const Vec *names, const N
 }
 
 /* E0220: a name the generated header would declare twice. The entry's
- * arguments (its params and ports, after `inst`; `tile_m`, `tile_n`,
+ * arguments (its params, ports and kept registers, after `inst`; `tile_m`, `tile_n`,
  * `k_first`, `k_count` after them) are C parameters of those names, the
  * constants macros, and the buffers' and barriers' ids enum names of
  * their kind: one of each name, or the header does not compile. */
@@ -265,6 +265,7 @@ static void check_decl_names(Ctx *c, const Component *comp)
 	struct { const Vec *v; size_t name_at, sp_at; int group; const char *what; } kinds[] = {
 		{ &comp->params, offsetof(Param, name), offsetof(Param, sp), 0, "param" },
 		{ &comp->ports, offsetof(Port, name), offsetof(Port, sp), 0, "port" },
+		{ &comp->keeps, offsetof(Keep, name), offsetof(Keep, sp), 0, "kept register array (`regs NAME`)" },
 		{ &comp->cparams, offsetof(CParam, name), offsetof(CParam, sp), 1, "constant" },
 		{ &comp->smem, offsetof(Smem, name), offsetof(Smem, sp), 2, "buffer" },
 		{ &comp->barriers, offsetof(Barrier, name), offsetof(Barrier, sp), 3, "barrier" },
@@ -297,7 +298,8 @@ static void check_decl_names(Ctx *c, const Component *comp)
 				diag_label(d, osp, "a %s of the same name", other);
 			else
 				diag_note(d, "`%s` is %s: the entry's `int %s`", name, other, name);
-			diag_note(d, "the component's header declares %s", kinds[a].group == 0 ? "params and ports as the entry's arguments"
+			diag_note(d, "the component's header declares %s", kinds[a].group == 0 ? "params, ports and kept registers as "
+			          "the entry's arguments"
 			          : kinds[a].group == 1 ? "each constant as a macro" : "ids of one enum, one per name");
 			diag_help(d, "rename one of them");
 			diag_end(c, d);
