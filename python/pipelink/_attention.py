@@ -94,8 +94,12 @@ def recipe_text(kind, hd):
     # recipes; bench/results/2026-12-04-attention-kv-stages.md)
     kv = "256 / HD" if kind in ("sliding", "document", "softcap") else "2"
 
-    def kernel(name, tiles, qstages, grid=grid):
-        k = "\nkernel %s%s {\n  const BM = %d, %s\n" % (name, sig, bm, tiles)
+    # reading ahead (the next item's first S while this one stores) where
+    # it measured faster: the sliding window 1.0-1.4%, causal GQA 5.1%;
+    # the document mask, softcap and block-sparse 1-9% slower, causal at
+    # 2k 0.6% (bench/results/2026-12-05-attention-ahead.md)
+    def kernel(name, tiles, qstages, grid=grid, ahead=kind == "sliding"):
+        k = "\nkernel %s%s {\n  const BM = %d, %s%s\n" % (name, sig, bm, tiles, ", AHEAD = 1" if ahead else "")
         k += "  grid persistent, tiles(ceil_div(SQ, BM), B * H), %s\n" % grid
         k += ("  lq   = tma_load_q(qmap = Q)\n  lkv  = tma_load_kv(kmap = K, vmap = V)\n  core = attn_core()\n"
               "  epi  = attn_store(omap = O, lse = LSE)\n")
@@ -112,7 +116,7 @@ def recipe_text(kind, hd):
         # with GQA the work items dealt round robin
         text += kernel("attn_causal_bn128", narrow, 2)
         text += kernel("attn_causal_bn176", wide, 1)
-        text += kernel("attn_causal_gqa", narrow, 2, grid="order(lpt)")
+        text += kernel("attn_causal_gqa", narrow, 2, grid="order(lpt)", ahead=True)
         return text + ("\nselect attn_causal%s {\n  when HKV < H: attn_causal_gqa\n"
                        "  when SKV >= 4096: attn_causal_bn176\n  else: attn_causal_bn128\n}\n" % sig)
     if kind != "dense" or hd != 128:
