@@ -273,12 +273,16 @@ SETS["attn_kv_stages"] = [
 # ... and for the same short items: the pingpong turn not carried from
 # item to item (CARRY = 0: each item starts and takes back the turn), and
 # a third Q stage (16 KB at D64), each beside the recipe as committed.
+# (Reading ahead needs the carried turn: the sliding window's recipe,
+# which reads ahead since 2026-12-05-attention-ahead.md, turns it off.)
 SHORT_CARRY0 = [("  core = attn_core()\n", "  core = attn_core(CARRY = 0)\n")]
+NO_AHEAD = [("  const AHEAD = 1\n", "  const AHEAD = 0\n")]
 SHORT_Q3 = [("lq.q   -> core.q [stages = 2]", "lq.q   -> core.q [stages = 3]")]
 SETS["attn_short_items"] = [
     dict(c, name=c["name"] + sfx, edit=c["edit"] + edit) if edit else c
     for c in SETS["attention"] if c["name"] in ("attn_sliding_d64", "attn_document_d64")
-    for sfx, edit in (("", []), ("_carry0", SHORT_CARRY0), ("_q3", SHORT_Q3))]
+    for sfx, edit in (("", []), ("_carry0", SHORT_CARRY0 + (NO_AHEAD if "sliding" in c["name"] else [])),
+                      ("_q3", SHORT_Q3))]
 
 
 # The sliding window's work items (bench/results/2026-12-03-attention-sliding-order.md):
@@ -295,7 +299,7 @@ SETS["attn_sliding_order"] = [
     _attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK),
     dict(_attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK), name="attn_sliding_d128_lpt", edit=SLIDING_LPT),
     dict(_attn("sliding", "sliding", 128, ATTN_BIG, ATTN_CHECK), name="attn_sliding_d128_carry0",
-         edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 128, CARRY = 0")]),
+         edit=[("const BM = 128, BN = 128, HD = 128", "const BM = 128, BN = 128, HD = 128, CARRY = 0")] + NO_AHEAD),
     _attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK),
     dict(_attn("sliding", "sliding", 64, [(2, 32, 32, 8192, 8192)], ATTN_CHECK), name="attn_sliding_d64_lpt",
          edit=W2_D64 + SLIDING_LPT),
