@@ -392,6 +392,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 	for (int i = 0; i < cp->ports.n; i++) {
 		const Port *p = cp->ports.v[i];
 		int hook = p->ty->k == TY_HOOK;
+		int ring = !hook && p->ty->k != TY_FRAG;   /* a tile or bundle port: a ring */
 		if (first && p->handoff && (p->dir != PORT_IN || p->ty->k == TY_FRAG || hook)) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0352", p->handoff_sp,
 			                   "`handoff` on %s, which takes no pingpong turns",
@@ -411,7 +412,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_help(d, "keep `split` on the one ring port that says `per COUNT` (the K loop)");
 			diag_end(k->c, d);
 		}
-		if (first && p->ahead && (hook || p->ty->k == TY_FRAG)) {
+		if (first && p->ahead && !ring) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0385", p->ahead_sp, "`ahead` on %s",
 			                   hook ? "a hook port" : "a frag port");
 			d->primary.msg = "only a ring can carry a work item past the last";
@@ -424,7 +425,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		if (first && p->merge)
 			check_merge(k, p, gp);
 		int64_t ahead = 0;
-		if (gp && p->ahead && !hook && p->ty->k != TY_FRAG && eval_expr(k->c, p->ahead, cs, &ahead) == 0)
+		if (gp && p->ahead && ring && eval_expr(k->c, p->ahead, cs, &ahead) == 0)
 			gp->ahead = ahead != 0;
 		if (!gp) {
 			gp = arena_alloc(A(k), sizeof *gp);   /* placeholder: keeps ids and suppresses "unconnected" */

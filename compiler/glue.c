@@ -244,6 +244,9 @@ LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 	return a;
 }
 
+/* The array of n et's made once for key in the lane and generation (an
+ * alloca in the entry block, as every role's), seen as a pointer to its
+ * first element or, with view, cast to it. */
 /* The array made for key in lane (and generation), or NULL. */
 static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane, int gen)
 {
@@ -253,30 +256,34 @@ static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane
 	return NULL;
 }
 
-LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
+static LLVMValueRef frag_array(G *g, Frag *fr, int *nfr, const void *key, int gen, LLVMTypeRef et, unsigned n,
+                               const char *name, LLVMTypeRef view)
 {
-	const void *key = frag_key(pt);
-	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane, g->frag_gen);
+	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane, gen);
 	if (have)
 		return have;
+	LLVMValueRef a = glue_alloca(g, LLVMArrayType(et, n), name);
+	LLVMSetAlignment(a, 16);
+	LLVMPositionBuilderBefore(g->aside, LLVMGetNextInstruction(a));
+	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
+	LLVMValueRef p = view ? LLVMBuildBitCast(g->aside, a, view, "")
+	                      : LLVMBuildInBoundsGEP2(g->aside, LLVMArrayType(et, n), a, idx, 2, "");
+	fr[*nfr] = (Frag){ key, g->lane, gen, p };
+	++*nfr;
+	return p;
+}
+
+LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads)
+{
 	const GField *fl = pt->fields.n ? pt->fields.v[0] : NULL;
-	LLVMTypeRef et = scalar_type(g, fl ? fl->dtype : "f32");
 	const DtypeInfo *d = fl ? dtype_lookup(fl->dtype) : NULL;
 	int bits = d && d->bits >= 8 ? d->bits : 8;
 	uint32_t bytes = pt->bytes;
 	if (!bytes && fl && role_threads)   /* elements per thread from the shape */
 		bytes = (uint32_t)(fl->rows * fl->cols / role_threads * bits / 8);
 	unsigned n = bytes * 8 / bits;
-	if (!n)
-		n = 1;
-	LLVMValueRef a = glue_alloca(g, LLVMArrayType(et, n), "frag");
-	LLVMSetAlignment(a, 16);
-	LLVMValueRef idx[2] = { ci32(g, 0), ci32(g, 0) };
-	LLVMPositionBuilderBefore(g->aside, LLVMGetNextInstruction(a));   /* in the entry block: every role's */
-	LLVMValueRef p = LLVMBuildInBoundsGEP2(g->aside, LLVMArrayType(et, n), a, idx, 2, "");
-	fr[*nfr] = (Frag){ key, g->lane, g->frag_gen, p };
-	++*nfr;
-	return p;
+	return frag_array(g, fr, nfr, frag_key(pt), g->frag_gen, scalar_type(g, fl ? fl->dtype : "f32"), n ? n : 1,
+	                  "frag", NULL);
 }
 
 /* The words kept for an entry across its calls (`regs NAME: WORDS`): an
@@ -285,21 +292,9 @@ LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_t
 static LLVMValueRef keep_ptr(G *g, Frag *fr, int *nfr, const GInst *in, int i)
 {
 	LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(g->cx), 0);
-	int words = in->keep_words[i];
-	if (!words)
+	if (!in->keep_words[i])
 		return LLVMConstNull(i8p);
-	const void *key = &in->keep_words[i];
-	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane, 0);
-	if (have)
-		return have;
-	LLVMTypeRef at = LLVMArrayType(g->i32, (unsigned)words);
-	LLVMValueRef a = glue_alloca(g, at, "keep");
-	LLVMSetAlignment(a, 16);
-	LLVMPositionBuilderBefore(g->aside, LLVMGetNextInstruction(a));
-	LLVMValueRef p = LLVMBuildBitCast(g->aside, a, i8p, "");
-	fr[*nfr] = (Frag){ key, g->lane, 0, p };
-	++*nfr;
-	return p;
+	return frag_array(g, fr, nfr, &in->keep_words[i], 0, g->i32, (unsigned)in->keep_words[i], "keep", i8p);
 }
 
 /* The builder to the end of the tile loop's preheader: before its branch,
