@@ -546,6 +546,31 @@ SETS["skinny_sk"] = [
          edit=[(SKINNY_RING, "[stages = 10]"), (SKINNY_GRID, SKINNY_GRID + ", split(auto)")]),
 ]
 
+# Skinny tiles with their K split in S (fixed, not stream-K: the pingpong
+# lanes stay): a 64 x 16 tile's partial is 4 KB, so the sum is cheap, and
+# S items a tile fill the last round of tiles that a persistent grid runs
+# part-empty (N = 128256: 2004 tiles, 15.2 a block; S = 2: 30.4, S = 4:
+# 60.7). And the SwiGLU form (examples/gemm_swiglu_auto.plk's
+# swiglu_skinny, W on the 64-row side) against swiglu_small, which M <= 64
+# took: 2N / 256 tiles leave SMs idle at M = 16
+SKINNY_SPLIT = [(SKINNY_GRID, SKINNY_GRID + ", split(%d)" % s) for s in (2, 4)]
+SWIGLU_SKINNY_GRID = "grid persistent, tiles(ceil_div(2 * N, BM), ceil_div(M, BN))"
+SWIGLU_SKINNY_SHAPES = [(m, n, k) for m in (1, 16) for (n, k) in ((14336, 4096), (8192, 2048), (11008, 4096))] + \
+    [(7, 4096, 4096)]
+SETS["skinny_split"] = [
+    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8]),
+] + [dict(name="skinny16_s%d" % s, recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+          shapes=SKINNY_SHAPES[:8], edit=[e]) for s, e in zip((2, 4), SKINNY_SPLIT)] + [
+    dict(name="swiglu_small", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_small"),
+] + [dict(name="swiglu_skinny%s" % ("_s%d" % s if s > 1 else ""), recipe="examples/gemm_swiglu_auto.plk",
+          arch="sm_90a", kind="swiglu", shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
+          edit=[(SWIGLU_SKINNY_GRID, SWIGLU_SKINNY_GRID + ", split(%d)" % s)] if s > 1 else [])
+     for s in (1, 2, 5)] + [
+    dict(name="swiglu_skinny_st11", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny", edit=[(SKINNY_RING, "[stages = 11, pingpong = 2]")]),
+]
+
 # exp2 on the MUFU alone (attn_exp2, components/attention/attn.cuh) against
 # exp2f, whose range check adds a compare, a select and two multiplies per
 # element: build the set once with the core's exp2f (--suffix _exp2f), once
