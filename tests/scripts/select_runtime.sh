@@ -24,11 +24,11 @@ printf '\177ELF' >"$W/ga.cubin"
 export LD_LIBRARY_PATH="$out/mock"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-# run M N K [env...]: plk-run once; prints the variant line and the launch the mock logged
+# [CUBIN=gs] run M N K [env...]: plk-run once (gemm_auto, or gemm_swiglu_auto); prints the variant line and the launch the mock logged
 run() {
 	local m=$1 n=$2 k=$3; shift 3
 	rm -f "$W/log"
-	env MOCK_CUDA_LOG="$W/log" "$@" "$out/rt/plk-run" "$W/ga.cubin" --dim M="$m" --dim N="$n" --dim K="$k" \
+	env MOCK_CUDA_LOG="$W/log" "$@" "$out/rt/plk-run" "$W/${CUBIN:-ga}.cubin" --dim M="$m" --dim N="$n" --dim K="$k" \
 		--iters 1 --warmup 0 2>&1 | grep -E '^variant|plk-run:'
 	grep -o 'launch [a-z0-9_]* grid [0-9]* [0-9]* [0-9]* block [0-9]*' "$W/log" 2>/dev/null | head -n 1
 }
@@ -82,6 +82,15 @@ expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_wide of gemm_auto"
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
 expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
+# gemm_swiglu_auto: W on the tiles' 64-row side at M <= 16 where N % 8 == 0
+# (2N / 64 = 448 tiles at N = 14336, persistent on 132 SMs); the 64 x 256
+# tiles at M = 17, and at N % 8 != 0, whose map of Y is refused
+"$PLKC" examples/gemm_swiglu_auto.plk -arch sm_90a --emit=manifest -o "$W/gs.manifest.json" || exit 1
+printf '\177ELF' >"$W/gs.cubin"
+expect "swiglu M=16" "$(CUBIN=gs run 16 14336 4096)" "variant swiglu_skinny of gemm_swiglu_auto" \
+	"launch swiglu_skinny grid 132 1 1 block 384"
+expect "swiglu M=17" "$(CUBIN=gs run 17 14336 4096)" "variant swiglu_small of gemm_swiglu_auto" "launch swiglu_small"
+expect "swiglu N=4100" "$(CUBIN=gs run 16 4100 4096)" "parameter y (tensor map of Y): row stride of dim 0 is 8200 bytes"
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
