@@ -886,3 +886,9 @@ def _ahead(c):
 AHEAD_NAMES = ("attn_document_d64", "attn_causal_d64", "attn_softcap_d64", "attn_block_sparse_d64",
                "attn_document_d128", "attn_causal_d128", "attn_causal_d64w2")
 SETS["attn_ahead"] = [x for c in SETS["attention"] if c["name"] in AHEAD_NAMES for x in (c, _ahead(c))]
+
+# The recipes that read ahead as committed (examples/attn_sliding.plk,
+# attn_causal.plk's attn_causal_gqa): for compute-sanitizer at small, odd
+# shapes (tests/gpu/attn_sanitize.py under memcheck, racecheck, synccheck)
+SETS["attn_reading_ahead"] = [c for c in SETS["attention"]
+                              if c["name"] in ("attn_sliding_d64", "attn_sliding_d128", "attn_causal_d128_gqa")]

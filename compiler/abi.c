@@ -305,6 +305,18 @@ static void red_text(FILE *o, const char *in, const char *ptr, int uniform)
 		        in, in, ptr);
 }
 
+/* store_text: the warp's partials (acc) to the slot at part + off, and
+ * the fence that orders them before red_text's count. */
+static void store_text(FILE *o, const char *in, const char *off)
+{
+	fprintf(o, "%sfloat *dst = (float *)(part + %s);\n"
+	           "#pragma unroll\n"
+	           "%sfor (int i = 0; i < N; i++)\n"
+	           "%s\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
+	           "%sasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n",
+	        in, off, in, in, in);
+}
+
 /* wait_text: until the counter at ptr reaches target; then what the
  * counted warps wrote is visible to the warp. */
 static void wait_text(FILE *o, const char *in, const char *ptr, const char *target, int uniform)
@@ -408,13 +420,9 @@ void abi_splitk_source(FILE *o, const char *storage, int n, int threads, int sof
 	           "\tint s, int S)\n"
 	           "{\n"
 	           "\tconstexpr int N = %d, THREADS = %d, WARPS = THREADS / 32;\n"
-	           "\tif (S > 1 && s < S - 1) {\n"
-	           "\t\tfloat *dst = (float *)(part + (long long)s * slot);\n"
-	           "#pragma unroll\n"
-	           "\t\tfor (int i = 0; i < N; i++)\n"
-	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
-	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n",
+	           "\tif (S > 1 && s < S - 1) {\n",
 	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
+	store_text(o, "\t\t", "(long long)s * slot");
 	red_text(o, "\t\t", "cnt", 0);
 	fprintf(o, "\t\treturn;\n"
 	           "\t}\n"
@@ -454,13 +462,9 @@ void abi_streamk_source(FILE *o, const char *storage, int n, int threads, int so
 	           "#pragma unroll\n"
 	           "\tfor (int i = 0; i < N; i++)\n"
 	           "\t\tsum[i] = acc[i];\n"
-	           "\tif (!last) {\n"
-	           "\t\tfloat *dst = (float *)(part + c * slot);\n"
-	           "#pragma unroll\n"
-	           "\t\tfor (int i = 0; i < N; i++)\n"
-	           "\t\t\tasm volatile(\"st.global.cg.f32 [%%0], %%1;\" :: \"l\"(dst + i * THREADS + lt), \"f\"(acc[i]) : \"memory\");\n"
-	           "\t\tasm volatile(\"fence.acq_rel.gpu;\\n\\tbar.warp.sync -1;\" ::: \"memory\");\n",
+	           "\tif (!last) {\n",
 	        storage, softmax ? "_softmax" : "", n, threads, n, threads);
+	store_text(o, "\t\t", "c * slot");
 	red_text(o, "\t\t", "flag + c * nred", 1);
 	fprintf(o, "\t\treturn;\n"
 	           "\t}\n"

@@ -89,6 +89,8 @@ static const char contract[] =
 	"  warps 1\n"
 	"  cluster 2 x N / 2\n"
 	"  out t: tile<bf16, 64 x N * 16, sw128>\n"
+	"  in k: tile<bf16, 64 x 64, sw128> per N split ahead(N / 4)\n"
+	"  regs next: N * 4\n"
 	"  out o: frag<f32, 64 x (N * 16 + 8), wgmma_acc> merge softmax\n"
 	"}\n";
 
