@@ -4,7 +4,8 @@
 # .carry/attn` (every configuration linked, and its monolith built):
 #   1. compute-sanitizer memcheck, racecheck and synccheck on every linked
 #      attention kernel at small, odd shapes (tests/gpu/attn_sanitize.py),
-#      instrumenting our kernels only;
+#      instrumenting our kernels only (SANITIZE=TOOLS for some tools,
+#      SAN_MAX_BLOCKS=N for a second pass of each on N blocks);
 #   2. the SASS of the linked causal core: HGMMA present, no local memory;
 #   3. bench/attn_bench.py: correctness against the fp32 reference, then
 #      linked vs monolithic vs cuDNN / flash SDPA and FlexAttention.
@@ -19,9 +20,15 @@ A=${ATTN_DIR:-.carry/attn}
 # exact size, so that memcheck sees a read past a tensor's end that the
 # pool's 512-byte rounding would hide (the document mask read start[]
 # past its end for the last q block's padding rows until 2026-12-05)
+# SAN_MAX_BLOCKS=N: each tool once more on N blocks (PLK_MAX_BLOCKS, so a
+# block takes several work items: what a kernel that reads ahead carries
+# from one item to the next).
 for tool in ${SANITIZE-memcheck racecheck synccheck}; do
-	step sanitize-attn-$tool timeout ${STO:-600} env PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$CS" --tool $tool \
-		--report-api-errors no --error-exitcode 9 --kernel-name kns=attn python3 tests/gpu/attn_sanitize.py "$A"
+	for mb in "" ${SAN_MAX_BLOCKS:-}; do
+		step sanitize-attn-$tool${mb:+-b$mb} timeout ${STO:-600} env ${mb:+PLK_MAX_BLOCKS=$mb} \
+			PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$CS" --tool $tool --report-api-errors no --error-exitcode 9 \
+			--kernel-name kns=attn python3 tests/gpu/attn_sanitize.py "$A"
+	done
 done
 sass() {
 	cuobjdump -sass "$A/attn_causal_d128.cubin" >"$O/attn_causal_d128.sass" || return 1
