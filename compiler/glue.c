@@ -244,9 +244,6 @@ LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 	return a;
 }
 
-/* The array of n et's made once for key in the lane and generation (an
- * alloca in the entry block, as every role's), seen as a pointer to its
- * first element or, with view, cast to it. */
 /* The array made for key in lane (and generation), or NULL. */
 static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane, int gen)
 {
@@ -256,6 +253,9 @@ static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane
 	return NULL;
 }
 
+/* The array of n et's made once for key in the lane and generation (an
+ * alloca in the entry block, as every role's), seen as a pointer to its
+ * first element or, with view, cast to it. */
 static LLVMValueRef frag_array(G *g, Frag *fr, int *nfr, const void *key, int gen, LLVMTypeRef et, unsigned n,
                                const char *name, LLVMTypeRef view)
 {
