@@ -297,6 +297,13 @@ static void kernel(FILE *o, const Kernel *k)
 		span(o, c->sp);
 		fputc('\n', o);
 	}
+	for (int i = 0; i < k->requires.n; i++) {
+		const Require *r = k->requires.v[i];
+		fputs("    require ", o);
+		require_print(o, r, expr_print);
+		span(o, r->sp);
+		fputc('\n', o);
+	}
 	for (int i = 0; i < k->policies.n; i++) {
 		const Policy *p = k->policies.v[i];
 		fprintf(o, "    grid %s", p->name);

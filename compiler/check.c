@@ -214,6 +214,7 @@ Graph *check_kernel(Ctx *c, const Program *p, const Kernel *kn, const ArchInfo *
 		return NULL;     /* every size below depends on them: no cascade */
 
 	kernel_params(k);
+	kernel_requires_check(c, kn);
 	check_grid(k);
 	make_insts(k);
 	check_order(k);

@@ -154,16 +154,16 @@ static void names_in(Ctx *c, const Expr *e, Names *ns, int cap)
 		names_in(c, e->args.v[i], ns, cap);
 }
 
-/* The distinct names in s's tensor dims, at most *cap - reserve of them;
- * *cap: room for them and `reserve` more. */
-static Names dim_names(Ctx *c, const Select *s, int reserve, int *cap)
+/* The distinct names in the tensor dims of params (KParam*), at most
+ * *cap - reserve of them; *cap: room for them and `reserve` more. */
+static Names dim_names(Ctx *c, const Vec *params, int reserve, int *cap)
 {
 	*cap = 1;
-	for (int i = 0; i < s->params.n; i++)
-		*cap += 8 * ((const KParam *)s->params.v[i])->ty->dims.n;
+	for (int i = 0; i < params->n; i++)
+		*cap += 8 * ((const KParam *)params->v[i])->ty->dims.n;
 	Names ns = { arena_alloc(c->arena, *cap * sizeof(char *)), 0 };
-	for (int i = 0; i < s->params.n; i++) {
-		const Type *t = ((const KParam *)s->params.v[i])->ty;
+	for (int i = 0; i < params->n; i++) {
+		const Type *t = ((const KParam *)params->v[i])->ty;
 		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
 			names_in(c, t->dims.v[j], &ns, *cap - reserve);
 	}
@@ -176,7 +176,7 @@ static Names dim_names(Ctx *c, const Select *s, int reserve, int *cap)
 static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 {
 	int cap;
-	Names all = dim_names(c, s, 1, &cap);
+	Names all = dim_names(c, &s->params, 1, &cap);
 	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
 	ns.v[ns.n++] = "SMS";
 	for (int i = 0; i < all.n; i++) {
@@ -190,8 +190,9 @@ static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 	return ns;
 }
 
-/* E0320 / E0323 / E0324 for what a condition cannot say. */
-static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope)
+/* E0320 / E0323 / E0324 for what a condition cannot say; of says what
+ * its names may be ("a shape symbol of the select"). */
+static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope, const char *of)
 {
 	if (!e)
 		return 0;
@@ -205,7 +206,7 @@ static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope)
 			return 0;
 		{
 			Diag *d = diag_new(c, DIAG_ERROR, "E0320", e->sp, "unknown name `%s`", e->name);
-			d->primary.msg = "not a shape symbol of the select, nor SMS";
+			d->primary.msg = arena_printf(c->arena, "not %s, nor SMS", of);
 			help_similar(d, e->name, scope->v, scope->n, "names a condition can use");
 			diag_end(c, d);
 		}
@@ -217,22 +218,41 @@ static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope)
 	default:
 		break;
 	}
-	int rc = check_cond_expr(c, e->a, scope) | check_cond_expr(c, e->b, scope);
+	int rc = check_cond_expr(c, e->a, scope, of) | check_cond_expr(c, e->b, scope, of);
 	for (int i = 0; i < e->args.n; i++)
-		rc |= check_cond_expr(c, e->args.v[i], scope);
+		rc |= check_cond_expr(c, e->args.v[i], scope, of);
 	return rc;
 }
 
-static int check_conds(Ctx *c, const Branch *b, const Names *scope)
+static int check_conds(Ctx *c, const Vec *conds, const Names *scope, const char *of)
 {
 	int rc = 0;
-	for (int i = 0; i < b->conds.n; i++) {
-		const Require *r = b->conds.v[i];
-		rc |= check_cond_expr(c, r->lhs, scope) | check_cond_expr(c, r->rhs, scope);
+	for (int i = 0; i < conds->n; i++) {
+		const Require *r = conds->v[i];
+		rc |= check_cond_expr(c, r->lhs, scope, of) | check_cond_expr(c, r->rhs, scope, of);
 		for (int j = 0; j < r->set.n; j++)
-			rc |= check_cond_expr(c, r->set.v[j], scope);
+			rc |= check_cond_expr(c, r->set.v[j], scope, of);
 	}
 	return rc;
+}
+
+/* A kernel's `require` conditions (held at launch, docs/language.md):
+ * over its shape symbols, its `const`s (the manifest writes their values)
+ * and SMS. */
+int kernel_requires_check(Ctx *c, const Kernel *k)
+{
+	if (!k->requires.n)
+		return 0;
+	int cap;
+	Names all = dim_names(c, &k->params, 1 + k->consts.n, &cap);
+	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
+	ns.v[ns.n++] = "SMS";
+	for (int i = 0; i < all.n; i++)
+		ns.v[ns.n++] = all.v[i];
+	for (int j = 0; j < k->consts.n; j++)
+		if (!has_name(&ns, ((const Const *)k->consts.v[j])->name))
+			ns.v[ns.n++] = ((const Const *)k->consts.v[j])->name;
+	return check_conds(c, &k->requires, &ns, "a shape symbol or const of the kernel");
 }
 
 /* --------------------------------------------------------- variants */
@@ -333,7 +353,7 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
 	}
 	Names scope = rule_scope(c, s, vs, *nv);
 	for (int i = 0; i < s->branches.n; i++)
-		check_conds(c, s->branches.v[i], &scope);
+		check_conds(c, &((const Branch *)s->branches.v[i])->conds, &scope, "a shape symbol of the select");
 	return c->nerrors == before ? vs : NULL;
 }
 
@@ -356,7 +376,7 @@ static int const_of(const Graph *g, const char *name, int64_t *v)
 static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
 {
 	int cap;
-	Names ns = dim_names(c, s, 0, &cap);
+	Names ns = dim_names(c, &s->params, 0, &cap);
 	for (int i = 0; i < ns.n; i++) {
 		int64_t x0 = 0, x = 0;
 		int c0 = const_of(ps[0]->g, ns.v[i], &x0);

@@ -121,9 +121,21 @@ static int cluster_dim(const Graph *g, int d)
 	return g->cluster[d] > 0 ? g->cluster[d] : 1;
 }
 
+static void cond_json(FILE *o, const Graph *g, const Require *r);
+
+/* The kernel's launch: its `require` conditions (when it has any), block,
+ * cluster, shared memory and grid. */
 static void launch_json(FILE *o, const Placement *p, const char *ind)
 {
 	const Graph *g = p->g;
+	if (g->k->requires.n) {
+		fprintf(o, "%s\"requires\": [", ind);
+		for (int i = 0; i < g->k->requires.n; i++) {
+			fputs(i ? ", " : "", o);
+			cond_json(o, g, g->k->requires.v[i]);
+		}
+		fputs("],\n", o);
+	}
 	fprintf(o, "%s\"block\": [%d, 1, 1],\n%s\"cluster\": [%d, %d, 1],\n%s\"dynamic_smem\": %u,\n",
 	        ind, p->threads, ind, cluster_dim(g, 0), cluster_dim(g, 1), ind, p->smem_bytes);
 	fprintf(o, "%s\"grid\": { \"policy\": \"%s\", \"tiles\": [[", ind, g->persistent ? "persistent" : "tiles");

@@ -453,6 +453,7 @@ typedef struct Kernel {
 	Vec policies;           /* Policy* */
 	Vec insts;              /* Inst* */
 	Vec conns;              /* Conn* */
+	Vec requires;           /* Require*: `require COND, ...` over its shape symbols and SMS, held at launch */
 } Kernel;
 
 /* A branch of a select: `when COND, ...: KERNEL` (every condition holds)
@@ -988,6 +989,7 @@ typedef struct Variant {
  * s's shape symbols, SMS and integers (E0320, E0323, E0324). NULL on errors
  * (reported). */
 Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
+int kernel_requires_check(Ctx *c, const Kernel *k);   /* E0320 for a kernel's `require` (check_select.c) */
 /* E0360 unless every name of the select's tensor dims is a const of no
  * variant (ps[i]: variant i placed) or of all, of one value; gives every
  * variant the workspace param where one splits K. */

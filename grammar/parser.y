@@ -459,11 +459,13 @@ kitems
 	;
 
 /* kitem = "const" IDENT "=" expr { "," IDENT "=" expr } | "grid" policy { "," policy }
+ *       | "require" cond { "," cond }
  *       | IDENT "=" IDENT "(" [ arg { "," arg } ] ")"
  *       | portref "->" portref [ "[" arg { "," arg } "]" ] | ";" . */
 kitem
 	: "const" consts
 	| "grid" policies
+	| "require" wconds { for (int i = 0; i < $2.n; i++) vec_push(A, &lx->kernel->requires, $2.v[i]); }
 	| IDENT '=' IDENT '(' args_opt ')' {
 		Inst *i = NEW(Inst);
 		i->name = $1; i->name_sp = @1; i->comp = $3; i->comp_sp = @3;

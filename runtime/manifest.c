@@ -385,22 +385,23 @@ static int parse_grid(plk_manifest *m, const pj_val *g, char *err)
 
 static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err);
 
-/* A kernel variant's "when": [{lhs, op, rhs} | {lhs, "op": "in", set}]. */
-static int parse_when(plk_kvariant *x, const pj_val *w, const char *where, char *err)
+/* Conditions: a kernel variant's "when", a kernel's "requires":
+ * [{lhs, op, rhs} | {lhs, "op": "in", set}], into *out (*n of them). */
+static int parse_conds(plk_mcond **out, int *n, const pj_val *w, const char *where, const char *key, char *err)
 {
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
 	if (!w)
 		return 0;
 	if (w->k != PJ_ARR)
-		return mfail(err, "%s: \"when\" must be an array of conditions", where);
-	if (!(x->when = calloc((size_t)w->n + 1, sizeof *x->when)))
+		return mfail(err, "%s: \"%s\" must be an array of conditions", where, key);
+	if (!(*out = calloc((size_t)w->n + 1, sizeof **out)))
 		return mfail(err, "out of memory");
 	for (int i = 0; i < w->n; i++) {
 		const pj_val *o = &w->items[i];
-		plk_mcond *cd = &x->when[i];
+		plk_mcond *cd = &(*out)[i];
 		char what[64], *op = NULL;
-		snprintf(what, sizeof what, "%s: when[%d]", where, i);
-		x->nwhen = i + 1;
+		snprintf(what, sizeof what, "%s: %s[%d]", where, key, i);
+		*n = i + 1;
 		if (o->k != PJ_OBJ)
 			return mfail(err, "%s must be an object", what);
 		if (get_str(o, "op", 1, &op, what, err))
@@ -463,7 +464,7 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int
 				return mfail(err, "out of memory");
 			if (parse(x->m, r, o, e))   /* e without its own "manifest: " */
 				return mfail(err, "%s: %s", where, strncmp(e, "manifest: ", 10) ? e : e + 10);
-			if (parse_when(x, pj_get(o, "when"), where, err))
+			if (parse_conds(&x->when, &x->nwhen, pj_get(o, "when"), where, "when", err))
 				return -1;
 			/* One binding serves every variant: the same symbols, and
 			 * the params bound by name are the top level's. The others
@@ -618,6 +619,8 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 			m->params[i].top = i;
 	}
 	m->maxparams = m->nparams;
+	if (parse_conds(&m->requires, &m->nrequires, pj_get(l, "requires"), kv ? m->entry : "top level", "requires", err))
+		return -1;
 	return parse_grid(m, pj_get(l, "grid"), err) || parse_variants(m, r, pj_get(l, "variants"), kv != NULL, err) ? -1
 	                                                                                                           : 0;
 }
@@ -639,6 +642,18 @@ plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)
 	}
 	pj_free(r);
 	return m;
+}
+
+static void free_conds(plk_mcond *cs, int n)
+{
+	for (int j = 0; j < n; j++) {
+		free(cs[j].lhs);
+		free(cs[j].rhs);
+		for (int q = 0; q < cs[j].nset; q++)
+			free(cs[j].set[q]);
+		free(cs[j].set);
+	}
+	free(cs);
 }
 
 void plk_manifest_free(plk_manifest *m)
@@ -679,18 +694,11 @@ void plk_manifest_free(plk_manifest *m)
 		free(m->variants[i].arch);
 	free(m->variants);
 	for (int i = 0; i < m->nkvars; i++) {
-		plk_kvariant *x = &m->kvars[i];
-		plk_manifest_free(x->m);
-		for (int j = 0; j < x->nwhen; j++) {
-			free(x->when[j].lhs);
-			free(x->when[j].rhs);
-			for (int q = 0; q < x->when[j].nset; q++)
-				free(x->when[j].set[q]);
-			free(x->when[j].set);
-		}
-		free(x->when);
+		plk_manifest_free(m->kvars[i].m);
+		free_conds(m->kvars[i].when, m->kvars[i].nwhen);
 	}
 	free(m->kvars);
+	free_conds(m->requires, m->nrequires);
 	free(m);
 }
 
@@ -759,38 +767,76 @@ static int pick_lookup(void *ctx, const char *name, size_t len, int64_t *v)
 	return -1;
 }
 
+/* Whether all n conditions hold (*holds), the first that does not in
+ * *failed; its sides' values in lv, rv. */
+static int conds_hold(const plk_mcond *cs, int n, PickCtx *pc, int *holds, int *failed, int64_t *lv, int64_t *rv,
+                      char *err)
+{
+	*holds = 1;
+	for (int j = 0; j < n && *holds; j++) {
+		const plk_mcond *cd = &cs[j];
+		int64_t a, b = 0;
+		if (plk_expr_eval(cd->lhs, pick_lookup, pc, &a, err) ||
+		    (cd->rhs && plk_expr_eval(cd->rhs, pick_lookup, pc, &b, err)))
+			return -1;
+		switch (cd->op) {
+		case PLK_OP_EQ: *holds = a == b; break;
+		case PLK_OP_NE: *holds = a != b; break;
+		case PLK_OP_LT: *holds = a < b; break;
+		case PLK_OP_LE: *holds = a <= b; break;
+		case PLK_OP_GT: *holds = a > b; break;
+		case PLK_OP_GE: *holds = a >= b; break;
+		default:
+			*holds = 0;
+			for (int q = 0; q < cd->nset && !*holds; q++) {
+				if (plk_expr_eval(cd->set[q], pick_lookup, pc, &b, err))
+					return -1;
+				*holds = a == b;
+			}
+		}
+		*failed = j;
+		*lv = a;
+		*rv = b;
+	}
+	return 0;
+}
+
 int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int *pick, char *err)
 {
 	PickCtx pc = { m, sym, sms };
 	for (int i = 0; i < m->nkvars; i++) {
 		const plk_kvariant *x = &m->kvars[i];
-		int holds = 1;
-		for (int j = 0; j < x->nwhen && holds; j++) {
-			const plk_mcond *cd = &x->when[j];
-			int64_t a, b = 0;
-			if (plk_expr_eval(cd->lhs, pick_lookup, &pc, &a, err) ||
-			    (cd->rhs && plk_expr_eval(cd->rhs, pick_lookup, &pc, &b, err)))
-				return -1;
-			switch (cd->op) {
-			case PLK_OP_EQ: holds = a == b; break;
-			case PLK_OP_NE: holds = a != b; break;
-			case PLK_OP_LT: holds = a < b; break;
-			case PLK_OP_LE: holds = a <= b; break;
-			case PLK_OP_GT: holds = a > b; break;
-			case PLK_OP_GE: holds = a >= b; break;
-			default:
-				holds = 0;
-				for (int q = 0; q < cd->nset && !holds; q++) {
-					if (plk_expr_eval(cd->set[q], pick_lookup, &pc, &b, err))
-						return -1;
-					holds = a == b;
-				}
-			}
-		}
-		if (holds) {
+		int holds, at;
+		int64_t a, b;
+		if (conds_hold(x->when, x->nwhen, &pc, &holds, &at, &a, &b, err) ||
+		    (holds && conds_hold(x->m->requires, x->m->nrequires, &pc, &holds, &at, &a, &b, err)))
+			return -1;
+		if (holds) {   /* its rule's conditions and its own `require` */
 			*pick = i;
 			return 0;
 		}
 	}
-	return mfail(err, "no variant of %s holds for these shapes (the manifest lacks a default)", m->kernel);
+	return mfail(err, "no variant of %s holds for these shapes (the manifest lacks a default, or its `require` fails)",
+	             m->kernel);
+}
+
+int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, char *err)
+{
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
+	PickCtx pc = { m, sym, sms };
+	int holds, at;
+	int64_t a, b;
+	if (conds_hold(m->requires, m->nrequires, &pc, &holds, &at, &a, &b, err))
+		return -1;
+	if (holds)
+		return 0;
+	const plk_mcond *cd = &m->requires[at];   /* a launch error, not the manifest's: no "manifest: " */
+	if (cd->op == PLK_OP_IN)
+		return snprintf(err, PLK_ERRLEN, "kernel %s requires %s in {...}, and here %s = %lld", m->entry, cd->lhs,
+		                cd->lhs, (long long)a), -1;
+	char rv[96] = "";   /* the right side's value, unless it is a number */
+	if (cd->rhs[strspn(cd->rhs, "-0123456789")])
+		snprintf(rv, sizeof rv, ", %.40s = %lld", cd->rhs, (long long)b);
+	return snprintf(err, PLK_ERRLEN, "kernel %s requires %s %s %s, and here %s = %lld%s", m->entry, cd->lhs,
+	                ops[cd->op], cd->rhs, cd->lhs, (long long)a, rv), -1;
 }

@@ -96,6 +96,8 @@ typedef struct plk_manifest {
 	int nvariants;
 	plk_kvariant *kvars;         /* the kernels of a select, in order; none: one kernel */
 	int nkvars;
+	plk_mcond *requires;        /* "requires": the kernel's `require`, all must hold to launch it */
+	int nrequires;
 } plk_manifest;
 
 /* manifest.c */
@@ -116,6 +118,9 @@ int plk_manifest_variant(const plk_manifest *m, const char *name);  /* kvars ind
 /* The first kernel variant whose conditions hold for the symbol values
  * sym (m's order) and sms SMs; an error when none does. */
 int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int *pick, char *err);
+/* 0 when every condition of m's "requires" holds for the symbols (the
+ * kernel's `require`); else -1, the first that fails in err. */
+int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, char *err);
 int plk_manifest_param(const plk_manifest *m, const char *name);
 int plk_manifest_sym(const plk_manifest *m, const char *name);
 int plk_param_bytes(plk_pkind k);          /* size in the kernel's parameter list */

@@ -621,7 +621,8 @@ int plk_args_prepare(plk_args *a)
 	}
 	const plk_fn *f = &k->fns[a->var];
 	a->p->sms = f->capacity;   /* SMS in a stream-K workspace's size */
-	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_work_items(f->m, a->p->sym, &a->p->work, a->err)
+	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_requires_check(f->m, a->p->sym, k->sm_count, a->err) ||
+	    plk_work_items(f->m, a->p->sym, &a->p->work, a->err)
 	    || plk_grid(f->m, a->p->work, f->capacity, a->p->grid, a->err))
 		return -1;
 	/* the variant's parameter list: a tensor map, or a value of the plan */

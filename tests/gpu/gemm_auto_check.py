@@ -76,11 +76,11 @@ def _eval(e, env):
 
 
 def rule_pick(m, env):
-    """The variant the manifest's conditions pick, evaluated here."""
+    """The variant the manifest's conditions pick (its `when` and its `requires`), evaluated here."""
     ops = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
     for v in m["variants"]:
         ok = True
-        for c in v["when"]:
+        for c in v["when"] + v.get("requires", []):   # its rule and its own `require`
             a = _eval(c["lhs"], env)
             ok = ok and (a in [_eval(s, env) for s in c["set"]] if c["op"] == "in" else ops[c["op"]](a, _eval(c["rhs"], env)))
         if ok:

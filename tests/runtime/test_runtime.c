@@ -638,6 +638,53 @@ static void test_variants(void)
 
 /* ------------------------------------------------------------ tensor map */
 
+
+/* A kernel's `require` ("requires"): a variant whose conditions fail is
+ * passed over by the pick, and refused when launched anyway, the error
+ * naming the condition and its value. */
+static void test_requires(void)
+{
+	char err[PLK_ERRLEN];
+	const char *j = "{\"plk_manifest\": 1, \"kernel\": \"auto\", \"entry\": \"pp\", \"block\": [384],"
+	                " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"N\"]}],"
+	                " \"params\": [], \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 128]]},"
+	                " \"variants\": ["
+	                "  {\"name\": \"skinny\", \"when\": [{\"lhs\": \"M\", \"op\": \"<=\", \"rhs\": 16}],"
+	                "   \"requires\": [{\"lhs\": \"(N % 8)\", \"op\": \"==\", \"rhs\": 0}],"
+	                "   \"block\": [128], \"params\": [], \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"N\", 64]]}},"
+	                "  {\"name\": \"pp\", \"when\": [], \"block\": [384], \"params\": [],"
+	                "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 128]]}}]}";
+	plk_manifest *m = mparse(j, err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_EQ(m->kvars[0].m->nrequires, 1);
+	CHECK_EQ(m->kvars[1].m->nrequires, 0);
+	static const struct { int64_t M, N; int want; } cases[] = {
+		{ 16, 4096, 0 }, { 16, 4100, 1 }, { 17, 4096, 1 }, { 1, 8, 0 }, { 1, 9, 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int64_t sym[2] = { cases[i].M, cases[i].N };   /* m's order: M, N */
+		int pick = -1;
+		CHECK_EQ(plk_variant_pick(m, sym, 132, &pick, err), 0);
+		CHECK_EQ(pick, cases[i].want);
+	}
+	int64_t bad[2] = { 16, 4100 }, good[2] = { 16, 4096 };
+	CHECK_EQ(plk_requires_check(m->kvars[0].m, good, 132, err), 0);
+	CHECK_EQ(plk_requires_check(m->kvars[0].m, bad, 132, err), -1);
+	CHECK_HAS(err, "kernel skinny requires (N % 8) == 0, and here (N % 8) = 4");
+	CHECK_EQ(plk_requires_check(m->kvars[1].m, bad, 132, err), 0);
+	plk_manifest_free(m);
+	char buf[4096];
+	const char *at = strstr(j, "\"requires\": [{");
+	snprintf(buf, sizeof buf, "%.*s\"requires\": {}, \"x\": [{%s", (int)(at - j), j, at + strlen("\"requires\": [{"));
+	m = mparse(buf, err);
+	CHECK(m == NULL);
+	CHECK_HAS(err, "variants[0]: skinny: \"requires\" must be an array of conditions");
+	plk_manifest_free(m);
+}
 /* A select's kernel variants: each its own launch, the first whose
  * conditions hold, errors of the form. */
 static void test_kernel_variants(void)
@@ -1103,6 +1150,7 @@ int main(int argc, char **argv)
 	test_grid();
 	test_variants();
 	test_kernel_variants();
+	test_requires();
 	test_tmap();
 	test_robust();
 	test_cubin();

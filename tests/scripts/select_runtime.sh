@@ -82,15 +82,21 @@ expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_wide of gemm_auto"
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
 expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
-# gemm_swiglu_auto: W on the tiles' 64-row side at M <= 16 where N % 8 == 0
-# (2N / 64 = 448 tiles at N = 14336, persistent on 132 SMs); the 64 x 256
-# tiles at M = 17, and at N % 8 != 0, whose map of Y is refused
+# gemm_swiglu_auto: W on the tiles' 64-row side at M <= 16 where its
+# `require N % 8 == 0` holds (2N / 64 = 448 tiles at N = 14336, persistent
+# on 132 SMs); the 64 x 256 tiles at M = 17, and at N % 8 != 0, whose map
+# of Y is refused
 "$PLKC" examples/gemm_swiglu_auto.plk -arch sm_90a --emit=manifest -o "$W/gs.manifest.json" || exit 1
 printf '\177ELF' >"$W/gs.cubin"
 expect "swiglu M=16" "$(CUBIN=gs run 16 14336 4096)" "variant swiglu_skinny of gemm_swiglu_auto" \
 	"launch swiglu_skinny grid 132 1 1 block 384"
 expect "swiglu M=17" "$(CUBIN=gs run 17 14336 4096)" "variant swiglu_small of gemm_swiglu_auto" "launch swiglu_small"
 expect "swiglu N=4100" "$(CUBIN=gs run 16 4100 4096)" "parameter y (tensor map of Y): row stride of dim 0 is 8200 bytes"
+# forced there, swiglu_skinny is refused by its own `require N % 8 == 0`,
+# and nothing is launched
+expect "swiglu forced N=4100" "$(CUBIN=gs run 16 4100 4096 PLK_VARIANT=swiglu_skinny)" \
+	"kernel swiglu_skinny requires (N % 8) == 0, and here (N % 8) = 4"
+! grep -q '^launch' "$W/log" 2>/dev/null || fail "swiglu forced N=4100: a kernel was launched: $(cat "$W/log")"
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
