@@ -56,34 +56,6 @@ static const char *req_values(Chk *k, const Require *r, const Scope *cs)
 	return out;
 }
 
-/* 1 met, 0 not, -1 an expression did not evaluate (reported) */
-static int req_met(Chk *k, const Require *r, const Scope *cs)
-{
-	int64_t l, v;
-	if (eval_expr(k->c, r->lhs, cs, &l))
-		return -1;
-	if (r->op == REQ_IN) {
-		int met = 0;
-		for (int i = 0; i < r->set.n; i++) {
-			if (eval_expr(k->c, r->set.v[i], cs, &v))
-				return -1;
-			met |= v == l;
-		}
-		return met;
-	}
-	if (eval_expr(k->c, r->rhs, cs, &v))
-		return -1;
-	switch (r->op) {
-	case REQ_EQ: return l == v;
-	case REQ_NE: return l != v;
-	case REQ_LT: return l < v;
-	case REQ_LE: return l <= v;
-	case REQ_GT: return l > v;
-	case REQ_GE: return l >= v;
-	default: return 1;
-	}
-}
-
 void check_requires(Chk *k)
 {
 	const Graph *g = k->g;
@@ -95,7 +67,7 @@ void check_requires(Chk *k)
 		Scope cs = inst_scope(k, gi);
 		for (int j = 0; j < cp->requires.n; j++) {
 			const Require *r = cp->requires.v[j];
-			int met = req_met(k, r, &cs);
+			int met = require_met(k->c, r, &cs);
 			if (met < 0)
 				return;
 			if (met)

@@ -200,3 +200,33 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 	error_at(c, "E0324", e->sp, "malformed expression");
 	return -1;
 }
+
+/* 1 when r holds in s, 0 when not, -1 when an expression did not
+ * evaluate (reported): a component's `require` (check_rules.c), a
+ * megakernel op's kernel's (mega.c). */
+int require_met(Ctx *c, const Require *r, const Scope *s)
+{
+	int64_t l, v;
+	if (eval_expr(c, r->lhs, s, &l))
+		return -1;
+	if (r->op == REQ_IN) {
+		int met = 0;
+		for (int i = 0; i < r->set.n; i++) {
+			if (eval_expr(c, r->set.v[i], s, &v))
+				return -1;
+			met |= v == l;
+		}
+		return met;
+	}
+	if (eval_expr(c, r->rhs, s, &v))
+		return -1;
+	switch (r->op) {
+	case REQ_EQ: return l == v;
+	case REQ_NE: return l != v;
+	case REQ_LT: return l < v;
+	case REQ_LE: return l <= v;
+	case REQ_GT: return l > v;
+	case REQ_GE: return l >= v;
+	default: return 1;
+	}
+}

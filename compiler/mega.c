@@ -456,6 +456,29 @@ static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
 		vals[n] = dims->vals[i];
 	}
 	Scope s = { names, vals, n, NULL };
+	for (int i = 0; i < op->k->requires.n; i++) {   /* the kernel's `require`, at the op's shapes */
+		const Require *r = op->k->requires.v[i];
+		int met = require_met(m->c, r, &s);
+		if (met < 0)
+			return 1;
+		if (met)
+			continue;
+		char *cond = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&cond, &len);
+		if (f) {
+			contract_print_require(f, r);
+			fclose(f);
+		}
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", op->decl->sp, "op `%s` does not meet kernel `%s`'s "
+		                   "`require %s`", op->name, op->k->name, cond ? cond : "?");
+		free(cond);
+		d->primary.msg = "at the sizes of the tensors given here";
+		diag_label(d, r->sp, "`%s` requires this", op->k->name);
+		diag_help(d, "give op `%s` tensors of the sizes its kernel is written for", op->name);
+		diag_end(m->c, d);
+		return 1;
+	}
 	op->pieces = 1;
 	for (int i = 0; i < 2 && g->tiles[i]; i++) {
 		int64_t v;

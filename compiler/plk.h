@@ -967,6 +967,7 @@ const Port *comp_split_port(const Component *c);   /* its `split` port; NULL */
 /* eval.c: integer expressions over named constants */
 typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;
 int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
+int require_met(Ctx *c, const Require *r, const Scope *s);           /* 1 met, 0 not, -1 error (reported) */
 /* The candidate closest to name by edit distance, if close enough; else NULL. */
 const char *did_you_mean(const char *name, const char *const *cands, int n);
 /* check.c: a help for an unknown name, the candidate closest to it, else
