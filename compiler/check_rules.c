@@ -72,17 +72,10 @@ void check_requires(Chk *k)
 				return;
 			if (met)
 				continue;
-			char *cond = NULL;
-			size_t len = 0;
-			FILE *f = open_memstream(&cond, &len);
-			if (f) {
-				contract_print_require(f, r);
-				fclose(f);
-			}
 			const char *vals = req_values(k, r, &cs);
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0353", gi->decl ? gi->decl->sp : k->k->name_sp,
 			                   "`%s` does not meet its contract's `require %s`", gi->name,
-			                   cond ? cond : "?");
+			                   require_text(A(k), r));
 			d->primary.msg = *vals ? arena_printf(A(k), "here %s", vals) : "this instance";
 			diag_label(d, r->sp, "`%s` requires this", cp->name);
 			label_origins(k, d, gi, r->lhs);
@@ -92,7 +85,6 @@ void check_requires(Chk *k)
 			diag_help(d, "give `%s` values that meet it: the kernel's `const` line or the instance's "
 			          "arguments set them", gi->name);
 			diag_end(k->c, d);
-			free(cond);
 		}
 	}
 }

@@ -9,6 +9,7 @@
  * object was built for as its default; expressions stay symbolic, so they
  * still say how a size depends on the constants. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plk.h"
 
@@ -81,6 +82,21 @@ static void print_expr_top(FILE *out, const Expr *e)
 void contract_print_require(FILE *out, const Require *r)
 {
 	require_print(out, r, print_expr_top);
+}
+
+/* r as its recipe text ("N % 8 == 0"), in the arena; "?" when out of memory. */
+const char *require_text(Arena *a, const Require *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return "?";
+	contract_print_require(f, r);
+	fclose(f);
+	const char *t = buf ? arena_printf(a, "%s", buf) : "?";
+	free(buf);
+	return t;
 }
 
 static void print_exprs(FILE *out, const Vec *v)

@@ -463,16 +463,8 @@ static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
 			return 1;
 		if (met)
 			continue;
-		char *cond = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&cond, &len);
-		if (f) {
-			contract_print_require(f, r);
-			fclose(f);
-		}
 		Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", op->decl->sp, "op `%s` does not meet kernel `%s`'s "
-		                   "`require %s`", op->name, op->k->name, cond ? cond : "?");
-		free(cond);
+		                   "`require %s`", op->name, op->k->name, require_text(AR(m), r));
 		d->primary.msg = "at the sizes of the tensors given here";
 		diag_label(d, r->sp, "`%s` requires this", op->k->name);
 		diag_help(d, "give op `%s` tensors of the sizes its kernel is written for", op->name);

@@ -959,6 +959,7 @@ void obj_digest(const char *component, const char *arches, const char *contract,
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
 /* one `require` condition as contract_print writes it: `TURN in {0, 1, 2}` */
 void contract_print_require(FILE *out, const Require *r);
+const char *require_text(Arena *a, const Require *r);   /* the same, as an arena string */
 /* <component>.plk.h: cparam macros (defaults, or cvals when given), ids
  * and the entry's prototype; the source includes it */
 void contract_header(FILE *out, const Component *comp, const int64_t *cvals);
