@@ -43,6 +43,7 @@ static void drive(plk_manifest *m, int major, int minor)
 		if (m->nkvars)
 			(void)plk_variant_pick(m, p->sym, 132, &pick, err);
 		const plk_manifest *k = pick >= 0 ? m->kvars[pick].m : m;
+		(void)plk_requires_check(k, p->sym, 132, err);
 		if (plk_work_items(k, p->sym, &work, err) == 0)
 			(void)plk_grid(k, work, 132, g, err);
 	}
