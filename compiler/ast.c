@@ -155,6 +155,19 @@ static void args(FILE *o, const Vec *v)
 	}
 }
 
+/* `require` lines: a component's conditions on its constants, a kernel's
+ * on its shapes */
+static void requires_print(FILE *o, const Vec *rs)
+{
+	for (int i = 0; i < rs->n; i++) {
+		const Require *r = rs->v[i];
+		fputs("    require ", o);
+		require_print(o, r, expr_print);
+		span(o, r->sp);
+		fputc('\n', o);
+	}
+}
+
 static void component(FILE *o, const Component *c)
 {
 	fprintf(o, "  component %s", c->name);
@@ -208,13 +221,7 @@ static void component(FILE *o, const Component *c)
 		fputs("    prologue\n", o);
 	names_print(o, "    early ", &c->early);
 	names_print(o, "    zeroed ", &c->zeroed);
-	for (int i = 0; i < c->requires.n; i++) {
-		const Require *r = c->requires.v[i];
-		fputs("    require ", o);
-		require_print(o, r, expr_print);
-		span(o, r->sp);
-		fputc('\n', o);
-	}
+	requires_print(o, &c->requires);
 	for (int i = 0; i < c->params.n; i++) {
 		const Param *p = c->params.v[i];
 		fprintf(o, "    param %s: ", p->name);
@@ -297,13 +304,7 @@ static void kernel(FILE *o, const Kernel *k)
 		span(o, c->sp);
 		fputc('\n', o);
 	}
-	for (int i = 0; i < k->requires.n; i++) {
-		const Require *r = k->requires.v[i];
-		fputs("    require ", o);
-		require_print(o, r, expr_print);
-		span(o, r->sp);
-		fputc('\n', o);
-	}
+	requires_print(o, &k->requires);
 	for (int i = 0; i < k->policies.n; i++) {
 		const Policy *p = k->policies.v[i];
 		fprintf(o, "    grid %s", p->name);

@@ -393,7 +393,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 		const Port *p = cp->ports.v[i];
 		int hook = p->ty->k == TY_HOOK;
 		int ring = !hook && p->ty->k != TY_FRAG;   /* a tile or bundle port: a ring */
-		if (first && p->handoff && (p->dir != PORT_IN || p->ty->k == TY_FRAG || hook)) {
+		if (first && p->handoff && (p->dir != PORT_IN || !ring)) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0352", p->handoff_sp,
 			                   "`handoff` on %s, which takes no pingpong turns",
 			                   p->dir != PORT_IN ? "an `out` port" : hook ? "a hook port" : "a frag port");
@@ -403,7 +403,7 @@ static GInst *make_inst(Chk *k, const Inst *in, const Component *cp)
 			diag_help(d, "remove `handoff`, or move it to the `in` port of the ring the lanes share");
 			diag_end(k->c, d);
 		}
-		if (first && p->split && (hook || p->ty->k == TY_FRAG || !p->per || comp_split_port(cp) != p)) {
+		if (first && p->split && (!ring || !p->per || comp_split_port(cp) != p)) {
 			Diag *d = diag_new(k->c, DIAG_ERROR, "E0365", p->split_sp, "`split` on %s",
 			                   hook ? "a hook port" : p->ty->k == TY_FRAG ? "a frag port"
 			                   : !p->per ? "a port without `per`" : "a second port");

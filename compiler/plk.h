@@ -453,7 +453,8 @@ typedef struct Kernel {
 	Vec policies;           /* Policy* */
 	Vec insts;              /* Inst* */
 	Vec conns;              /* Conn* */
-	Vec requires;           /* Require*: `require COND, ...` over its shape symbols and SMS, held at launch */
+	Vec requires;           /* Require*: `require COND, ...` over its shape symbols, consts and SMS,
+	                           held at launch (a megakernel op's: at link) */
 } Kernel;
 
 /* A branch of a select: `when COND, ...: KERNEL` (every condition holds)

@@ -385,11 +385,13 @@ static int parse_grid(plk_manifest *m, const pj_val *g, char *err)
 
 static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err);
 
+/* A condition's operators, in PLK_OP_* order (plan.h). */
+static const char *const cond_ops[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
+
 /* Conditions: a kernel variant's "when", a kernel's "requires":
  * [{lhs, op, rhs} | {lhs, "op": "in", set}], into *out (*n of them). */
 static int parse_conds(plk_mcond **out, int *n, const pj_val *w, const char *where, const char *key, char *err)
 {
-	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
 	if (!w)
 		return 0;
 	if (w->k != PJ_ARR)
@@ -408,7 +410,7 @@ static int parse_conds(plk_mcond **out, int *n, const pj_val *w, const char *whe
 			return -1;
 		cd->op = -1;
 		for (int k = 0; k < 7; k++)
-			if (!strcmp(op, ops[k]))
+			if (!strcmp(op, cond_ops[k]))
 				cd->op = k;
 		free(op);
 		if (cd->op < 0)
@@ -822,7 +824,6 @@ int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int
 
 int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, char *err)
 {
-	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "in" };
 	PickCtx pc = { m, sym, sms };
 	int holds, at;
 	int64_t a, b;
@@ -838,5 +839,5 @@ int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, c
 	if (cd->rhs[strspn(cd->rhs, "-0123456789")])
 		snprintf(rv, sizeof rv, ", %.40s = %lld", cd->rhs, (long long)b);
 	return snprintf(err, PLK_ERRLEN, "kernel %s requires %s %s %s, and here %s = %lld%s", m->entry, cd->lhs,
-	                ops[cd->op], cd->rhs, cd->lhs, (long long)a, rv), -1;
+	                cond_ops[cd->op], cd->rhs, cd->lhs, (long long)a, rv), -1;
 }
