@@ -204,6 +204,32 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 /* 1 when r holds in s, 0 when not, -1 when an expression did not
  * evaluate (reported): a component's `require` (check_rules.c), a
  * megakernel op's kernel's (mega.c). */
+/* The first EX_NAME node of e that says name, or NULL. */
+const Expr *expr_find_name(const Expr *e, const char *name)
+{
+	if (!e)
+		return NULL;
+	if (e->k == EX_NAME && !strcmp(e->name, name))
+		return e;
+	const Expr *f = expr_find_name(e->a, name);
+	if (!f)
+		f = expr_find_name(e->b, name);
+	for (int i = 0; !f && i < e->args.n; i++)
+		f = expr_find_name(e->args.v[i], name);
+	return f;
+}
+
+/* The same over a condition's operands. */
+const Expr *require_find_name(const Require *r, const char *name)
+{
+	const Expr *f = expr_find_name(r->lhs, name);
+	if (!f)
+		f = expr_find_name(r->rhs, name);
+	for (int i = 0; !f && i < r->set.n; i++)
+		f = expr_find_name(r->set.v[i], name);
+	return f;
+}
+
 int require_met(Ctx *c, const Require *r, const Scope *s)
 {
 	int64_t l, v;

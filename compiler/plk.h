@@ -970,6 +970,8 @@ const Port *comp_split_port(const Component *c);   /* its `split` port; NULL */
 typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;
 int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
 int require_met(Ctx *c, const Require *r, const Scope *s);           /* 1 met, 0 not, -1 error (reported) */
+const Expr *expr_find_name(const Expr *e, const char *name);       /* its first EX_NAME `name`, or NULL */
+const Expr *require_find_name(const Require *r, const char *name);  /* the same over a condition */
 /* The candidate closest to name by edit distance, if close enough; else NULL. */
 const char *did_you_mean(const char *name, const char *const *cands, int n);
 /* check.c: a help for an unknown name, the candidate closest to it, else
