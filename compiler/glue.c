@@ -9,7 +9,8 @@
  * warp-role dispatch, the tile loop and the calls to each instance's entry.
  * What they hold (the tables' cases, the budgets, the dispatch runs, the
  * cluster launch) abi.c decides; here it is only emitted. Work items that
- * split K are glue_split.c's; glue.h has what the two share.
+ * split K are glue_split.c's, the calls into hooks glue_hook.c's; glue.h
+ * has what the three share.
  *
  * libNVVM reads this bitcode with an LLVM 7.0.1 reader: typed pointers
  * only, and no attribute that reader lacks (type attributes, willreturn,
@@ -47,7 +48,7 @@ static LLVMValueRef smem_u32(G *g, int64_t off)
 	return LLVMBuildPtrToInt(g->b, smem_at3(g, ci32(g, off)), g->i32, "");
 }
 
-static void fn_attr(G *g, LLVMValueRef f, const char *name)
+void glue_fn_attr(G *g, LLVMValueRef f, const char *name)
 {
 	unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
 	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->cx, k, 0));
@@ -80,9 +81,9 @@ static void define_abi(G *g, const AbiFn *f)
 	LLVMTypeRef rt = f->ret == ABI_SMEM ? g->i8p : g->i32;
 	LLVMTypeRef pts[3] = { g->i32, g->i32, g->i32 };
 	LLVMValueRef fn = LLVMAddFunction(g->m, f->name, LLVMFunctionType(rt, pts, f->nargs, 0));
-	fn_attr(g, fn, "alwaysinline");
-	fn_attr(g, fn, "nounwind");
-	fn_attr(g, fn, "readnone");
+	glue_fn_attr(g, fn, "alwaysinline");
+	glue_fn_attr(g, fn, "nounwind");
+	glue_fn_attr(g, fn, "readnone");
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->cx, fn, "entry");
 	LLVMBasicBlockRef dflt = LLVMAppendBasicBlockInContext(g->cx, fn, "none");
 	LLVMPositionBuilderAtEnd(g->b, entry);
@@ -153,7 +154,7 @@ static LLVMTypeRef scalar_type(G *g, const char *dtype)
 	return LLVMIntTypeInContext(g->cx, bits < 8 ? 8 : bits);
 }
 
-static LLVMTypeRef param_type(G *g, const Param *pa)
+LLVMTypeRef glue_param_type(G *g, const Param *pa)
 {
 	if (!pa || !pa->ty)
 		return g->i32;
@@ -214,17 +215,16 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	return ci32(g, 1);
 }
 
-/* Code out of line (an alloca, a preheader's store): g->b becomes the
- * aside builder until glue_back, so the builder in use keeps its exact
- * place (a block's end, or before its terminator) for the caller. */
-static LLVMBuilderRef glue_aside(G *g)
+/* Code out of line (glue.h): the builder in use keeps its exact place (a
+ * block's end, or before its terminator) for the caller. */
+LLVMBuilderRef glue_aside(G *g)
 {
 	LLVMBuilderRef in_use = g->b;
 	g->b = g->aside;
 	return in_use;
 }
 
-static void glue_back(G *g, LLVMBuilderRef in_use) { g->b = in_use; }
+void glue_back(G *g, LLVMBuilderRef in_use) { g->b = in_use; }
 
 /* An alloca in fn's entry block, where SROA promotes it, after the ones
  * before it: they come in the order the glue asks for them, as the
@@ -245,7 +245,7 @@ LLVMValueRef glue_alloca(G *g, LLVMTypeRef t, const char *name)
 }
 
 /* The array made for key in lane (and generation), or NULL. */
-static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane, int gen)
+LLVMValueRef glue_frag_find(const Frag *fr, int nfr, const void *key, int lane, int gen)
 {
 	for (int i = 0; i < nfr; i++)
 		if (fr[i].key == key && fr[i].lane == lane && fr[i].gen == gen)
@@ -259,7 +259,7 @@ static LLVMValueRef frag_find(const Frag *fr, int nfr, const void *key, int lane
 static LLVMValueRef frag_array(G *g, Frag *fr, int *nfr, const void *key, int gen, LLVMTypeRef et, unsigned n,
                                const char *name, LLVMTypeRef view)
 {
-	LLVMValueRef have = frag_find(fr, *nfr, key, g->lane, gen);
+	LLVMValueRef have = glue_frag_find(fr, *nfr, key, g->lane, gen);
 	if (have)
 		return have;
 	LLVMValueRef a = glue_alloca(g, LLVMArrayType(et, n), name);
@@ -300,7 +300,7 @@ static LLVMValueRef keep_ptr(G *g, Frag *fr, int *nfr, const GInst *in, int i)
 /* The builder to the end of the tile loop's preheader: before its branch,
  * or at its end while it is still open (the prologue calls are built
  * there, before the branch). */
-static void at_preheader(G *g)
+void glue_at_preheader(G *g)
 {
 	LLVMValueRef term = LLVMGetBasicBlockTerminator(g->preheader);
 	if (term)
@@ -313,7 +313,7 @@ static void at_preheader(G *g)
  * zeroed in the role's prologue, before its tile loop. */
 static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 {
-	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane, 0);
+	LLVMValueRef have = glue_frag_find(fr, *nfr, pt, g->lane, 0);
 	if (have)
 		return have;
 	LLVMTypeRef ts[2] = { g->i32, g->i32 };
@@ -322,7 +322,7 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMSetAlignment(a, 8);
 	/* The caller is inside the tile loop: zero it in the loop's preheader. */
 	LLVMBuilderRef in_use = glue_aside(g);
-	at_preheader(g);
+	glue_at_preheader(g);
 	LLVMBuildStore(g->b, LLVMConstNull(st), a);
 	glue_back(g, in_use);
 	fr[*nfr] = (Frag){ pt, g->lane, 0, a };
@@ -332,14 +332,14 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 
 /* The values of in's params, as its entry (or hook function) takes them,
  * into ts[], as[]; their count. */
-static int param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as)
+int glue_param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as)
 {
 	const Component *cp = in->comp;
 	int np = cp->params.n, n = 0;
 	for (int i = 0; i < np; i++) {
 		const Param *pa = cp->params.v[i];
 		const GBind *b = bind_of(in, pa->name);
-		ts[n] = param_type(g, pa);
+		ts[n] = glue_param_type(g, pa);
 		if (b && b->kparam < 0 && b->expr && LLVMGetTypeKind(ts[n]) == LLVMIntegerTypeKind) {
 			as[n] = LLVMBuildIntCast2(g->b, glue_expr_ir(g, b->expr), ts[n], 1, "");
 			n++;
@@ -372,166 +372,6 @@ static int param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as
 	return n;
 }
 
-/* The struct of a hook provider's param values, as an `in hook`'s context
- * holds them (one i8 when it has none). */
-static LLVMTypeRef ctx_type(G *g, const GInst *prov)
-{
-	const Component *cp = prov->comp;
-	int np = cp->params.n;
-	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
-	for (int i = 0; i < np; i++)
-		ts[i] = param_type(g, cp->params.v[i]);
-	if (!np)
-		ts[np++] = g->i8;
-	return LLVMStructTypeInContext(g->cx, ts, np, 0);
-}
-
-/* An `in hook` port's argument: a pointer to the context of the provider
- * connected to it (its param values, stored in the role's preheader), or
- * NULL when none is. One per (port, lane), like the ring cursors. */
-static LLVMValueRef hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt)
-{
-	if (!pt->hk)
-		return LLVMConstNull(g->i8p);
-	LLVMValueRef have = frag_find(fr, *nfr, pt, g->lane, 0);
-	if (have)
-		return have;
-	const GInst *prov = pt->hk->from;
-	LLVMTypeRef st = ctx_type(g, prov);
-	LLVMValueRef a = glue_alloca(g, st, "hook.ctx");
-	LLVMSetAlignment(a, 8);
-	LLVMBuilderRef in_use = glue_aside(g);
-	at_preheader(g);
-	int np = prov->comp->params.n;
-	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
-	LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
-	param_values(g, prov, ts, vs);
-	for (int i = 0; i < np; i++)
-		LLVMBuildStore(g->b, vs[i], LLVMBuildStructGEP2(g->b, st, a, (unsigned)i, ""));
-	LLVMValueRef p = LLVMBuildBitCast(g->b, a, g->i8p, "");
-	glue_back(g, in_use);
-	fr[*nfr] = (Frag){ pt, g->lane, 0, p };
-	++*nfr;
-	return p;
-}
-
-static LLVMTypeRef hook_arg_type(G *g, char t)
-{
-	return t == 'f' ? g->f32 : g->i32;
-}
-
-/* The call of provider prov's function f for its `out hook` out:
- * f(inst, params..., args...), args as f's types give them. */
-static LLVMValueRef call_hook(G *g, const GInst *prov, const GPort *out, const HookFnInfo *f,
-                              LLVMValueRef *params, LLVMTypeRef *pts, int np, LLVMValueRef *args)
-{
-	int na = (int)strlen(f->types), n = 0;
-	LLVMTypeRef *ts = arena_alloc(g->c->arena, (1 + np + na) * sizeof *ts);
-	LLVMValueRef *as = arena_alloc(g->c->arena, (1 + np + na) * sizeof *as);
-	ts[n] = g->i32, as[n++] = ci32(g, abi_inst(g->p->g, prov, 0));
-	for (int i = 0; i < np; i++)
-		ts[n] = pts[i], as[n++] = params[i];
-	for (int i = 0; i < na; i++)
-		ts[n] = hook_arg_type(g, f->types[i]), as[n++] = args[i];
-	LLVMTypeRef ft = LLVMFunctionType(hook_arg_type(g, f->cret[0]), ts, n, 0);
-	const char *name = hook_fn_name(g->c, out->decl->ty->base, f);
-	if (!prov->comp->entry && prov->sym)   /* a renamed specialization (link_decide) */
-		name = arena_printf(g->c->arena, "%s%s", name, prov->sym);
-	LLVMValueRef fn = LLVMGetNamedFunction(g->m, name);
-	if (!fn)
-		fn = LLVMAddFunction(g->m, name, ft);
-	else if (LLVMGlobalGetValueType(fn) != ft) {
-		error_at(g->c, "E0513", out->decl->sp, "hook function `%s` is called with two different signatures", name);
-		g->err = 1;
-		return LLVMConstNull(hook_arg_type(g, f->cret[0]));
-	}
-	return LLVMBuildCall2(g->b, ft, fn, as, n, "");
-}
-
-/* One dispatch function of the hooks (docs/abi.md): RET f(inst, port,
- * ctx, args...): per connected (consumer, port), the provider's params
- * loaded from ctx and its function called; otherwise the default. */
-static void define_dispatch(G *g, const HookFnInfo *f)
-{
-	int na = (int)strlen(f->types);
-	const Placement *self = g->p;
-	LLVMTypeRef rt = hook_arg_type(g, f->cret[0]);
-	LLVMTypeRef *pts = arena_alloc(g->c->arena, (3 + na) * sizeof *pts);
-	pts[0] = pts[1] = g->i32, pts[2] = g->i8p;
-	for (int i = 0; i < na; i++)
-		pts[3 + i] = hook_arg_type(g, f->types[i]);
-	LLVMValueRef fn = LLVMAddFunction(g->m, f->dispatch, LLVMFunctionType(rt, pts, 3 + na, 0));
-	fn_attr(g, fn, "alwaysinline");
-	fn_attr(g, fn, "nounwind");
-	LLVMValueRef *args = arena_alloc(g->c->arena, (na + 1) * sizeof *args);
-	for (int i = 0; i < na; i++)
-		args[i] = LLVMGetParam(fn, 3 + i);
-	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->cx, fn, "entry");
-	LLVMBasicBlockRef dflt = LLVMAppendBasicBlockInContext(g->cx, fn, "unbound");
-	LLVMPositionBuilderAtEnd(g->b, entry);
-	LLVMValueRef key = LLVMBuildOr(g->b, LLVMBuildShl(g->b, LLVMGetParam(fn, 0), ci32(g, 10), ""),
-	                               LLVMGetParam(fn, 1), "");
-	int nc = 0;   /* every kernel's cases: their `inst` ids differ (Graph.inst_base) */
-	const AbiHookCase **cs = NULL;
-	const Placement **cp = NULL;
-	for (int v = 0; v < g->nps; v++) {
-		int m;
-		const AbiHookCase *vc = abi_hook_cases(g->c, g->ps[v], f->kind, &m);
-		const AbiHookCase **ncs = arena_alloc(g->c->arena, (nc + m + 1) * sizeof *ncs);
-		const Placement **ncp = arena_alloc(g->c->arena, (nc + m + 1) * sizeof *ncp);
-		for (int i = 0; i < nc; i++)
-			ncs[i] = cs[i], ncp[i] = cp[i];
-		for (int i = 0; i < m; i++)
-			ncs[nc + i] = &vc[i], ncp[nc + i] = g->ps[v];
-		cs = ncs, cp = ncp, nc += m;
-	}
-	LLVMValueRef sw = LLVMBuildSwitch(g->b, key, dflt, nc);
-	for (int i = 0; i < nc; i++) {
-		g->p = cp[i];
-		const GInst *prov = cs[i]->h->from;
-		LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->cx, fn, "");
-		LLVMAddCase(sw, ci32(g, (int64_t)cs[i]->inst << 10 | cs[i]->port), bb);
-		LLVMPositionBuilderAtEnd(g->b, bb);
-		LLVMTypeRef st = ctx_type(g, prov);
-		LLVMValueRef ctx = LLVMBuildBitCast(g->b, LLVMGetParam(fn, 2), LLVMPointerType(st, 0), "");
-		int np = prov->comp->params.n;
-		LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
-		LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
-		for (int j = 0; j < np; j++) {
-			ts[j] = param_type(g, prov->comp->params.v[j]);
-			vs[j] = LLVMBuildLoad2(g->b, ts[j], LLVMBuildStructGEP2(g->b, st, ctx, (unsigned)j, ""), "");
-		}
-		LLVMBuildRet(g->b, call_hook(g, prov, cs[i]->h->fp, f, vs, ts, np, args));
-	}
-	g->p = self;
-	/* unbound: the default, an argument or a constant */
-	LLVMPositionBuilderAtEnd(g->b, dflt);
-	LLVMValueRef d = NULL;
-	char name[32];
-	for (int i = 0; i < na && !d; i++)
-		if (!strcmp(hook_arg_name(f, i, name, sizeof name), f->dflt))
-			d = args[i];
-	if (!d)
-		d = rt == g->f32 ? LLVMConstReal(g->f32, strtod(f->dflt, NULL)) : ci32(g, strtol(f->dflt, NULL, 0));
-	LLVMBuildRet(g->b, d);
-}
-
-/* The tile loop's order hook (`grid order(INST)`): its `_m` and `_n`
- * functions of (t, tiles_m, tiles_n). */
-static void order_tile(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
-                       LLVMValueRef *tm, LLVMValueRef *tn)
-{
-	const Graph *gr = g->p->g;
-	int nf, np = gr->order->comp->params.n;
-	const HookFnInfo *f = hook_fns(HK_TILE_ORDER, &nf);
-	LLVMTypeRef *ts = arena_alloc(g->c->arena, (np + 1) * sizeof *ts);
-	LLVMValueRef *vs = arena_alloc(g->c->arena, (np + 1) * sizeof *vs);
-	param_values(g, gr->order, ts, vs);
-	LLVMValueRef args[3] = { t, tiles_m, tiles_n };
-	*tm = call_hook(g, gr->order, gr->order_port, &f[0], vs, ts, np, args);
-	*tn = call_hook(g, gr->order, gr->order_port, &f[1], vs, ts, np, args);
-}
-
 /* entry(inst, params..., ports..., kept..., tile_m, tile_n [, k_first,
  * k_count]): the k range for a component with a `split` port
  * (check_split) */
@@ -544,11 +384,11 @@ void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads
 	LLVMValueRef *as = arena_alloc(g->c->arena, max * sizeof *as);
 	int n = 0;
 	ts[n] = g->i32, as[n++] = ci32(g, abi_inst(g->p->g, in, g->lane));
-	n += param_values(g, in, ts + n, as + n);
+	n += glue_param_values(g, in, ts + n, as + n);
 	for (int i = 0; i < in->ports.n; i++) {
 		const GPort *pt = in->ports.v[i];
 		LLVMValueRef p = pt->k == TY_FRAG ? glue_frag_ptr(g, fr, nfr, pt, role_threads)
-		               : pt->k == TY_HOOK ? hook_ctx(g, fr, nfr, pt)
+		               : pt->k == TY_HOOK ? glue_hook_ctx(g, fr, nfr, pt)
 		                                  : pipe_ptr(g, fr, nfr, pt);
 		ts[n] = LLVMTypeOf(p), as[n++] = p;
 	}
@@ -602,7 +442,7 @@ void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_
 	const Graph *gr = g->p->g;
 	LLVMBuilderRef b = g->b;
 	if (gr->order)
-		order_tile(g, t, tiles_m, tiles_n, tm, tn);
+		glue_order_tile(g, t, tiles_m, tiles_n, tm, tn);
 	else if (gr->raster == RASTER_GROUPED && gr->raster_group > 0) {
 		LLVMValueRef G_ = ci32(g, gr->raster_group);
 		/* plk_raster_grouped (plk.cuh) in its int arithmetic */
@@ -915,8 +755,8 @@ static void build_main(G *g, const char *name)
 		LLVMSetValueName2(g->op_step, "op.step", 7);
 	}
 	/* a megakernel calls each op kernel's main once per op: one body each */
-	fn_attr(g, g->fn, g->ops ? "noinline" : "alwaysinline");
-	fn_attr(g, g->fn, "nounwind");
+	glue_fn_attr(g, g->fn, g->ops ? "noinline" : "alwaysinline");
+	glue_fn_attr(g, g->fn, "nounwind");
 	g->kargs = arena_alloc(g->c->arena, (nk + 1) * sizeof *g->kargs);
 	for (int i = 0; i < nk; i++) {
 		g->kargs[i] = LLVMGetParam(g->fn, i);
@@ -1111,7 +951,7 @@ static LLVMModuleRef build_module(G *g, Ctx *c, const Placement *const *ps, int 
 			const HookFnInfo *f = hook_fns(k, &nf);
 			for (int i = 0; i < nf; i++)
 				if (f[i].dispatch)
-					define_dispatch(g, &f[i]);
+					glue_define_dispatch(g, &f[i]);
 		}
 	for (int v = 0; v < nps; v++) {
 		g->p = ps[v];

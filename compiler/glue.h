@@ -1,7 +1,8 @@
 /* glue.h: what the glue module's files share (glue.c, the module and its
- * kernels' bodies; glue_split.c, the work items that split K): the
- * builder's state, its small IR helpers, and the functions one file
- * calls in the other. Nothing outside the glue includes it. */
+ * kernels' bodies; glue_split.c, the work items that split K; glue_hook.c,
+ * the calls into hooks): the builder's state, its small IR helpers, and
+ * the functions one file calls in another. Nothing outside the glue
+ * includes it. */
 #ifndef PLK_GLUE_H
 #define PLK_GLUE_H
 #include <llvm-c/Core.h>
@@ -107,6 +108,25 @@ typedef struct { LLVMBasicBlockRef pre, head, body, flush; int no_prologue, no_f
 void glue_loop_open(G *g, const PRole *r, Frag *fr, int *nfr, const char *name, Loop *l);
 void glue_loop_close(G *g, const PRole *r, Frag *fr, int *nfr, const Loop *l, LLVMValueRef phi, LLVMValueRef init,
                      LLVMValueRef next, LLVMBasicBlockRef done);
+
+/* glue.c: small pieces the other glue files use */
+void glue_fn_attr(G *g, LLVMValueRef f, const char *name);
+/* Code out of line (an alloca, a preheader's store): g->b becomes the
+ * aside builder until glue_back, so the builder in use keeps its place. */
+LLVMBuilderRef glue_aside(G *g);
+void glue_back(G *g, LLVMBuilderRef in_use);
+void glue_at_preheader(G *g);   /* the builder to the end of the tile loop's preheader */
+LLVMValueRef glue_frag_find(const Frag *fr, int nfr, const void *key, int lane, int gen);   /* or NULL */
+LLVMTypeRef glue_param_type(G *g, const Param *pa);
+/* in's param values as its entry (or hook function) takes them, into
+ * ts[], as[]; their count */
+int glue_param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as);
+
+/* glue_hook.c */
+LLVMValueRef glue_hook_ctx(G *g, Frag *fr, int *nfr, const GPort *pt);   /* an `in hook` port's argument */
+void glue_define_dispatch(G *g, const HookFnInfo *f);                    /* one hook dispatch function */
+void glue_order_tile(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_n,
+                     LLVMValueRef *tm, LLVMValueRef *tn);                  /* `grid order(INST)` */
 
 /* glue_split.c */
 void glue_split_range(G *g, const Split *sp, LLVMValueRef s, LLVMValueRef kr[2]);

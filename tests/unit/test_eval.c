@@ -117,6 +117,25 @@ int main(void)
 		free(txt);
 	}
 
+	/* expr_find_name: the node of a name anywhere in an expression or a
+	 * condition (a megakernel's E0372 points at a `require`'s SMS) */
+	{
+		Expr *sms = name("SMS");
+		Expr *e = bin('-', call("ceil_div", name("N"), num(64)), neg(sms));
+		CHECK(expr_find_name(e, "SMS") == sms);
+		CHECK(expr_find_name(e, "N") == e->a->args.v[0]);
+		CHECK(expr_find_name(e, "M") == NULL);
+		CHECK(expr_find_name(NULL, "SMS") == NULL);
+		Require r = { 0 };
+		r.op = REQ_IN;
+		r.lhs = name("TURN");
+		vec_push(ar, &r.set, num(0));
+		vec_push(ar, &r.set, sms);
+		CHECK(require_find_name(&r, "SMS") == sms);
+		CHECK(require_find_name(&r, "TURN") == r.lhs);
+		CHECK(require_find_name(&r, "N") == NULL);
+	}
+
 	fclose(c.err);
 	ctx_fini(&c);
 	free(buf);
