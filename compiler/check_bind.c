@@ -738,7 +738,8 @@ void order_kparams(Chk *k)
 		gb->expr = b->expr;
 		vec_push(A(k), &b->gi->binds, gb);
 	}
-	/* binds in the component's param order, as the entry takes them */
+	/* binds in the component's param order, as the entry takes them, and
+	 * by param index (the glue's and the monolith's arguments) */
 	for (int ii = 0; ii < g->insts.n; ii++) {
 		GInst *gi = g->insts.v[ii];
 		if (!gi->cvals)
@@ -749,5 +750,6 @@ void order_kparams(Chk *k)
 				if (((GBind *)gi->binds.v[j])->decl == gi->comp->params.v[pi])
 					vec_push(A(k), &sorted, gi->binds.v[j]);
 		gi->binds = sorted;
+		graph_index_binds(A(k), gi);
 	}
 }

@@ -338,7 +338,7 @@ int glue_param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as)
 	int np = cp->params.n, n = 0;
 	for (int i = 0; i < np; i++) {
 		const Param *pa = cp->params.v[i];
-		const GBind *b = bind_of(in, pa->name);
+		const GBind *b = in->bind ? in->bind[i] : NULL;
 		ts[n] = glue_param_type(g, pa);
 		if (b && b->kparam < 0 && b->expr && LLVMGetTypeKind(ts[n]) == LLVMIntegerTypeKind) {
 			as[n] = LLVMBuildIntCast2(g->b, glue_expr_ir(g, b->expr), ts[n], 1, "");

@@ -234,14 +234,14 @@ int graph_ids(const Graph *g)
 	return g->insts.n * lanes;
 }
 
-const GBind *bind_of(const GInst *in, const char *param)
+void graph_index_binds(Arena *a, GInst *gi)
 {
-	for (int i = 0; i < in->binds.n; i++) {
-		const GBind *b = in->binds.v[i];
-		if (!strcmp(b->param, param))
-			return b;
-	}
-	return NULL;
+	int np = gi->comp->params.n;
+	gi->bind = arena_alloc(a, (np + 1) * sizeof *gi->bind);
+	for (int pi = 0; pi < np; pi++)
+		for (int j = 0; j < gi->binds.n; j++)
+			if (((const GBind *)gi->binds.v[j])->decl == gi->comp->params.v[pi])
+				gi->bind[pi] = gi->binds.v[j];
 }
 
 const char *edge_name(Arena *a, const GEdge *e)

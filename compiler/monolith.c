@@ -194,7 +194,7 @@ static void param_args(FILE *o, const Graph *g, const GInst *in, const char *fir
 	const Component *cp = in->comp;
 	for (int i = 0; i < cp->params.n; i++) {
 		const Param *pa = cp->params.v[i];
-		const GBind *b = bind_of(in, pa->name);
+		const GBind *b = in->bind ? in->bind[i] : NULL;
 		int kp = b ? b->kparam : -1;
 		fputs(i ? ", " : first, o);
 		if (b && kp < 0 && b->expr)

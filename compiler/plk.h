@@ -673,6 +673,7 @@ typedef struct GInst {
 	int cluster;             /* `cluster N`: the blocks of a cluster it works with;
 	                            N > 1: its ring slots reach all N (multicast) */
 	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
+	const struct GBind **bind;     /* check_bind: by the component's param index; NULL: unbound */
 	int role;                /* set by check: index into Graph.roles; -1: none (hook providers) */
 	int hooks;               /* a hook provider: its ports are all `out hook`s, it has no warps */
 	/* link.c (link_decide): the object that defines its entry and the
@@ -798,7 +799,7 @@ int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes,
 /* The `inst` ids its instances take (abi_inst): instances x the most lanes;
  * the next kernel of one cubin starts after them (Graph.inst_base). */
 int graph_ids(const Graph *g);
-const GBind *bind_of(const GInst *in, const char *param);   /* param's binding; NULL */
+void graph_index_binds(Arena *a, GInst *gi);   /* gi->bind from gi->binds, by param index */
 const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
 const char *kparam_kind_name(KParamKind k);         /* the manifest's "kind": "ptr", ... */
 const void *frag_key(const GPort *pt);              /* its registers: the edge's, or its own */
