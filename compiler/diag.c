@@ -54,7 +54,7 @@ double plk_clock(void)
 void ctx_time(Ctx *c, const char *what, double t0)
 {
 	if (c->timing)
-		fprintf(c->err, "time: %-24s %9.2f ms\n", what, (plk_clock() - t0) * 1e3);
+		fprintf(c->err, "time: %-40s %9.2f ms\n", what, (plk_clock() - t0) * 1e3);
 }
 
 void ctx_init(Ctx *c, FILE *err)
