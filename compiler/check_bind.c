@@ -205,6 +205,16 @@ static void check_names_in(Chk *k, const Expr *e)
 			const KParam *kp = k->k->params.v[ki];
 			if (kp->ty->k == TY_SCALAR) {
 				k->kused[ki] = 1;
+				int sk = kp->ty->dtype ? scalar_kind(kp->ty->dtype) : -1;
+				if (sk != KP_I32 && sk != KP_I64) {   /* the kernel computes these in int */
+					Diag *d = diag_new(k->c, DIAG_ERROR, "E0389", e->sp, "parameter `%s: %s` in an integer "
+					                   "expression", e->name, kp->ty->dtype ? kp->ty->dtype : "?");
+					d->primary.msg = "not an integer";
+					diag_label(d, kp->sp, "declared here");
+					diag_help(d, "the grid's work items and the expressions bound to integer params are "
+					          "computed in integers: pass `%s` as an `i32` or `i64`, or use a `const`", e->name);
+					diag_end(k->c, d);
+				}
 				return;
 			}
 		}

@@ -174,17 +174,16 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	switch (e->k) {
 	case EX_NUM: return ci32(g, e->num);
 	case EX_NEG: return LLVMBuildNSWNeg(g->b, glue_expr_ir(g, e->a), "");
-	case EX_NAME:
-		for (int i = 0; i < gr->kparams.n; i++) {
-			const GKParam *k = gr->kparams.v[i];
-			if (strcmp(k->name, e->name) || (k->kind != KP_I32 && k->kind != KP_I64))
-				continue;
-			return LLVMBuildIntCast2(g->b, g->kargs[i], g->i32, 1, "");
+	case EX_NAME: {
+		int kp;
+		int64_t v;
+		switch (graph_name(gr, e->name, &kp, &v)) {
+		case NAME_KPARAM: return LLVMBuildIntCast2(g->b, g->kargs[kp], g->i32, 1, "");
+		case NAME_CONST: return ci32(g, v);
+		case NAME_NONE: break;
 		}
-		for (int i = 0; i < gr->consts.n; i++)
-			if (!strcmp(((const Const *)gr->consts.v[i])->name, e->name))
-				return ci32(g, gr->constvals[i]);
 		break;
+	}
 	case EX_BIN: {
 		LLVMValueRef a = glue_expr_ir(g, e->a), b = glue_expr_ir(g, e->b);
 		switch (e->op) {

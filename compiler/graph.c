@@ -234,6 +234,23 @@ int graph_ids(const Graph *g)
 	return g->insts.n * lanes;
 }
 
+NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val)
+{
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *k = g->kparams.v[i];
+		if ((k->kind == KP_I32 || k->kind == KP_I64) && !strcmp(k->name, name)) {
+			*kparam = i;
+			return NAME_KPARAM;
+		}
+	}
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
+			*val = g->constvals[i];
+			return NAME_CONST;
+		}
+	return NAME_NONE;
+}
+
 void graph_index_binds(Arena *a, GInst *gi)
 {
 	int np = gi->comp->params.n;

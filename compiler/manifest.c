@@ -10,14 +10,15 @@ static void jexpr_body(FILE *o, const Graph *g, const Expr *e)
 	switch (e->k) {
 	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
 	case EX_NEG: fputs("-(", o); jexpr_body(o, g, e->a); fputs(")", o); return;
-	case EX_NAME:
-		for (int i = 0; i < g->consts.n; i++)
-			if (!strcmp(((const Const *)g->consts.v[i])->name, e->name)) {
-				fprintf(o, "%lld", (long long)g->constvals[i]);
-				return;
-			}
-		fputs(e->name, o);
+	case EX_NAME: {   /* a symbol or scalar by name, for the runtime; a const by its value */
+		int kp;
+		int64_t v;
+		if (graph_name(g, e->name, &kp, &v) == NAME_CONST)
+			fprintf(o, "%lld", (long long)v);
+		else
+			fputs(e->name, o);
 		return;
+	}
 	case EX_BIN:
 		fputs("(", o); jexpr_body(o, g, e->a); fprintf(o, " %c ", e->op); jexpr_body(o, g, e->b); fputs(")", o);
 		return;
@@ -258,10 +259,9 @@ static void head_json(FILE *o, const Placement *const *ps, int n, const char *ke
 		for (int j = 0; j < kp->ty->dims.n; j++) {
 			fputs(j ? ", " : "", o);
 			const Expr *e = kp->ty->dims.v[j];
-			int cst = 0;   /* a recipe const (`HD` of `const HD = 128`): its value */
-			for (int q = 0; e->k == EX_NAME && q < g->consts.n; q++)
-				cst |= !strcmp(((const Const *)g->consts.v[q])->name, e->name);
-			if (e->k == EX_NAME && !cst)
+			int kp;
+			int64_t v;   /* a recipe const (`HD` of `const HD = 128`): its value */
+			if (e->k == EX_NAME && graph_name(g, e->name, &kp, &v) != NAME_CONST)
 				json_str(o, e->name);
 			else
 				jexpr(o, g, e);

@@ -20,18 +20,13 @@
  * recipe constant (its value). */
 static void kname(FILE *o, const char *n, const void *ud)
 {
-	const Graph *g = ud;
-	for (int i = 0; i < g->kparams.n; i++)
-		if (!strcmp(((const GKParam *)g->kparams.v[i])->name, n)) {
-			fprintf(o, "p%d", i);
-			return;
-		}
-	for (int i = 0; i < g->consts.n; i++)
-		if (!strcmp(((const Const *)g->consts.v[i])->name, n)) {
-			fprintf(o, "%lld", (long long)g->constvals[i]);
-			return;
-		}
-	fputs(n, o);   /* nvcc reports it */
+	int kp;
+	int64_t v;
+	switch (graph_name(ud, n, &kp, &v)) {
+	case NAME_KPARAM: fprintf(o, "p%d", kp); return;
+	case NAME_CONST: fprintf(o, "%lld", (long long)v); return;
+	case NAME_NONE: fputs(n, o); return;   /* nvcc reports it */
+	}
 }
 
 static void cexpr(FILE *o, const Graph *g, const Expr *e)

@@ -799,6 +799,14 @@ int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes,
 /* The `inst` ids its instances take (abi_inst): instances x the most lanes;
  * the next kernel of one cubin starts after them (Graph.inst_base). */
 int graph_ids(const Graph *g);
+/* A name in one of g's run-time expressions (its grid, an expression
+ * bound to an integer param, a tensor's sizes), as check_bind allows it:
+ * an integer kernel parameter or shape symbol (*kparam: its index in
+ * g->kparams) before a recipe const (*val); a tensor's map or pointer is
+ * none, whatever its name. The glue, the monolith and the manifest all
+ * read names through it. */
+typedef enum { NAME_NONE, NAME_KPARAM, NAME_CONST } NameRef;
+NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val);
 void graph_index_binds(Arena *a, GInst *gi);   /* gi->bind from gi->binds, by param index */
 const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
 const char *kparam_kind_name(KParamKind k);         /* the manifest's "kind": "ptr", ... */
