@@ -203,7 +203,7 @@ static void param_args(FILE *o, const Graph *g, const GInst *in, const char *fir
 	}
 }
 
-/* The context a hook provider's callers pass (glue.c, hook_ctx): its
+/* The context a hook provider's callers pass (glue_hook.c, glue_hook_ctx): its
  * param values, one member each (p0, p1, ...), and the dispatch functions
  * of every hook kind (abi_hook_cases): the provider's function called
  * with the members, or the default. */
@@ -313,7 +313,7 @@ static void item_text(FILE *o, const Placement *p, const PRole *r, const void **
 	const int quad = abi_quad(p), lg = abi_rows_log2(p), pair = lg > 0;
 	const char *rows = pair ? "pairs_m" : "tiles_m", *cols = quad ? "pairs_n" : "tiles_n";
 	const GEdge *le = r->role && r->role->lanes > 1 ? r->role->lane_edge : NULL;
-	if (g->order) {   /* the tile_order hook (glue.c, order_tile) */
+	if (g->order) {   /* the tile_order hook (glue_hook.c, glue_order_tile) */
 		int nf;
 		const HookFnInfo *f = hook_fns(HK_TILE_ORDER, &nf);
 		for (int k = 0; k < 2; k++) {
