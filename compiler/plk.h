@@ -1012,9 +1012,9 @@ const Select *program_select(const Program *p, const char *name);   /* NULL: non
 int kernel_is_variant(const Program *p, const Kernel *k);           /* some select names it */
 
 struct LinkResult;
-/* mega.c: a megakernel checked, its ops ordered by their dataflow and
- * their pieces given to blocks (docs/megakernel.md). mega_sched.c prints
- * the result (--emit=schedule). */
+/* mega.c: a megakernel checked, its ops ordered by their dataflow
+ * (mega_order.c) and their pieces given to blocks (docs/megakernel.md).
+ * mega_sched.c prints the result (--emit=schedule). */
 enum { ACC_READ = 1, ACC_WRITE = 2 };   /* a write may read too */
 typedef struct MTensor {
 	const char *name;
@@ -1075,12 +1075,13 @@ typedef struct MegaPlan {
 	 * the launch's generation), zeroed once, to zero_bytes; the buffers after */
 	uint32_t zero_bytes;
 	uint64_t buf_bytes;
-	uint64_t zeroed_end;     /* the end of the last buffer bound to a `zeroed` param (mega.c): the
+	uint64_t zeroed_end;     /* the end of the last buffer bound to a `zeroed` param (mega_order.c): the
 	                          * runtime zeroes the workspace to zero_bytes + zeroed_end */
 	Vec kernels;             /* Placement*: the ops' kernels, each once */
 	int timeline;            /* --timeline: the entry takes `timeline` [blocks, ops, 4] i64 and
 	                          * writes, per block and op it runs: wait, start, end (ns), SM */
 } MegaPlan;
+int mega_order(Ctx *c, MegaPlan *mp);   /* mega_order.c: E0373-E0376, E0382, E0383; the order and waits */
 MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *m, const ArchInfo *arch);
 void mega_schedule_print(FILE *out, const MegaPlan *mp);
 /* mega_entry.c: the megakernel's __global__ entry (CUDA, NVRTC to LTO-IR),
