@@ -602,13 +602,11 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--explain")) {
 			const char *code = i + 1 < argc ? argv[i + 1] : NULL;
-			int r = code && home ? explain(stdout, arena_printf(c.arena, "%s/docs/errors", home), code) : 2;
+			int r = code && home ? explain(stdout, stderr, arena_printf(c.arena, "%s/docs/errors", home), code) : 2;
 			if (!code)
 				fputs("plkc: --explain needs an error code, e.g. --explain E0101\n", stderr);
 			else if (!home)
 				fputs("plkc: cannot find PipeLink's docs/errors: set PLK_HOME (PREFIX/share/pipelink)\n", stderr);
-			else if (r)
-				fprintf(stderr, "plkc: no explanation for `%s`: error codes look like E0101\n", code);
 			ctx_fini(&c);
 			return r ? 2 : 0;
 		}

@@ -142,8 +142,9 @@ void  error_at(Ctx *c, const char *code, Span sp, const char *fmt, ...);
  * for the code shown, or the list of the codes shown and the first one. */
 void  diag_footer(Ctx *c);
 
-/* plkc --explain: docs/errors/EXXXX.md, returns 0 when found. */
-int explain(FILE *out, const char *docs_dir, const char *code);
+/* plkc --explain: docs/errors/EXXXX.md on out, 0 when found; else what
+ * is wrong with code on err, 1. */
+int explain(FILE *out, FILE *err, const char *docs_dir, const char *code);
 
 /* -------------------------------------------------------------- system
  * sys.c: the OS layer; it reports nothing. Failure is NULL or -1 with

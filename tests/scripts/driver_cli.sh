@@ -5,7 +5,8 @@
 # deduplicated and its missing value; a fatbin in a .cubin said so;
 # component builds with -I, -D and -Xnvcc (in the object, in the cache
 # key) and the standard components' family headers; -MD -MF; --help,
-# --version, --time and --emit=header naming their subjects; --warn-spills;
+# --version, --time and --emit=header naming their subjects; --explain
+# with its code written three ways, or one that has no page; --warn-spills;
 # a copied plkc without its data (E0611).
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
@@ -148,6 +149,19 @@ has "$o" "-o FILE" "--manifest FILE" "--emit=KIND" "-MD" "-MF FILE" "-arch sm_XX
 	"-v, --verbose" "--time" "--explain" "PLKC_CACHE" "PLK_HOME" "CUDA_HOME" "OBJCOPY" "NO_COLOR" "TMPDIR"
 o=$("$PLKC" --version)
 has "$o" "plkc 0.1.0" "CUDA toolkit" "(nvcc V" "libNVVM" "NVRTC" "nvJitLink" "LLVM 14"
+
+# --explain takes E0389, e0389 or 0389; a code with no page lists its
+# stage's codes, a malformed one the stages; both exit 2.
+for c in E0389 e0389 0389; do
+	cmp -s <("$PLKC" --explain $c) docs/errors/E0389.md || fail "--explain $c does not print docs/errors/E0389.md"
+done
+o=$("$PLKC" --explain E0390 2>&1) && fail "--explain E0390 exits 0"
+has "$o" "no error E0390: plkc never reports it; the codes of its stage are:" "E0301" "E0389"
+case "$o" in *E0101*) fail "--explain E0390 lists another stage's codes: $o" ;; esac
+o=$("$PLKC" --explain E0999 2>&1) && fail "--explain E0999 exits 0"
+has "$o" "no error E0999" "E03xx contracts and composition"
+o=$("$PLKC" --explain E03 2>&1) && fail "--explain E03 exits 0"
+has "$o" "\`E03\` is not an error code" "E01xx syntax" "E06xx command line"
 
 # --emit=header of a file with two components says which it wrote.
 cat components/hopper/store_bf16.plk "$fam/my_store.plk" | sed 's/source "/source "x/' >"$tmp/two.plk"
