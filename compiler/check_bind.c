@@ -67,17 +67,6 @@ static const char *kind_str(const Type *t)
 	}
 }
 
-static int scalar_kind(const char *dt)
-{
-	if (!strcmp(dt, "i32") || !strcmp(dt, "u32"))
-		return KP_I32;
-	if (!strcmp(dt, "i64") || !strcmp(dt, "u64"))
-		return KP_I64;
-	if (!strcmp(dt, "f32"))
-		return KP_F32;
-	return -1;
-}
-
 static void wrong_kind(Chk *k, Span at, const Param *p, const GInst *gi, const char *kname,
                        Span ksp, const char *kkind, const char *help)
 {

@@ -9,6 +9,24 @@ const char *kparam_kind_name(KParamKind k)
 	return k <= KP_WORKSPACE ? s[k] : "?";
 }
 
+int scalar_kind(const char *dtype)
+{
+	if (!dtype)
+		return -1;
+	if (!strcmp(dtype, "i32") || !strcmp(dtype, "u32"))
+		return KP_I32;
+	if (!strcmp(dtype, "i64") || !strcmp(dtype, "u64"))
+		return KP_I64;
+	if (!strcmp(dtype, "f32"))
+		return KP_F32;
+	return -1;
+}
+
+const char *kparam_ctype(KParamKind k)
+{
+	return k == KP_F32 ? "float" : k == KP_I64 ? "long long" : k == KP_I32 ? "int" : "void *";
+}
+
 static void print_field(FILE *out, const GField *f, int frag)
 {
 	fprintf(out, "%s<%s, %lld x %lld, %s>", frag ? "frag" : "tile", f->dtype,

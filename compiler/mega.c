@@ -142,6 +142,16 @@ static void add_tensor(M *m, const char *name, const Type *ty, Span sp, int buff
 		error_at(m->c, "E0372", sp, "`%s` of a megakernel is a tensor, a pointer or a scalar", name);
 		return;
 	}
+	int sk = ty->k == TY_SCALAR ? scalar_kind(ty->dtype) : KP_PTR;
+	if (sk < 0) {   /* the entry and the manifest pass it as this kind */
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0333", ty->sp, "a megakernel scalar cannot be %s",
+		                   ty->dtype ? ty->dtype : "untyped");
+		d->primary.msg = "not a parameter kind";
+		diag_help(d, "scalars are i32, u32, i64, u64 or f32");
+		diag_end(m->c, d);
+		return;
+	}
+	t->kind = (KParamKind)sk;
 	/* its bytes, which slices' offsets and the buffers' layout are made
 	 * of: at most MEGA_MAX_TENSOR_BYTES, so that no sum or product of
 	 * them wraps (a wrapped size gave a buffer 0 bytes) */

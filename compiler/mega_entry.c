@@ -19,15 +19,6 @@
 #include <string.h>
 #include "plk.h"
 
-static const char *scalar_ctype(const char *dtype)
-{
-	if (!strcmp(dtype, "f32"))
-		return "float";
-	if (!strcmp(dtype, "i64") || !strcmp(dtype, "u64"))
-		return "long long";
-	return "int";
-}
-
 /* E0379: op `op`'s kernel does what a megakernel cannot undo yet. */
 static void not_linkable(Ctx *c, const MOp *op, const char *what, const char *note, const char *help)
 {
@@ -181,7 +172,7 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 		const MTensor *t = mp->tensors.v[i];
 		if (t->buffer)
 			continue;
-		fprintf(o, "%s p%d, ", t->ty->k == TY_SCALAR ? scalar_ctype(t->ty->dtype) : "void *", t->param);
+		fprintf(o, "%s p%d, ", t->ty->k == TY_SCALAR ? kparam_ctype(t->kind) : "void *", t->param);
 	}
 	if (mp->timeline)
 		fputs("long long *plk_tl, ", o);
@@ -277,8 +268,7 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 		fputs("\n    { \"name\": ", o);
 		json_str(o, t->name);
 		if (t->ty->k == TY_SCALAR)
-			fprintf(o, ", \"kind\": \"%s\" },", !strcmp(t->ty->dtype, "f32") ? "f32"
-			        : !strcmp(t->ty->dtype, "i64") || !strcmp(t->ty->dtype, "u64") ? "i64" : "i32");
+			fprintf(o, ", \"kind\": \"%s\" },", kparam_kind_name(t->kind));
 		else {
 			fputs(", \"kind\": \"ptr\"", o);
 			if (t->ty->k == TY_TENSOR) {

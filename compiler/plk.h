@@ -811,6 +811,10 @@ NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val);
 void graph_index_binds(Arena *a, GInst *gi);   /* gi->bind from gi->binds, by param index */
 const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
 const char *kparam_kind_name(KParamKind k);         /* the manifest's "kind": "ptr", ... */
+/* A scalar's kind by its dtype (KP_I32 for i32 and u32, KP_I64, KP_F32);
+ * -1 for a dtype no scalar parameter can be (bf16, u8, ...). */
+int scalar_kind(const char *dtype);
+const char *kparam_ctype(KParamKind k);             /* a scalar's C type: "int", ...; else "void *" */
 const void *frag_key(const GPort *pt);              /* its registers: the edge's, or its own */
 const char *role_name(Arena *a, const GRole *r);   /* its instances "a+b"; else "role N" */
 
@@ -1026,6 +1030,7 @@ typedef struct MTensor {
 	uint64_t bytes;          /* its size (at most MEGA_MAX_TENSOR_BYTES; 0 past it) */
 	uint64_t slice_bytes;    /* one slice of its first dimension (T[i]): bytes / dims[0] */
 	int zeroed;              /* a buffer bound to a `zeroed` param: zero when a launch starts */
+	KParamKind kind;         /* a scalar parameter's (mega.c, add_tensor): KP_I32, KP_I64, KP_F32 */
 	int elem_bytes;
 	int rank;
 	int64_t dims[8];
