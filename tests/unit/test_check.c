@@ -157,6 +157,28 @@ static void test_gemm(void)
 	CHECK_EQ_INT(ld->binds.n, 3);
 	CHECK_EQ_INT(((GBind *)ld->binds.v[2])->kparam, 4);   /* K */
 	CHECK_EQ_INT(((GBind *)st->binds.v[0])->kparam, 2);
+	/* bindings by param index (the glue's and the monolith's arguments) */
+	for (int i = 0; i < ld->comp->params.n; i++)
+		CHECK(ld->bind[i] == NULL || ld->bind[i]->decl == ld->comp->params.v[i]);
+	CHECK(ld->bind[ld->comp->params.n - 1] == ld->binds.v[2]);   /* K, the last */
+	/* a name in a run-time expression: an integer parameter or shape
+	 * symbol, else a const; never the tensor map named `a` */
+	{
+		int kp = -1;
+		int64_t v = 0;
+		CHECK_EQ_INT(graph_name(g, "M", &kp, &v), NAME_KPARAM);
+		CHECK_EQ_INT(kp, 3);
+		CHECK_EQ_INT(graph_name(g, "BM", &kp, &v), NAME_CONST);
+		CHECK_EQ_INT(v, 128);
+		CHECK_EQ_INT(graph_name(g, "a", &kp, &v), NAME_NONE);
+		CHECK_EQ_INT(graph_name(g, "nope", &kp, &v), NAME_NONE);
+	}
+	CHECK_EQ_INT(scalar_kind("u32"), KP_I32);
+	CHECK_EQ_INT(scalar_kind("u64"), KP_I64);
+	CHECK_EQ_INT(scalar_kind("f32"), KP_F32);
+	CHECK_EQ_INT(scalar_kind("bf16"), -1);
+	CHECK_EQ_INT(scalar_kind(NULL), -1);
+	CHECK_STR(kparam_ctype(KP_I64), "long long");
 
 	char *out;
 	size_t n;
