@@ -22,8 +22,8 @@ static void print_stages(FILE *err)
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* How many codes docs_dir has a page for whose first three characters
- * are prefix's ("E03"); with err, they are printed there in order, on
- * one line. */
+ * are prefix's ("E03"); with err, they are printed there in order,
+ * twelve a line. */
 static int list_stage(FILE *err, const char *docs_dir, const char *prefix)
 {
 	DIR *d = opendir(docs_dir);
@@ -32,8 +32,9 @@ static int list_stage(FILE *err, const char *docs_dir, const char *prefix)
 	char *names[1000];
 	int n = 0;
 	for (struct dirent *e; (e = readdir(d)) && n < 1000;)
-		if (strlen(e->d_name) == 8 && !strncmp(e->d_name, prefix, 3) && !strcmp(e->d_name + 5, ".md"))
-			names[n++] = strndup(e->d_name, 5);
+		if (strlen(e->d_name) == 8 && !strncmp(e->d_name, prefix, 3) && !strcmp(e->d_name + 5, ".md") &&
+		    (names[n] = strndup(e->d_name, 5)))
+			n++;
 	closedir(d);
 	qsort(names, n, sizeof *names, by_name);
 	for (int i = 0; i < n; i++) {
