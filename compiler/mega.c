@@ -533,7 +533,10 @@ static void c_expr(M *m, FILE *o, const Expr *e, const Scope *s)
 					fprintf(o, "%lldll", (long long)q->vals[i]);
 					return;
 				}
-		fprintf(o, "(long long)p%d", ((const MTensor *)namemap_get(&m->tensors, e->name))->param);
+		{   /* an f32 scalar comes only alone (check_scalar_kind): as it is */
+			const MTensor *t = namemap_get(&m->tensors, e->name);
+			fprintf(o, t->kind == KP_F32 ? "p%d" : "(long long)p%d", t->param);
+		}
 		return;
 	case EX_NEG:
 		fputs("(-", o);
@@ -558,6 +561,56 @@ static void c_expr(M *m, FILE *o, const Expr *e, const Scope *s)
 	default:
 		fputs("0", o);
 	}
+}
+
+/* The first name in e that reads a megakernel scalar of kind f32 (a
+ * const or `for` index of that name shadows it), or NULL. */
+static const Expr *float_scalar_in(M *m, const Expr *e, const Scope *s)
+{
+	if (!e)
+		return NULL;
+	if (e->k == EX_NAME) {
+		for (const Scope *q = s; q; q = q->up)
+			for (int i = 0; i < q->n; i++)
+				if (!strcmp(q->names[i], e->name))
+					return NULL;
+		const MTensor *t = namemap_get(&m->tensors, e->name);
+		return t && t->ty->k == TY_SCALAR && t->kind == KP_F32 ? e : NULL;
+	}
+	const Expr *f = float_scalar_in(m, e->a, s);
+	if (!f)
+		f = float_scalar_in(m, e->b, s);
+	for (int i = 0; !f && i < e->args.n; i++)
+		f = float_scalar_in(m, e->args.v[i], s);
+	return f;
+}
+
+/* E0389 unless the scalar argument val (NULL: the megakernel's scalar
+ * named as kp, t) suits kp: an f32 megakernel scalar passes only alone,
+ * and only to an f32 parameter; an integer expression, to any. */
+static int check_scalar_kind(M *m, const MOp *op, const KParam *kp, const Expr *val, const MTensor *t,
+                             const Scope *s)
+{
+	const Expr *f = val ? float_scalar_in(m, val, s) : NULL;
+	int alone = val ? f == val : t->kind == KP_F32;
+	if (!f && !alone)
+		return 0;
+	if (alone && scalar_kind(kp->ty->dtype) == KP_F32)
+		return 0;
+	const char *name = f ? f->name : t->name;
+	Diag *d = diag_new(m->c, DIAG_ERROR, "E0389", f ? f->sp : op->decl->sp, "parameter `%s: f32` in an integer "
+	                   "expression", name);
+	d->primary.msg = alone ? arena_printf(AR(m), "`%s` of kernel `%s` is %s", kp->name, op->k->name, kp->ty->dtype)
+	                       : "a megakernel's scalar expressions are integers";
+	diag_label(d, kp->sp, "`%s` declared here", kp->name);
+	if (alone)
+		diag_help(d, "pass `%s` to an f32 parameter, or give `%s` an integer (a const, an index or an integer "
+		          "scalar)", name, kp->name);
+	else
+		diag_help(d, "an f32 scalar passes alone and to an f32 parameter (`%s = %s`, `%s` an f32)", kp->name, name,
+		          kp->name);
+	diag_end(m->c, d);
+	return 1;
 }
 
 static const char *c_expr_str(M *m, const Expr *e, const Scope *s)
@@ -685,12 +738,12 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 			continue;
 		}
 		if (a) {
-			if (!check_scalar_names(m, a->val, s))
+			if (!check_scalar_names(m, a->val, s) && !check_scalar_kind(m, op, kp, a->val, NULL, s))
 				sk[ns] = kp, scalars[ns++] = c_expr_str(m, a->val, s);
 			continue;
 		}
 		const MTensor *t = namemap_get(&m->tensors, kp->name);
-		if (t && t->ty->k == TY_SCALAR)
+		if (t && t->ty->k == TY_SCALAR && !check_scalar_kind(m, op, kp, NULL, t, s))
 			sk[ns] = kp, scalars[ns++] = arena_printf(AR(m), "p%d", t->param);
 		if (!t || t->ty->k != TY_SCALAR) {
 			Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->sp, "`%s` of kernel `%s` is not bound", kp->name, k->name);

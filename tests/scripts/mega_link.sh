@@ -6,7 +6,8 @@
 # cubin and launch it cooperatively (tests/runtime/mock_cuda.c as the
 # driver); its monolith is written and built by nvcc; kernels a
 # megakernel cannot run yet are refused (E0379), and what it cannot emit
-# (E0377). Exit 0 pass, 1 fail, 77 skip.
+# (E0377); an f32 scalar reaches its op as it is. Exit 0 pass, 1 fail,
+# 77 skip.
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -115,6 +116,39 @@ grep -qa ".text.chain" "$tmp/chain.mono.cubin" || no "the monolith's cubin has n
 	no "llama_decode --emit=monolith: $(cat "$tmp/mlog")"
 [ "$(grep -c '^extern "C" __device__ __noinline__ void plk_main_' "$tmp/llama.mono.cu")" = 5 ] ||
 	no "llama_decode's monolith does not define five op mains"
+
+# a megakernel's f32 scalar passes to an op's f32 parameter as it is: the
+# entry truncated it through (long long) before (E0389 now refuses it in
+# an expression or for an integer parameter: tests/mega/e0389_*)
+mkdir -p "$tmp/fs"
+cat >"$tmp/fs/fs.plk" <<'PLK'
+component fs {
+  source "fs.cu"; entry plk_fs
+  arch >= sm_90
+  warps 1
+  param y: ptr<f32>
+  param s: f32
+}
+kernel k(Y: tensor<f32>[N], S: f32) {
+  grid tiles(1, 1)
+  f = fs(y = Y, s = S)
+}
+megakernel m(Y: tensor<f32>[4], scale: f32) {
+  grid blocks(132)
+  op a = k(Y = Y, S = scale)
+}
+PLK
+cat >"$tmp/fs/fs.cu" <<'CU'
+#include "plk.cuh"
+PLK_ENTRY void plk_fs(int inst, float *y, float s, int tile_m, int tile_n)
+{
+	if (tile_m == 0 && threadIdx.x == 0)
+		y[0] = s;
+}
+CU
+"$PLKC" "$tmp/fs/fs.plk" -arch sm_90a --emit=glue-ll -o "$tmp/fs/fs.ll" >"$tmp/fs/log" 2>&1 || no "f32 scalar: $(cat "$tmp/fs/log")"
+grep -q '^; .*plk_main((void \*)((char \*)p0 + 0ull), (float)(p1), 4, first, 132);' "$tmp/fs/fs.ll" ||
+	no "the f32 scalar does not reach the op as it is: $(grep '^; .*plk_main(' "$tmp/fs/fs.ll")"
 
 o=$("$PLKC" tests/mega/gemm_mlp.plk -arch sm_90a -o "$tmp/gemm.cubin" 2>&1)
 [ $? -eq 1 ] && grep -q "error\[E0379\]" <<<"$o" || no "a tensor-map op was not refused (E0379): $o"
