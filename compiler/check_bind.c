@@ -194,7 +194,7 @@ static void check_names_in(Chk *k, const Expr *e)
 			const KParam *kp = k->k->params.v[ki];
 			if (kp->ty->k == TY_SCALAR) {
 				k->kused[ki] = 1;
-				int sk = kp->ty->dtype ? scalar_kind(kp->ty->dtype) : -1;
+				int sk = scalar_kind(kp->ty->dtype);
 				if (sk != KP_I32 && sk != KP_I64) {   /* the kernel computes these in int */
 					Diag *d = diag_new(k->c, DIAG_ERROR, "E0389", e->sp, "parameter `%s: %s` in an integer "
 					                   "expression", e->name, kp->ty->dtype ? kp->ty->dtype : "?");
@@ -429,7 +429,7 @@ int bind_params(Chk *k)
 			Span at = gi->decl->sp;
 			if (a) {
 				at = a->sp;
-				int sk = p->ty->k == TY_SCALAR && p->ty->dtype ? scalar_kind(p->ty->dtype) : -1;
+				int sk = p->ty->k == TY_SCALAR ? scalar_kind(p->ty->dtype) : -1;
 				if (a->val->k != EX_NAME && (sk == KP_I32 || sk == KP_I64)) {
 					int before = k->c->nerrors;
 					check_names_in(k, a->val);
@@ -676,7 +676,7 @@ void order_kparams(Chk *k)
 			GKParam *q = arena_alloc(A(k), sizeof *q);
 			q->name = kp->name;
 			q->dtype = kp->ty->dtype;
-			q->kind = kp->ty->k == TY_PTR ? KP_PTR : scalar_kind(kp->ty->dtype ? kp->ty->dtype : "");
+			q->kind = kp->ty->k == TY_PTR ? KP_PTR : scalar_kind(kp->ty->dtype);
 			for (int i = 0; i < bounds->n; i++) {
 				Bound *b = bounds->v[i];
 				if (b->kidx == ki) {
@@ -737,18 +737,9 @@ void order_kparams(Chk *k)
 		gb->expr = b->expr;
 		vec_push(A(k), &b->gi->binds, gb);
 	}
-	/* binds in the component's param order, as the entry takes them, and
-	 * by param index (the glue's and the monolith's arguments) */
 	for (int ii = 0; ii < g->insts.n; ii++) {
 		GInst *gi = g->insts.v[ii];
-		if (!gi->cvals)
-			continue;
-		Vec sorted = { 0 };
-		for (int pi = 0; pi < gi->comp->params.n; pi++)
-			for (int j = 0; j < gi->binds.n; j++)
-				if (((GBind *)gi->binds.v[j])->decl == gi->comp->params.v[pi])
-					vec_push(A(k), &sorted, gi->binds.v[j]);
-		gi->binds = sorted;
-		graph_index_binds(A(k), gi);
+		if (gi->cvals)
+			graph_order_binds(A(k), gi);
 	}
 }

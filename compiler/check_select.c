@@ -359,17 +359,6 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
 
 /* ------------------------------------------------- launched params */
 
-/* Variant v's value of const name (1), or 0 when name is no const of it. */
-static int const_of(const Graph *g, const char *name, int64_t *v)
-{
-	for (int i = 0; i < g->consts.n; i++)
-		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
-			*v = g->constvals[i];
-			return 1;
-		}
-	return 0;
-}
-
 /* E0360 unless a name in the select's tensor dims is a const of no
  * variant, or of every variant with one value: the tensors' shapes are
  * one for all of them (the manifest's). */
@@ -379,9 +368,9 @@ static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement
 	Names ns = dim_names(c, &s->params, 0, &cap);
 	for (int i = 0; i < ns.n; i++) {
 		int64_t x0 = 0, x = 0;
-		int c0 = const_of(ps[0]->g, ns.v[i], &x0);
+		int c0 = graph_const(ps[0]->g, ns.v[i], &x0);
 		for (int v = 1; v < nv; v++) {
-			int cv = const_of(ps[v]->g, ns.v[i], &x);
+			int cv = graph_const(ps[v]->g, ns.v[i], &x);
 			if (cv == c0 && (!cv || x == x0))
 				continue;
 			Diag *d = diag_new(c, DIAG_ERROR, "E0360", vs[v].k->name_sp,

@@ -53,7 +53,7 @@ const char *did_you_mean(const char *name, const char *const *cands, int n)
 	return best;
 }
 
-static int lookup(const Scope *s, const char *name, int64_t *out)
+int scope_lookup(const Scope *s, const char *name, int64_t *out)
 {
 	for (; s; s = s->up)
 		for (int i = s->n - 1; i >= 0; i--)
@@ -128,7 +128,7 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 		*out = e->num;
 		return 0;
 	case EX_NAME:
-		if (lookup(s, e->name, out))
+		if (scope_lookup(s, e->name, out))
 			return 0;
 		unknown_name(c, e, s);
 		return -1;
@@ -201,9 +201,6 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 	return -1;
 }
 
-/* 1 when r holds in s, 0 when not, -1 when an expression did not
- * evaluate (reported): a component's `require` (check_rules.c), a
- * megakernel op's kernel's (mega.c). */
 /* The first EX_NAME node of e that says name, or NULL. */
 const Expr *expr_find_name(const Expr *e, const char *name)
 {
@@ -230,6 +227,9 @@ const Expr *require_find_name(const Require *r, const char *name)
 	return f;
 }
 
+/* 1 when r holds in s, 0 when not, -1 when an expression did not
+ * evaluate (reported): a component's `require` (check_rules.c), a
+ * megakernel op's kernel's (mega.c). */
 int require_met(Ctx *c, const Require *r, const Scope *s)
 {
 	int64_t l, v;

@@ -261,22 +261,32 @@ NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val)
 			return NAME_KPARAM;
 		}
 	}
+	return graph_const(g, name, val) ? NAME_CONST : NAME_NONE;
+}
+
+int graph_const(const Graph *g, const char *name, int64_t *val)
+{
 	for (int i = 0; i < g->consts.n; i++)
 		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
 			*val = g->constvals[i];
-			return NAME_CONST;
+			return 1;
 		}
-	return NAME_NONE;
+	return 0;
 }
 
-void graph_index_binds(Arena *a, GInst *gi)
+void graph_order_binds(Arena *a, GInst *gi)
 {
 	int np = gi->comp->params.n;
+	Vec sorted = { 0 };
 	gi->bind = arena_alloc(a, (np + 1) * sizeof *gi->bind);
 	for (int pi = 0; pi < np; pi++)
 		for (int j = 0; j < gi->binds.n; j++)
-			if (((const GBind *)gi->binds.v[j])->decl == gi->comp->params.v[pi])
-				gi->bind[pi] = gi->binds.v[j];
+			if (((const GBind *)gi->binds.v[j])->decl == gi->comp->params.v[pi]) {
+				vec_push(a, &sorted, gi->binds.v[j]);
+				if (!gi->bind[pi])
+					gi->bind[pi] = gi->binds.v[j];
+			}
+	gi->binds = sorted;
 }
 
 const char *edge_name(Arena *a, const GEdge *e)

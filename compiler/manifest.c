@@ -259,9 +259,8 @@ static void head_json(FILE *o, const Placement *const *ps, int n, const char *ke
 		for (int j = 0; j < kp->ty->dims.n; j++) {
 			fputs(j ? ", " : "", o);
 			const Expr *e = kp->ty->dims.v[j];
-			int kp;
 			int64_t v;   /* a recipe const (`HD` of `const HD = 128`): its value */
-			if (e->k == EX_NAME && graph_name(g, e->name, &kp, &v) != NAME_CONST)
+			if (e->k == EX_NAME && !graph_const(g, e->name, &v))
 				json_str(o, e->name);
 			else
 				jexpr(o, g, e);

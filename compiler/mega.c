@@ -298,19 +298,22 @@ static const OpArg *op_arg(const MItem *it, const char *name)
 }
 
 /* The names a scalar argument may use: consts, `for` indices, the
- * megakernel's scalar parameters. E0371 for another. */
-static int check_scalar_names(M *m, const Expr *e, const Scope *s)
+ * megakernel's scalar parameters. E0371 for another. *fl: the first name
+ * that reads an f32 scalar (check_scalar_kind), else left as it is. */
+static int check_scalar_names(M *m, const Expr *e, const Scope *s, const Expr **fl)
 {
 	if (!e)
 		return 0;
 	if (e->k == EX_NAME) {
-		for (const Scope *q = s; q; q = q->up)
-			for (int i = 0; i < q->n; i++)
-				if (!strcmp(q->names[i], e->name))
-					return 0;
-		const MTensor *t = namemap_get(&m->tensors, e->name);
-		if (t && t->ty->k == TY_SCALAR)
+		int64_t v;
+		if (scope_lookup(s, e->name, &v))
 			return 0;
+		const MTensor *t = namemap_get(&m->tensors, e->name);
+		if (t && t->ty->k == TY_SCALAR) {
+			if (t->kind == KP_F32 && !*fl)
+				*fl = e;
+			return 0;
+		}
 		Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", e->sp, "`%s` is not a scalar of megakernel `%s`", e->name,
 		                   m->mk->name);
 		d->primary.msg = t ? "a tensor, where a number is needed" : "unknown name";
@@ -318,9 +321,9 @@ static int check_scalar_names(M *m, const Expr *e, const Scope *s)
 		diag_end(m->c, d);
 		return 1;
 	}
-	int bad = check_scalar_names(m, e->a, s) | check_scalar_names(m, e->b, s);
+	int bad = check_scalar_names(m, e->a, s, fl) | check_scalar_names(m, e->b, s, fl);
 	for (int i = 0; i < e->args.n; i++)
-		bad |= check_scalar_names(m, e->args.v[i], s);
+		bad |= check_scalar_names(m, e->args.v[i], s, fl);
 	return bad;
 }
 
@@ -526,18 +529,17 @@ static void c_expr(M *m, FILE *o, const Expr *e, const Scope *s)
 	case EX_NUM:
 		fprintf(o, "%lldll", (long long)e->num);
 		return;
-	case EX_NAME:
-		for (const Scope *q = s; q; q = q->up)
-			for (int i = q->n - 1; i >= 0; i--)
-				if (!strcmp(q->names[i], e->name)) {
-					fprintf(o, "%lldll", (long long)q->vals[i]);
-					return;
-				}
-		{   /* an f32 scalar comes only alone (check_scalar_kind): as it is */
-			const MTensor *t = namemap_get(&m->tensors, e->name);
-			fprintf(o, t->kind == KP_F32 ? "p%d" : "(long long)p%d", t->param);
+	case EX_NAME: {
+		int64_t v;
+		if (scope_lookup(s, e->name, &v)) {
+			fprintf(o, "%lldll", (long long)v);
+			return;
 		}
+		/* an f32 scalar comes only alone (check_scalar_kind): as it is */
+		const MTensor *t = namemap_get(&m->tensors, e->name);
+		fprintf(o, t->kind == KP_F32 ? "p%d" : "(long long)p%d", t->param);
 		return;
+	}
 	case EX_NEG:
 		fputs("(-", o);
 		c_expr(m, o, e->a, s);
@@ -563,35 +565,13 @@ static void c_expr(M *m, FILE *o, const Expr *e, const Scope *s)
 	}
 }
 
-/* The first name in e that reads a megakernel scalar of kind f32 (a
- * const or `for` index of that name shadows it), or NULL. */
-static const Expr *float_scalar_in(M *m, const Expr *e, const Scope *s)
-{
-	if (!e)
-		return NULL;
-	if (e->k == EX_NAME) {
-		for (const Scope *q = s; q; q = q->up)
-			for (int i = 0; i < q->n; i++)
-				if (!strcmp(q->names[i], e->name))
-					return NULL;
-		const MTensor *t = namemap_get(&m->tensors, e->name);
-		return t && t->ty->k == TY_SCALAR && t->kind == KP_F32 ? e : NULL;
-	}
-	const Expr *f = float_scalar_in(m, e->a, s);
-	if (!f)
-		f = float_scalar_in(m, e->b, s);
-	for (int i = 0; !f && i < e->args.n; i++)
-		f = float_scalar_in(m, e->args.v[i], s);
-	return f;
-}
-
 /* E0389 unless the scalar argument val (NULL: the megakernel's scalar
  * named as kp, t) suits kp: an f32 megakernel scalar passes only alone,
- * and only to an f32 parameter; an integer expression, to any. */
-static int check_scalar_kind(M *m, const MOp *op, const KParam *kp, const Expr *val, const MTensor *t,
-                             const Scope *s)
+ * and only to an f32 parameter; an integer expression, to any. f: val's
+ * first name of an f32 scalar (check_scalar_names), or NULL. */
+static int check_scalar_kind(M *m, const MOp *op, const KParam *kp, const Expr *val, const Expr *f,
+                             const MTensor *t)
 {
-	const Expr *f = val ? float_scalar_in(m, val, s) : NULL;
 	int alone = val ? f == val : t->kind == KP_F32;
 	if (!f && !alone)
 		return 0;
@@ -656,8 +636,7 @@ static void op_args(M *m, MOp *op, const Graph *g, const Dims *dims, const char 
 		if (kp->kind == KP_I32 || kp->kind == KP_I64 || kp->kind == KP_F32)
 			for (int j = 0; j < ns; j++)
 				if (!strcmp(sk[j]->name, kp->name))
-					op->args[i] = arena_printf(AR(m), "(%s)(%s)", kp->kind == KP_F32 ? "float"
-					                           : kp->kind == KP_I64 ? "long long" : "int", scalars[j]);
+					op->args[i] = arena_printf(AR(m), "(%s)(%s)", kparam_ctype(kp->kind), scalars[j]);
 		/* a tensor map or a workspace: left NULL (E0379 when linked) */
 	}
 }
@@ -738,12 +717,13 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 			continue;
 		}
 		if (a) {
-			if (!check_scalar_names(m, a->val, s) && !check_scalar_kind(m, op, kp, a->val, NULL, s))
+			const Expr *fl = NULL;
+			if (!check_scalar_names(m, a->val, s, &fl) && !check_scalar_kind(m, op, kp, a->val, fl, NULL))
 				sk[ns] = kp, scalars[ns++] = c_expr_str(m, a->val, s);
 			continue;
 		}
 		const MTensor *t = namemap_get(&m->tensors, kp->name);
-		if (t && t->ty->k == TY_SCALAR && !check_scalar_kind(m, op, kp, NULL, t, s))
+		if (t && t->ty->k == TY_SCALAR && !check_scalar_kind(m, op, kp, NULL, NULL, t))
 			sk[ns] = kp, scalars[ns++] = arena_printf(AR(m), "p%d", t->param);
 		if (!t || t->ty->k != TY_SCALAR) {
 			Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->sp, "`%s` of kernel `%s` is not bound", kp->name, k->name);

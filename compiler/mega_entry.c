@@ -172,7 +172,7 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 		const MTensor *t = mp->tensors.v[i];
 		if (t->buffer)
 			continue;
-		fprintf(o, "%s p%d, ", t->ty->k == TY_SCALAR ? kparam_ctype(t->kind) : "void *", t->param);
+		fprintf(o, "%s p%d, ", kparam_ctype(t->kind), t->param);
 	}
 	if (mp->timeline)
 		fputs("long long *plk_tl, ", o);

@@ -674,7 +674,7 @@ typedef struct GInst {
 	int cluster;             /* `cluster N`: the blocks of a cluster it works with;
 	                            N > 1: its ring slots reach all N (multicast) */
 	Vec ports, bufs, bars, binds;  /* GPort*, GBuf*, GBar*, GBind* */
-	const struct GBind **bind;     /* check_bind: by the component's param index; NULL: unbound */
+	const struct GBind **bind;     /* by the component's param index (graph_order_binds); NULL: unbound */
 	int role;                /* set by check: index into Graph.roles; -1: none (hook providers) */
 	int hooks;               /* a hook provider: its ports are all `out hook`s, it has no warps */
 	/* link.c (link_decide): the object that defines its entry and the
@@ -808,7 +808,11 @@ int graph_ids(const Graph *g);
  * read names through it. */
 typedef enum { NAME_NONE, NAME_KPARAM, NAME_CONST } NameRef;
 NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val);
-void graph_index_binds(Arena *a, GInst *gi);   /* gi->bind from gi->binds, by param index */
+int graph_const(const Graph *g, const char *name, int64_t *val);   /* 1: a const of g's kernel */
+/* gi->binds in its component's param order, as the entry takes them, and
+ * gi->bind by param index (check_bind; the glue's and the monolith's
+ * arguments) */
+void graph_order_binds(Arena *a, GInst *gi);
 const char *edge_name(Arena *a, const GEdge *e);   /* "from.port -> to.port" */
 const char *kparam_kind_name(KParamKind k);         /* the manifest's "kind": "ptr", ... */
 /* A scalar's kind by its dtype (KP_I32 for i32 and u32, KP_I64, KP_F32);
@@ -983,6 +987,7 @@ const Port *comp_split_port(const Component *c);   /* its `split` port; NULL */
 /* eval.c: integer expressions over named constants */
 typedef struct Scope { const char **names; const int64_t *vals; int n; const struct Scope *up; } Scope;
 int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
+int scope_lookup(const Scope *s, const char *name, int64_t *out);  /* 1: name in s (the innermost, last first) */
 int require_met(Ctx *c, const Require *r, const Scope *s);           /* 1 met, 0 not, -1 error (reported) */
 const Expr *expr_find_name(const Expr *e, const char *name);       /* its first EX_NAME `name`, or NULL */
 const Expr *require_find_name(const Require *r, const char *name);  /* the same over a condition */

@@ -69,7 +69,7 @@ static void fx_param(Ctx *c, Component *cp, GInst *in, const char *name, TypeKin
 	GBind *b = arena_alloc(c->arena, sizeof *b);
 	b->param = name, b->decl = pa, b->kparam = kp;
 	vec_push(c->arena, &in->binds, b);
-	graph_index_binds(c->arena, in);
+	graph_order_binds(c->arena, in);
 }
 
 static GPort *fx_port(Ctx *c, GInst *in, const char *name, PortDir dir, TypeKind k, const char *dtype,
