@@ -353,8 +353,17 @@ static const Component *pick_component(Ctx *c, const Options *o, const Program *
 		error_at(c, "E0605", span_none, "no component named `%s` in `%s`", o->component, o->input);
 		return NULL;
 	}
-	if (!first)
-		first = p->comps.v[0];
+	if (!first) {   /* only components that `use` brought in: name one */
+		const Component *c0 = p->comps.v[0];
+		Diag *d = diag_new(c, DIAG_ERROR, "E0604", span_none, "`%s` declares no component of its own to compile",
+			o->input);
+		diag_note(d, "its components come from the files it uses, `%s` the first", c0->name);
+		if (p->kernels.n || p->megas.n)
+			diag_help(d, "to link its kernels, drop -c: `plkc %s`", o->input);
+		diag_help(d, "to compile a component it uses, name it: `--component %s`", c0->name);
+		diag_end(c, d);
+		return NULL;
+	}
 	if (n > 1) {
 		Diag *d = diag_new(c, DIAG_NOTE, NULL, first->name_sp, "%s component `%s`, the first of %d in `%s`",
 			o->emit == EMIT_HEADER ? "the header of" : "compiling", first->name, n, o->input);
@@ -463,7 +472,10 @@ static int run(Ctx *c, Options *o)
 		return 1;
 	if (o->compile_only || o->emit == EMIT_HEADER) {
 		if (p->comps.n == 0) {
-			error_at(c, "E0604", span_none, "`%s` declares no component to compile", o->input);
+			Diag *d = diag_new(c, DIAG_ERROR, "E0604", span_none, "`%s` declares no component to compile", o->input);
+			if (p->kernels.n || p->megas.n)
+				diag_help(d, "to link its kernels, drop -c: `plkc %s`", o->input);
+			diag_end(c, d);
 			return 1;
 		}
 		const Component *comp = pick_component(c, o, p);

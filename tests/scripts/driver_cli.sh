@@ -7,7 +7,8 @@
 # key) and the standard components' family headers; -MD -MF; --help,
 # --version, --time and --emit=header naming their subjects; --explain
 # with its code written three ways, or one that has no page; --warn-spills;
-# a copied plkc without its data (E0611).
+# an unknown arch (E0602); nothing to build (E0604); a copied plkc
+# without its data (E0611).
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 [ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
@@ -185,6 +186,28 @@ o=$("$PLKC" "$tmp/spill.plk" -I examples --kernel attn_causal_bn176 -arch sm_90a
 case $o in *spills*) fail "spills said without --warn-spills: $o" ;; esac   # (stderr: LSan's notes may be there)
 o=$("$PLKC" $G -arch sm_90a --warn-spills -o "$tmp/g.cubin" 2>&1) || fail "--warn-spills, gemm: $o"
 case $o in *spills*) fail "--warn-spills on a kernel without spills: $o" ;; esac
+
+# An arch plkc does not know (E0602, naming the ones it does); a file with
+# nothing to build: no kernel (E0604, with the -c that compiles its
+# components), -c of a file of a kernel alone, and -c of a recipe whose components
+# all come from the files it uses (until 2026-12-05 it compiled the first
+# of those without a word).
+o=$("$PLKC" $G -arch sm_99 -o "$tmp/x.cubin" 2>&1); [ $? -eq 1 ] || fail "-arch sm_99: exit"
+has "$o" "error[E0602]: unknown arch \`sm_99\`" "= note: known arches: sm_80, sm_90, sm_90a"
+[ -e "$tmp/x.cubin" ] && fail "-arch sm_99 wrote a cubin"
+o=$("$PLKC" tests/objects/add.plk -arch sm_90a -o "$tmp/x.cubin" 2>&1); [ $? -eq 1 ] || fail "no kernel: exit"
+has "$o" "error[E0604]: \`tests/objects/add.plk\` declares no kernel" "help: to compile a component on its own, use \`plkc -c tests/objects/add.plk\`"
+"$PLKC" tests/objects/add.plk --check || fail "--check of a file of components"
+printf 'kernel k(A: tensor<bf16>[M]) {\n  grid tiles(1, 1)\n}\n' >"$tmp/k.plk"
+o=$("$PLKC" -c "$tmp/k.plk" -arch sm_90a -o "$tmp/x.o" 2>&1); [ $? -eq 1 ] || fail "-c of kernels only: exit"
+has "$o" "error[E0604]:" "k.plk\` declares no component to compile" "= help: to link its kernels, drop -c"
+# -c of a recipe: its components are the files' it uses, not its own; one
+# of them is compiled only when named
+o=$("$PLKC" -c $G -arch sm_90a -o "$tmp/x.o" 2>&1); [ $? -eq 1 ] || fail "-c of a recipe: exit"
+has "$o" "error[E0604]: \`$G\` declares no component of its own to compile" "= help: to link its kernels, drop -c" \
+	"= help: to compile a component it uses, name it: \`--component tma_load_ab\`"
+[ -e "$tmp/x.o" ] && fail "-c of a recipe wrote an object"
+"$PLKC" -c $G --component tma_load_ab -arch sm_90a -o "$tmp/x.o" && [ -s "$tmp/x.o" ] || fail "-c --component of a used one"
 
 # A plkc copied away from its data: E0611 names the cause (not nvcc's
 # "plk.cuh: No such file"); PLK_HOME gives it back.
