@@ -6,14 +6,16 @@
 # Per shape and kernel: its name, grid, block, cluster, registers, dynamic
 # shared memory, duration, and the SMs' active cycles (min / mean / max of
 # the elapsed cycles). cuBLAS may run two kernels (a split K and its
-# reduction): both are listed.
+# reduction): both are listed. With the bytes read from DRAM and their
+# rate over the kernel's duration (a weight-streaming kernel's figure of
+# merit at small M).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . bench/gpu_lib.sh
 build_runtime || exit 1
 cubin=$1
 shift
-metrics="gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max"
+metrics="gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max,dram__bytes_read.sum"
 table() {   # table CSV SHAPE: one row per kernel profiled
 	python3 - "$1" "$2" <<'PY'
 import csv, sys
@@ -30,15 +32,17 @@ for vals in rows[head + 1:]:
         except (KeyError, ValueError):
             return float("nan")
     el = f("gpc__cycles_elapsed.max")
-    print("| %s | %s | %d | %d | %dx%d | %d | %d | %.1f | %.2f / %.2f / %.2f |" % (
+    us = f("gpu__time_duration.sum") / 1e3
+    print("| %s | %s | %d | %d | %dx%d | %d | %d | %.1f | %.2f / %.2f / %.2f | %.0f | %.2f |" % (
         sys.argv[2], v["Kernel Name"][:60], f("launch__grid_size"), f("launch__block_size"),
         f("launch__cluster_dim_x"), f("launch__cluster_dim_y"), f("launch__registers_per_thread"),
         f("launch__shared_mem_per_block_dynamic"), f("gpu__time_duration.sum") / 1e3,
-        f("sm__cycles_active.min") / el, f("sm__cycles_active.avg") / el, f("sm__cycles_active.max") / el))
+        f("sm__cycles_active.min") / el, f("sm__cycles_active.avg") / el, f("sm__cycles_active.max") / el,
+        f("dram__bytes_read.sum") / 1e6, f("dram__bytes_read.sum") / us / 1e6))
 PY
 }
-echo "| M x N x K | kernel | grid | block | cluster | regs | dyn smem | us | SM active min / mean / max |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| M x N x K | kernel | grid | block | cluster | regs | dyn smem | us | SM active min / mean / max | DRAM read MB | TB/s |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for shape in "$@"; do
 	IFS=x read -r m n k <<<"$shape"
 	cat >"$O/cublas.py" <<PY
