@@ -128,9 +128,9 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 		for (int i = 0; i < ps[v]->roles.n; i++)
 			rings |= ((const PRole *)ps[v]->roles.v[i])->role->lanes > 1;
 	}
-	fputs("static __device__ __forceinline__ long long plk_mk_ceil_div(long long a, long long b) { return (a + b - 1) / b; }\n"
-	      "static __device__ __forceinline__ long long plk_mk_min(long long a, long long b) { return a < b ? a : b; }\n"
-	      "static __device__ __forceinline__ long long plk_mk_max(long long a, long long b) { return a > b ? a : b; }\n"
+	fputs("static __device__ __forceinline__ __attribute__((unused)) long long plk_mk_ceil_div(long long a, long long b) { return (a + b - 1) / b; }\n"
+	      "static __device__ __forceinline__ __attribute__((unused)) long long plk_mk_min(long long a, long long b) { return a < b ? a : b; }\n"
+	      "static __device__ __forceinline__ __attribute__((unused)) long long plk_mk_max(long long a, long long b) { return a > b ? a : b; }\n"
 	      "static __device__ __forceinline__ void plk_mk_wait(const unsigned *c, unsigned target)\n"
 	      "{\n\tfor (;;) {\n\t\tunsigned v;\n"
 	      "\t\tasm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(c) : \"memory\");\n"
