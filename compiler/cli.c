@@ -2,6 +2,7 @@
  * Options (driver.h) and the Ctx's flags. Every mistake is a message on
  * stderr and exit status 2, before anything is read. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "driver.h"
 
@@ -62,6 +63,8 @@ const char cli_usage[] =
 	"                       (and --emit=header), a constant of the contract: the value the\n"
 	"                       object is built for\n"
 	"  -Xnvcc ARG           pass ARG to nvcc; repeat for several\n"
+	"  -j, --jobs N         run at most N nvcc at once for the objects a link builds (default:\n"
+	"                       the processors online)\n"
 	"                       -I, -D and -Xnvcc are recorded in the object and in its cache key\n"
 	"\n"
 	"Diagnostics:\n"
@@ -168,6 +171,7 @@ int cli_parse(Ctx *c, Options *o, int argc, char **argv)
 		{ "-o", "a file name (or - for stdout)" }, { "-I", "a directory" }, { "-D", "NAME=VALUE" },
 		{ "--emit", "a kind" }, { "--kernel", "a name" }, { "--component", "a name" },
 		{ "--manifest", "a file name" }, { "-MF", "a file name" },
+		{ "-j", "a number of jobs, e.g. -j 4" }, { "--jobs", "a number of jobs, e.g. --jobs 4" },
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -205,6 +209,13 @@ int cli_parse(Ctx *c, Options *o, int argc, char **argv)
 				o->manifest = v;
 			else if (!strcmp(opt, "-MF"))
 				o->depfile = v, o->md = 1;
+			else {   /* -j, --jobs */
+				char *end;
+				long j = strtol(v, &end, 10);
+				if (*end || j < 1 || j > 1024)
+					return cli_bad_usage("%s", arena_printf(c->arena, "%s takes a number of jobs from 1 to 1024, not `%s`", opt, v));
+				c->jobs = (int)j;
+			}
 		} else if (!strcmp(a, "-Xnvcc")) {
 			if (i + 1 >= argc)
 				return cli_bad_usage("%s", "-Xnvcc needs an argument for nvcc");

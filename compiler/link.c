@@ -688,6 +688,24 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch,
 	int before = c->nerrors;
 	if (link_check_ids(c, ps, n))
 		return -1;
+	/* the objects the cache lacks, built several at once first; then
+	 * inst_object finds each current (a shipped object is used as it is) */
+	int nreq = 0;
+	for (int v = 0; v < n; v++)
+		nreq += ps[v]->g->insts.n;
+	ObjReq *reqs = arena_alloc(c->arena, (nreq ? nreq : 1) * sizeof *reqs);
+	nreq = 0;
+	for (int v = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+			const GInst *in = ps[v]->g->insts.v[i];
+			const Component *cp = in->comp;
+			if (cp->object && (object_serves(cp, in->cvals) || !cp->decl))
+				continue;
+			reqs[nreq++] = (ObjReq){ cp->object ? cp->decl : cp, in->cvals, arch,
+			                         other_specialization(ps, n, in) != NULL };
+		}
+	if (object_prebuild(c, reqs, nreq))
+		return -1;
 	for (int v = 0, k = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
 			GInst *in = ps[v]->g->insts.v[i];

@@ -721,33 +721,51 @@ static int read_deps(Ctx *c, const Component *comp, const Key *k, const char *de
 /* The object of comp for k to out (and its header to hdr), all written in
  * a temporary directory beside out and renamed into place together; its
  * digest in digest. */
-static int build(Ctx *c, const Component *comp, const Key *k, const char *out, const char *hdr,
-                 const int64_t *hdr_cvals, char digest[65])
+/* A component's build: build_start writes the header and starts nvcc,
+ * build_finish waits for it and makes the object (its deps, the entry's
+ * check, the contract section, objcopy, the commit); object_prebuild
+ * keeps several under way. */
+typedef struct Build {
+	const Component *comp;
+	const Key *k;
+	const char *out, *hdr;
+	const int64_t *hdr_cvals;
+	char tdir[PATH_MAX];     /* absolute; "" once removed */
+	const char *code, *depf, *log;
+	long pid;                /* nvcc's; -1: it could not be started */
+	double t0;
+} Build;
+
+/* The most of nvcc's output a diagnostic shows. */
+enum { NVCC_LOG_MAX = 1 << 20 };
+
+static int build_start(Ctx *c, Build *b)
 {
-	char tdir[PATH_MAX];
-	if (sys_tmp_beside(tdir, sizeof tdir, out)) {
-		io_error(c, comp, "cannot create a directory beside the output", out);
+	const Component *comp = b->comp;
+	const Key *k = b->k;
+	char *tdir = b->tdir;
+	if (sys_tmp_beside(tdir, sizeof b->tdir, b->out)) {
+		io_error(c, comp, "cannot create a directory beside the output", b->out);
+		tdir[0] = 0;
 		return -1;
 	}
 	char atdir[PATH_MAX];   /* nvcc runs elsewhere: its paths are absolute */
-	if (!realpath(tdir, atdir) || strlen(atdir) >= sizeof tdir) {
+	if (!realpath(tdir, atdir) || strlen(atdir) >= sizeof b->tdir) {
 		io_error(c, comp, "cannot resolve a directory beside the output", tdir);
 		sys_rmdir_files(tdir);
+		tdir[0] = 0;
 		return -1;
 	}
 	strcpy(tdir, atdir);
-	int rc = -1;
-	char *log = NULL, *sec = NULL, *htext = NULL;
-	size_t secn = 0, hn = 0;
-	Obj co;
-	memset(&co, 0, sizeof co);
 	const char *hfile = arena_printf(c->arena, "%s/%s.plk.h", tdir, comp->name);
-	const char *code = arena_printf(c->arena, "%s/code.o", tdir), *depf = arena_printf(c->arena, "%s/deps.d", tdir);
-	const char *secf = arena_printf(c->arena, "%s/contract", tdir), *objf = arena_printf(c->arena, "%s/object.o", tdir);
-	const char *hdrf = arena_printf(c->arena, "%s/header.h", tdir);
+	b->code = arena_printf(c->arena, "%s/code.o", tdir);
+	b->depf = arena_printf(c->arena, "%s/deps.d", tdir);
+	b->log = arena_printf(c->arena, "%s/nvcc.log", tdir);
 	if (sys_write_file(hfile, k->header, k->hlen)) {
 		io_error(c, comp, "cannot write the component's header", hfile);
-		goto out;
+		sys_rmdir_files(tdir);
+		tdir[0] = 0;
+		return -1;
 	}
 	Vec argv = { 0 };
 	vec_push(c->arena, &argv, (char *)object_nvcc(c));
@@ -769,7 +787,7 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 		vec_push(c->arena, &argv, arena_printf(c->arena, "-I%s", abs_dir(c, c->components_dir)));
 	vec_push(c->arena, &argv, "-MD");         /* the files it reads: the object's deps */
 	vec_push(c->arena, &argv, "-MF");
-	vec_push(c->arena, &argv, (char *)depf);
+	vec_push(c->arena, &argv, (char *)b->depf);
 	vec_push(c->arena, &argv, "-x");
 	vec_push(c->arena, &argv, "cu");
 	/* by its real path, nvcc run in the source's directory: nvcc names
@@ -779,7 +797,7 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 	const char *base = strrchr(k->srcpath, '/');
 	vec_push(c->arena, &argv, arena_printf(c->arena, "%s/%s", k->srcdir, base ? base + 1 : k->srcpath));
 	vec_push(c->arena, &argv, "-o");
-	vec_push(c->arena, &argv, (char *)code);
+	vec_push(c->arena, &argv, (char *)b->code);
 	vec_push(c->arena, &argv, NULL);
 	if (c->verbose) {
 		fputs("plkc:", c->err);
@@ -787,12 +805,31 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 			fprintf(c->err, " %s", (char *)argv.v[i]);
 		fputc('\n', c->err);
 	}
-	double t0 = plk_clock();
-	int st = sys_run_in(k->srcdir, (char *const *)argv.v, &log);
+	b->t0 = plk_clock();
+	if (sys_spawn_in(k->srcdir, (char *const *)argv.v, b->log, &b->pid))
+		b->pid = -1;   /* build_finish says so */
+	return 0;
+}
+
+static int build_finish(Ctx *c, Build *b, char digest[65])
+{
+	const Component *comp = b->comp;
+	const Key *k = b->k;
+	const char *tdir = b->tdir, *code = b->code, *depf = b->depf;
+	int rc = -1;
+	char *log = NULL, *sec = NULL, *htext = NULL;
+	size_t secn = 0, hn = 0, logn = 0;
+	Obj co;
+	memset(&co, 0, sizeof co);
+	const char *secf = arena_printf(c->arena, "%s/contract", tdir), *objf = arena_printf(c->arena, "%s/object.o", tdir);
+	const char *hdrf = arena_printf(c->arena, "%s/header.h", tdir);
+	const char *out = b->out, *hdr = b->hdr;
+	int st = b->pid < 0 ? -1 : sys_wait(b->pid);
+	log = sys_read_file(b->log, NVCC_LOG_MAX, &logn);
 	const char *what = arena_printf(c->arena, "nvcc %s for", comp->name);
 	for (int i = 0; i < k->narches; i++)
 		what = arena_printf(c->arena, "%s %s", what, k->arches[i]);
-	ctx_time(c, what, t0);
+	ctx_time(c, what, b->t0);
 	if (st) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0209", comp->source_sp.src >= 0 ? comp->source_sp : comp->name_sp,
 			"nvcc failed to compile `%s` for component `%s`", comp->source, comp->name);
@@ -869,7 +906,7 @@ static int build(Ctx *c, const Component *comp, const Key *k, const char *out, c
 	}
 	if (hdr) {
 		m = open_memstream(&htext, &hn);
-		if (!m || (contract_header(m, comp, hdr_cvals), fclose(m)) || sys_write_file(hdrf, htext, hn) ||
+		if (!m || (contract_header(m, comp, b->hdr_cvals), fclose(m)) || sys_write_file(hdrf, htext, hn) ||
 		    chmod(hdrf, 0666 & ~mask)) {
 			io_error(c, comp, "cannot write its header", hdrf);
 			goto out;
@@ -888,7 +925,15 @@ out:
 	free(sec);
 	free(htext);
 	sys_rmdir_files(tdir);
+	b->tdir[0] = 0;
 	return rc;
+}
+
+static int build(Ctx *c, const Component *comp, const Key *k, const char *out, const char *hdr,
+                 const int64_t *hdr_cvals, char digest[65])
+{
+	Build b = { .comp = comp, .k = k, .out = out, .hdr = hdr, .hdr_cvals = hdr_cvals };
+	return build_start(c, &b) ? -1 : build_finish(c, &b, digest);
 }
 
 int object_build(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo **arches, int narches,
@@ -934,19 +979,22 @@ const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, cons
 	return object_for_sym(c, comp, cvals, arch, 0, NULL, digest);
 }
 
-const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
-                           int rename, const char **sym, char digest[65])
+/* The cache's entry for comp at cvals and arch: *k its key (the caller
+ * key_fini's it, also on error), *path the object's, *sym the symbol it
+ * defines; *fresh 1 when the cached object is current (digest then its
+ * digest). -1 after reporting. */
+static int cache_lookup(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch, int rename,
+                        Key *k, const char **path, const char **sym, int *fresh, char digest[65])
 {
+	memset(k, 0, sizeof *k);
+	*fresh = 0;
 	const int64_t *cv = component_cvals(c, comp, cvals, NULL, NULL);
-	if (!cv)
-		return NULL;
-	Key k;
-	if (make_key(c, comp, cv, &arch, 1, &k, 0))
-		return NULL;
-	const char *name = rename ? key_rename(c, comp, &k) : comp->entry;
+	if (!cv || make_key(c, comp, cv, &arch, 1, k, 0))
+		return -1;
+	const char *name = rename ? key_rename(c, comp, k) : comp->entry;
 	if (sym)
 		*sym = name;
-	const char *dir = object_cache_dir(c), *path = NULL;
+	const char *dir = object_cache_dir(c);
 	if (!dir || sys_mkdirs(dir)) {
 		int err = errno;
 		Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp, "cannot use the object cache for component `%s`", comp->name);
@@ -956,34 +1004,89 @@ const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, 
 			diag_note(d, "neither PLKC_CACHE, XDG_CACHE_HOME nor HOME is set");
 		diag_help(d, "set PLKC_CACHE to a writable directory");
 		diag_end(c, d);
-		goto out;
+		return -1;
 	}
 	sys_sweep(dir, NULL);       /* what killed runs left */
-	path = arena_printf(c->arena, "%s/%s-%.16s.o", dir, comp->name, k.key);
+	*path = arena_printf(c->arena, "%s/%s-%.16s.o", dir, comp->name, k->key);
 	Obj o;
-	ObjErr r = obj_open(c, path, span_none, 1, &o);
+	ObjErr r = obj_open(c, *path, span_none, 1, &o);
 	const char *changed = NULL, *why = NULL;
 	if (r == OBJ_OK && (strcmp(o.component, comp->name) ||
-	                    !obj_same_set((const char **)o.arches.v, o.arches.n, k.arches, k.narches)))
+	                    !obj_same_set((const char **)o.arches.v, o.arches.n, k->arches, k->narches)))
 		why = "it holds another component or other arches";
-	else if (r == OBJ_OK && deps_current(c, &o, k.srcdir, dir_of(c, k.srcpath), k.key, &changed))
+	else if (r == OBJ_OK && deps_current(c, &o, k->srcdir, dir_of(c, k->srcpath), k->key, &changed))
 		why = changed ? arena_printf(c->arena, "`%s` changed", changed) : "its hash differs";
 	else if (r == OBJ_MISMATCH)
 		why = "its code does not match its contract";
 	else if (r != OBJ_OK && r != OBJ_MISSING)
 		why = o.why ? o.why : "it cannot be read";
-	int fresh = r == OBJ_OK && !why;
-	if (fresh && digest)
+	*fresh = r == OBJ_OK && !why;
+	if (*fresh && digest)
 		memcpy(digest, o.digest, 65);
 	if (why && c->verbose)
-		fprintf(c->err, "plkc: rebuilding cached object %s: %s\n", path, why);
+		fprintf(c->err, "plkc: rebuilding cached object %s: %s\n", *path, why);
 	obj_fini(&o);
+	return 0;
+}
+
+const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, const ArchInfo *arch,
+                           int rename, const char **sym, char digest[65])
+{
+	Key k;
+	const char *path = NULL;
+	int fresh;
 	char dg[65];
-	if (!fresh && build(c, comp, &k, path, NULL, NULL, digest ? digest : dg))
+	if (cache_lookup(c, comp, cvals, arch, rename, &k, &path, sym, &fresh, digest))
+		path = NULL;
+	else if (!fresh && build(c, comp, &k, path, NULL, NULL, digest ? digest : dg))
 		path = NULL;
 	if (path && c->verbose)   /* which object serves it (tests: one core for every variant) */
 		fprintf(c->err, "plkc: object of `%s`: %s\n", comp->name, path);
-out:
 	key_fini(&k);
 	return path;
+}
+
+/* How many nvcc at once: -j, else the processors online. */
+static int build_jobs(const Ctx *c)
+{
+	if (c->jobs > 0)
+		return c->jobs;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int object_prebuild(Ctx *c, const ObjReq *reqs, int n)
+{
+	int before = c->nerrors, jobs = build_jobs(c), nb = 0, done = 0;
+	Key *keys = arena_alloc(c->arena, (n ? n : 1) * sizeof *keys);
+	Build *bs = arena_alloc(c->arena, (n ? n : 1) * sizeof *bs);
+	double t0 = plk_clock();
+	for (int i = 0; i < n; i++) {
+		const char *path;
+		int fresh, dup = 0;
+		if (cache_lookup(c, reqs[i].comp, reqs[i].cvals, reqs[i].arch, reqs[i].rename, &keys[nb], &path, NULL,
+		                 &fresh, NULL) || fresh) {
+			key_fini(&keys[nb]);
+			continue;
+		}
+		for (int j = 0; j < nb && !dup; j++)   /* two instances of one object */
+			dup = !strcmp(bs[j].out, path);
+		if (dup) {
+			key_fini(&keys[nb]);
+			continue;
+		}
+		if (nb - done == jobs && bs[done].tdir[0])   /* the oldest first: diagnostics in the order asked */
+			build_finish(c, &bs[done], (char[65]){ 0 });
+		done += nb - done == jobs;
+		bs[nb] = (Build){ .comp = reqs[i].comp, .k = &keys[nb], .out = path };
+		build_start(c, &bs[nb++]);   /* failed: reported, its tdir "" */
+	}
+	for (; done < nb; done++)
+		if (bs[done].tdir[0])
+			build_finish(c, &bs[done], (char[65]){ 0 });
+	for (int j = 0; j < nb; j++)
+		key_fini(&keys[j]);
+	if (nb)
+		ctx_time(c, arena_printf(c->arena, "component objects (%d, %d at once)", nb, jobs < nb ? jobs : nb), t0);
+	return c->nerrors == before ? 0 : -1;
 }

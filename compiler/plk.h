@@ -110,6 +110,7 @@ typedef struct Ctx {
 	Vec deps;            /* char*: files a build read beyond the .plk sources (-MD) */
 	const char *cache_dir;   /* component object cache */
 	int verbose;
+	int jobs;                /* -j: component builds at once (0: the processors online) */
 	int warn_spills;         /* --warn-spills: a warning where ptxas spills registers */
 	int timing;              /* --time: stage times on stderr */
 	int engine_lib;          /* --engine-lib: the engines' device libraries in the link */
@@ -160,6 +161,12 @@ enum { SYS_ENOTREG = 0x10001 };
  * its stdout and stderr go to *log (the first MiB), or with log NULL to ours. */
 int sys_run(char *const argv[], char **log);
 int sys_run_in(const char *dir, char *const argv[], char **log);  /* in directory dir */
+/* argv started in dir (NULL: here), its stdout and stderr to the file
+ * log (an absolute path; made or emptied), not waited for: 0 and *pid,
+ * else -1 (errno); sys_wait(pid) then gives its exit status as sys_run,
+ * or -1. For several tools at once (object_prebuild). */
+int sys_spawn_in(const char *dir, char *const argv[], const char *log, long *pid);
+int sys_wait(long pid);
 /* A whole regular file of at most max bytes; else NULL with errno EISDIR,
  * SYS_ENOTREG or EFBIG (or open's). Never blocks on a FIFO. */
 char *sys_read_file(const char *path, size_t max, size_t *len);
@@ -915,6 +922,18 @@ const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, 
  * stale; NULL on error. With digest, its digest (obj_digest). */
 const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals,
                        const ArchInfo *arch, char digest[65]);
+/* An object a link needs: object_for_sym's arguments. */
+typedef struct ObjReq {
+	const Component *comp;
+	const int64_t *cvals;
+	const ArchInfo *arch;
+	int rename;
+} ObjReq;
+/* Builds the cached objects of reqs that are missing or stale, Ctx.jobs
+ * nvcc at once (0: the processors online), so that object_for_sym then
+ * finds each current; one build an object. Errors in the order of reqs;
+ * 0 ok. */
+int object_prebuild(Ctx *c, const ObjReq *reqs, int n);
 /* "V13.0.88": the nvcc release the objects are built with; NULL when nvcc does not run. */
 const char *object_toolkit_version(Ctx *c);
 const char *object_cache_dir(Ctx *c);   /* where objects are cached; NULL: nowhere */

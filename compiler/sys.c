@@ -73,6 +73,34 @@ int sys_run_in(const char *dir, char *const argv[], char **log)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+int sys_spawn_in(const char *dir, char *const argv[], const char *log, long *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (dir)
+		posix_spawn_file_actions_addchdir_np(&fa, dir);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t p;
+	int rc = posix_spawnp(&p, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	*pid = p;
+	return 0;
+}
+
+int sys_wait(long pid)
+{
+	int st;
+	while (waitpid((pid_t)pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
 char *sys_read_stream(FILE *f, size_t max, size_t *len)
 {
 	size_t cap = 1 << 14, n = 0, k;

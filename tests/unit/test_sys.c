@@ -37,6 +37,35 @@ static void test_run(void)
 	CHECK(getcwd(after, sizeof after) != NULL && !strcmp(here, after));
 }
 
+/* Two at once, each its own log, waited for in either order; a tool
+ * that cannot start, or cannot enter its directory, is -1 at once. */
+static void test_spawn(const char *dir)
+{
+	char la[PATH_MAX + 8], lb[PATH_MAX + 8];
+	snprintf(la, sizeof la, "%s/a.log", dir);
+	snprintf(lb, sizeof lb, "%s/b.log", dir);
+	char *a[] = { "sh", "-c", "sleep 0.2; echo a; exit 2", NULL };
+	char *b[] = { "sh", "-c", "pwd -P; echo b >&2", NULL };
+	long pa = 0, pb = 0;
+	CHECK_EQ_INT(sys_spawn_in(NULL, a, la, &pa), 0);
+	CHECK_EQ_INT(sys_spawn_in("/", b, lb, &pb), 0);
+	CHECK(pa > 0 && pb > 0 && pa != pb);
+	CHECK_EQ_INT(sys_wait(pb), 0);
+	CHECK_EQ_INT(sys_wait(pa), 2);
+	size_t n;
+	char *t = sys_read_file(la, 1 << 10, &n);
+	CHECK_STR(t, "a\n");
+	free(t);
+	t = sys_read_file(lb, 1 << 10, &n);
+	CHECK_STR(t, "/\nb\n");
+	free(t);
+	CHECK_EQ_INT(sys_wait(pa), -1);   /* reaped already */
+	char *none[] = { "/nonexistent/plkc-test-tool", NULL };
+	long pn = 0;
+	CHECK_EQ_INT(sys_spawn_in(NULL, none, la, &pn), -1);
+	CHECK_EQ_INT(sys_spawn_in("/nonexistent/plkc-test-dir", b, lb, &pn), -1);
+}
+
 static void test_files(const char *dir)
 {
 	char path[PATH_MAX + 32], sub[PATH_MAX + 32];   /* dir, and a name under it */
@@ -245,6 +274,7 @@ int main(void)
 		return 1;
 	}
 	test_run();
+	test_spawn(dir);
 	test_files(dir);
 	test_commit(dir);
 	test_sha256();
