@@ -96,9 +96,13 @@ static const char *objcopy_path(void)
 	return p && *p ? p : "objcopy";
 }
 
-/* "V13.0.88" from `nvcc --version`: part of every cache key. */
+/* "V13.0.88" from `nvcc --version`: part of every cache key; asked once
+ * a run. */
 const char *object_toolkit_version(Ctx *c)
 {
+	if (c->toolkit_asked)
+		return c->toolkit;
+	c->toolkit_asked = 1;
 	char *log;
 	char *argv[] = { (char *)object_nvcc(c), "--version", NULL };
 	int rc = sys_run(argv, &log);
@@ -112,7 +116,7 @@ const char *object_toolkit_version(Ctx *c)
 		}
 	}
 	free(log);
-	return v;
+	return c->toolkit = v;
 }
 
 /* stdlib/: Ctx.stdlib_dir, else the data directory sys_home finds (in
@@ -979,6 +983,44 @@ const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, cons
 	return object_for_sym(c, comp, cvals, arch, 0, NULL, digest);
 }
 
+/* path is current with digest: looked up again this run, while the file
+ * is the one checked (its inode, size and change time), it is not read
+ * and hashed again (a megakernel's 81 ops are 5 objects). */
+typedef struct Current {
+	const char *path;
+	char digest[65];
+	struct stat st;
+} Current;
+
+static void note_current(Ctx *c, const char *digest, const char *path)
+{
+	Current *e = NULL;
+	for (int i = 0; i < c->current.n && !e; i++)   /* rebuilt after a change: the same entry */
+		if (!strcmp(((Current *)c->current.v[i])->path, path))
+			e = c->current.v[i];
+	if (!e) {
+		e = arena_alloc(c->arena, sizeof *e);
+		e->path = arena_strdup(c->arena, path);
+		vec_push(c->arena, &c->current, e);
+	}
+	snprintf(e->digest, sizeof e->digest, "%s", digest);
+	if (stat(path, &e->st))
+		memset(&e->st, 0, sizeof e->st);   /* matches no file: checked again */
+}
+
+static const Current *find_current(const Ctx *c, const char *path)
+{
+	struct stat st;
+	for (int i = 0; i < c->current.n; i++) {
+		const Current *e = c->current.v[i];
+		if (!strcmp(e->path, path))
+			return stat(path, &st) == 0 && st.st_ino == e->st.st_ino && st.st_dev == e->st.st_dev &&
+			       st.st_size == e->st.st_size && st.st_ctim.tv_sec == e->st.st_ctim.tv_sec &&
+			       st.st_ctim.tv_nsec == e->st.st_ctim.tv_nsec ? e : NULL;
+	}
+	return NULL;
+}
+
 /* The cache's entry for comp at cvals and arch: *k its key (the caller
  * key_fini's it, also on error), *path the object's, *sym the symbol it
  * defines; *fresh 1 when the cached object is current (digest then its
@@ -1006,8 +1048,15 @@ static int cache_lookup(Ctx *c, const Component *comp, const int64_t *cvals, con
 		diag_end(c, d);
 		return -1;
 	}
-	sys_sweep(dir, NULL);       /* what killed runs left */
 	*path = arena_printf(c->arena, "%s/%s-%.16s.o", dir, comp->name, k->key);
+	const Current *cur = find_current(c, *path);   /* checked (or built) already this run */
+	if (cur) {
+		*fresh = 1;
+		if (digest)
+			memcpy(digest, cur->digest, 65);
+		return 0;
+	}
+	sys_sweep(dir, NULL);       /* what killed runs left */
 	Obj o;
 	ObjErr r = obj_open(c, *path, span_none, 1, &o);
 	const char *changed = NULL, *why = NULL;
@@ -1023,6 +1072,8 @@ static int cache_lookup(Ctx *c, const Component *comp, const int64_t *cvals, con
 	*fresh = r == OBJ_OK && !why;
 	if (*fresh && digest)
 		memcpy(digest, o.digest, 65);
+	if (*fresh)
+		note_current(c, o.digest, *path);
 	if (why && c->verbose)
 		fprintf(c->err, "plkc: rebuilding cached object %s: %s\n", *path, why);
 	obj_fini(&o);
@@ -1040,6 +1091,8 @@ const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, 
 		path = NULL;
 	else if (!fresh && build(c, comp, &k, path, NULL, NULL, digest ? digest : dg))
 		path = NULL;
+	else if (!fresh)
+		note_current(c, digest ? digest : dg, path);
 	if (path && c->verbose)   /* which object serves it (tests: one core for every variant) */
 		fprintf(c->err, "plkc: object of `%s`: %s\n", comp->name, path);
 	key_fini(&k);
@@ -1053,6 +1106,13 @@ static int build_jobs(const Ctx *c)
 		return c->jobs;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+static void prebuild_finish(Ctx *c, Build *b)
+{
+	char digest[65];
+	if (b->tdir[0] && !build_finish(c, b, digest))   /* tdir "": its start failed, reported */
+		note_current(c, digest, b->out);
 }
 
 int object_prebuild(Ctx *c, const ObjReq *reqs, int n)
@@ -1075,15 +1135,13 @@ int object_prebuild(Ctx *c, const ObjReq *reqs, int n)
 			key_fini(&keys[nb]);
 			continue;
 		}
-		if (nb - done == jobs && bs[done].tdir[0])   /* the oldest first: diagnostics in the order asked */
-			build_finish(c, &bs[done], (char[65]){ 0 });
-		done += nb - done == jobs;
+		if (nb - done == jobs)   /* the oldest first: diagnostics in the order asked */
+			prebuild_finish(c, &bs[done++]);
 		bs[nb] = (Build){ .comp = reqs[i].comp, .k = &keys[nb], .out = path };
 		build_start(c, &bs[nb++]);   /* failed: reported, its tdir "" */
 	}
-	for (; done < nb; done++)
-		if (bs[done].tdir[0])
-			build_finish(c, &bs[done], (char[65]){ 0 });
+	while (done < nb)
+		prebuild_finish(c, &bs[done++]);
 	for (int j = 0; j < nb; j++)
 		key_fini(&keys[j]);
 	if (nb)

@@ -109,6 +109,9 @@ typedef struct Ctx {
 	Vec cflags;          /* char*: -DNAME=VALUE and -Xnvcc arguments for component builds */
 	Vec deps;            /* char*: files a build read beyond the .plk sources (-MD) */
 	const char *cache_dir;   /* component object cache */
+	Vec current;             /* object.c's Current*: the cached objects this run found or made current */
+	const char *toolkit;     /* object_toolkit_version's answer (toolkit_asked: once asked) */
+	int toolkit_asked;
 	int verbose;
 	int jobs;                /* -j: component builds at once (0: the processors online) */
 	int warn_spills;         /* --warn-spills: a warning where ptxas spills registers */
