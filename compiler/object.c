@@ -722,9 +722,6 @@ static int read_deps(Ctx *c, const Component *comp, const Key *k, const char *de
 	return rc;
 }
 
-/* The object of comp for k to out (and its header to hdr), all written in
- * a temporary directory beside out and renamed into place together; its
- * digest in digest. */
 /* A component's build: build_start writes the header and starts nvcc,
  * build_finish waits for it and makes the object (its deps, the entry's
  * check, the contract section, objcopy, the commit); object_prebuild
@@ -740,8 +737,23 @@ typedef struct Build {
 	double t0;
 } Build;
 
-/* The most of nvcc's output a diagnostic shows. */
+/* The most of nvcc's output kept: its end, where log_tail looks. */
 enum { NVCC_LOG_MAX = 1 << 20 };
+
+/* The last NVCC_LOG_MAX bytes of nvcc's log (a file of the build's own
+ * temporary directory); NULL when there is none. */
+static char *read_log(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (fseek(f, -(long)NVCC_LOG_MAX, SEEK_END))
+		rewind(f);   /* shorter: all of it */
+	size_t n;
+	char *t = sys_read_stream(f, NVCC_LOG_MAX, &n);
+	fclose(f);
+	return t;
+}
 
 static int build_start(Ctx *c, Build *b)
 {
@@ -822,14 +834,14 @@ static int build_finish(Ctx *c, Build *b, char digest[65])
 	const char *tdir = b->tdir, *code = b->code, *depf = b->depf;
 	int rc = -1;
 	char *log = NULL, *sec = NULL, *htext = NULL;
-	size_t secn = 0, hn = 0, logn = 0;
+	size_t secn = 0, hn = 0;
 	Obj co;
 	memset(&co, 0, sizeof co);
 	const char *secf = arena_printf(c->arena, "%s/contract", tdir), *objf = arena_printf(c->arena, "%s/object.o", tdir);
 	const char *hdrf = arena_printf(c->arena, "%s/header.h", tdir);
 	const char *out = b->out, *hdr = b->hdr;
 	int st = b->pid < 0 ? -1 : sys_wait(b->pid);
-	log = sys_read_file(b->log, NVCC_LOG_MAX, &logn);
+	log = read_log(b->log);
 	const char *what = arena_printf(c->arena, "nvcc %s for", comp->name);
 	for (int i = 0; i < k->narches; i++)
 		what = arena_printf(c->arena, "%s %s", what, k->arches[i]);
@@ -933,6 +945,9 @@ out:
 	return rc;
 }
 
+/* The object of comp for k to out (and its header to hdr), all written in
+ * a temporary directory beside out and renamed into place together; its
+ * digest in digest. */
 static int build(Ctx *c, const Component *comp, const Key *k, const char *out, const char *hdr,
                  const int64_t *hdr_cvals, char digest[65])
 {
