@@ -380,6 +380,17 @@ int link_glue_ltoir(Ctx *c, const Placement *p, void **ir, size_t *n)
 
 /* -------------------------------------------------------- the objects */
 
+/* The component whose cached build serves in: its own, or a shipped
+ * object's declaration where the object was built for other constants;
+ * NULL where the shipped object serves as it is, or none can (E0214). */
+static const Component *cached_decl(const GInst *in)
+{
+	const Component *cp = in->comp;
+	if (!cp->object)
+		return cp;
+	return object_serves(cp, in->cvals) ? NULL : cp->decl;
+}
+
 /* An instance's object: the `use object` itself when it was built for the
  * instance's constants; else the cached build of its declaration (E0214
  * when there is none: the checker reports it first), its entry renamed
@@ -396,14 +407,15 @@ static int inst_object(Ctx *c, const Placement *p, const GInst *in, int rename, 
 		snprintf(lo->digest, sizeof lo->digest, "%s", cp->digest ? cp->digest : "");
 		return 0;
 	}
-	if (cp->object && !cp->decl) {
+	const Component *decl = cached_decl(in);
+	if (!decl) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0214", in->decl ? in->decl->sp : kernel_span(p->g),
 		                   "object `%s` was not built for the constants of `%s`", cp->object, in->name);
 		diag_help(d, "`plkc --check` says which constants it was built for");
 		diag_end(c, d);
 		return -1;
 	}
-	lo->path = object_for_sym(c, cp->object ? cp->decl : cp, in->cvals, p->arch, rename, sym, lo->digest);
+	lo->path = object_for_sym(c, decl, in->cvals, p->arch, rename, sym, lo->digest);
 	return lo->path ? 0 : -1;
 }
 
@@ -688,33 +700,30 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch,
 	int before = c->nerrors;
 	if (link_check_ids(c, ps, n))
 		return -1;
-	/* the objects the cache lacks, built several at once first; then
-	 * inst_object finds each current (a shipped object is used as it is) */
-	int nreq = 0;
+	/* another specialization in the cubin: an instance's symbols renamed
+	 * (a shipped object serves only the constants it was built for,
+	 * E0214 at check; the others are built from its declaration). The
+	 * objects the cache lacks are built several at once first; then
+	 * inst_object finds each current. */
+	int total = 0, nreq = 0;
 	for (int v = 0; v < n; v++)
-		nreq += ps[v]->g->insts.n;
-	ObjReq *reqs = arena_alloc(c->arena, (nreq ? nreq : 1) * sizeof *reqs);
-	nreq = 0;
-	for (int v = 0; v < n; v++)
-		for (int i = 0; i < ps[v]->g->insts.n; i++) {
+		total += ps[v]->g->insts.n;
+	int *rename = arena_alloc(c->arena, (total + 1) * sizeof *rename);
+	ObjReq *reqs = arena_alloc(c->arena, (total + 1) * sizeof *reqs);
+	for (int v = 0, k = 0; v < n; v++)
+		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
 			const GInst *in = ps[v]->g->insts.v[i];
-			const Component *cp = in->comp;
-			if (cp->object && (object_serves(cp, in->cvals) || !cp->decl))
-				continue;
-			reqs[nreq++] = (ObjReq){ cp->object ? cp->decl : cp, in->cvals, arch,
-			                         other_specialization(ps, n, in) != NULL };
+			const Component *decl = cached_decl(in);
+			rename[k] = other_specialization(ps, n, in) != NULL;
+			if (decl)
+				reqs[nreq++] = (ObjReq){ decl, in->cvals, arch, rename[k] };
 		}
 	if (object_prebuild(c, reqs, nreq))
 		return -1;
 	for (int v = 0, k = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
 			GInst *in = ps[v]->g->insts.v[i];
-			/* another specialization in the cubin: this one's symbols
-			 * renamed (a shipped object serves only the constants it was
-			 * built for, E0214 at check; the others are built from its
-			 * declaration) */
-			int rename = other_specialization(ps, n, in) != NULL;
-			if (!inst_object(c, ps[v], in, rename, &objs[k], &in->sym))
+			if (!inst_object(c, ps[v], in, rename[k], &objs[k], &in->sym))
 				in->obj = objs[k].path;
 		}
 	return c->nerrors == before ? 0 : -1;

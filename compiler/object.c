@@ -1114,7 +1114,7 @@ const char *object_for_sym(Ctx *c, const Component *comp, const int64_t *cvals, 
 	return path;
 }
 
-/* How many nvcc at once: -j, else the processors online. */
+/* How many nvcc at once: -j, else the processors online (at most 64). */
 static int build_jobs(const Ctx *c)
 {
 	if (c->jobs > 0)

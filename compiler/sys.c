@@ -64,13 +64,7 @@ int sys_run_in(const char *dir, char *const argv[], char **log)
 		else
 			close(fd[0]);
 	}
-	if (rc)
-		return -1;
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return rc ? -1 : sys_wait(pid);
 }
 
 int sys_spawn_in(const char *dir, char *const argv[], const char *log, long *pid)
