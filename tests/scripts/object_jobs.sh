@@ -42,5 +42,15 @@ ls "$tmp/c4" | grep -q '^tma_load_ab-.*\.o$' && ls "$tmp/c4" | grep -q '^store_b
 ls "$tmp/c4" | grep -q wgmma_mainloop && fail "the broken one's object: $(ls "$tmp/c4")"
 [ -z "$(find "$tmp/c4" -mindepth 1 -type d)" ] || fail "temporaries left: $(find "$tmp/c4" -mindepth 1 -type d)"
 
+# nvcc's log past a mebibyte (9000 #warning lines, then the #error): the
+# diagnostic shows the log's end, where nvcc names the error
+for i in $(seq 9000); do echo "#warning \"plkc test: padding nvcc's log past a mebibyte, line $i\""; done \
+	>>"$tmp/t/components/hopper/tma_load_ab.cu"
+echo '#error "plkc test: the error after the padding"' >>"$tmp/t/components/hopper/tma_load_ab.cu"
+o=$(PLKC_CACHE="$tmp/c5" "$PLKC" "$tmp/t/$G" -arch sm_90a -j 1 -o "$tmp/b.cubin" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "a log past a mebibyte: exit $rc"
+grep -q 'the error after the padding' <<<"$o" || fail "a log past a mebibyte: its end not shown: $(tail -c 600 <<<"$o")"
+[ ${#o} -lt 20000 ] || fail "a log past a mebibyte: ${#o} bytes of diagnostics"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 exit 0
