@@ -421,7 +421,7 @@ static int inst_object(Ctx *c, const Placement *p, const GInst *in, int rename, 
 
 int link_objects(Ctx *c, const Placement *p, LinkObj *objs)
 {
-	return link_decide(c, &p, 1, p->arch, objs);
+	return link_decide(c, &p, 1, objs);
 }
 
 int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch)
@@ -647,7 +647,7 @@ int link_mega(Ctx *c, const Placement *const *ps, int n, const MegaPlan *mp, int
 	memset(r, 0, sizeof *r);
 	int total = total_insts(ps, n), nobjs = 0;
 	r->objs = arena_alloc(c->arena, (total + 1) * sizeof *r->objs);
-	if (link_decide(c, ps, n, ps[0]->arch, r->objs))
+	if (link_decide(c, ps, n, r->objs))
 		return -1;
 	const char **objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
 	for (int i = 0; i < total; i++)   /* one specialization used by two variants: linked once */
@@ -695,7 +695,36 @@ int link_check_ids(Ctx *c, const Placement *const *ps, int n)
 	return 0;
 }
 
-int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs)
+/* The objects the cubins of ps need, built several at once: narch groups
+ * of n placements (one cubin's variants), each group for its own arch.
+ * Sets rename[] (n * narch groups' instances, in order) when asked: an
+ * instance whose component the same cubin holds at other constants. */
+static int prebuild(Ctx *c, const Placement *const *ps, int n, int narch, int *rename)
+{
+	int total = 0, nreq = 0;
+	for (int v = 0; v < n * narch; v++)
+		total += ps[v]->g->insts.n;
+	ObjReq *reqs = arena_alloc(c->arena, (total + 1) * sizeof *reqs);
+	for (int a = 0, k = 0; a < narch; a++)
+		for (int v = 0; v < n; v++)
+			for (int i = 0; i < ps[a * n + v]->g->insts.n; i++, k++) {
+				const GInst *in = ps[a * n + v]->g->insts.v[i];
+				const Component *decl = cached_decl(in);
+				int r = other_specialization(ps + a * n, n, in) != NULL;
+				if (rename)
+					rename[k] = r;
+				if (decl)
+					reqs[nreq++] = (ObjReq){ decl, in->cvals, ps[a * n]->arch, r };
+			}
+	return object_prebuild(c, reqs, nreq);
+}
+
+int link_prebuild(Ctx *c, const Placement *const *ps, int n, int narch)
+{
+	return narch > 1 ? prebuild(c, ps, n, narch, NULL) : 0;
+}
+
+int link_decide(Ctx *c, const Placement *const *ps, int n, LinkObj *objs)
 {
 	int before = c->nerrors;
 	if (link_check_ids(c, ps, n))
@@ -705,20 +734,11 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch,
 	 * E0214 at check; the others are built from its declaration). The
 	 * objects the cache lacks are built several at once first; then
 	 * inst_object finds each current. */
-	int total = 0, nreq = 0;
+	int total = 0;
 	for (int v = 0; v < n; v++)
 		total += ps[v]->g->insts.n;
 	int *rename = arena_alloc(c->arena, (total + 1) * sizeof *rename);
-	ObjReq *reqs = arena_alloc(c->arena, (total + 1) * sizeof *reqs);
-	for (int v = 0, k = 0; v < n; v++)
-		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {
-			const GInst *in = ps[v]->g->insts.v[i];
-			const Component *decl = cached_decl(in);
-			rename[k] = other_specialization(ps, n, in) != NULL;
-			if (decl)
-				reqs[nreq++] = (ObjReq){ decl, in->cvals, arch, rename[k] };
-		}
-	if (object_prebuild(c, reqs, nreq))
+	if (prebuild(c, ps, n, 1, rename))
 		return -1;
 	for (int v = 0, k = 0; v < n; v++)
 		for (int i = 0; i < ps[v]->g->insts.n; i++, k++) {

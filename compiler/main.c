@@ -210,26 +210,32 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	int n = 0, rc = 0;
 	FILE *ptx = NULL, *map = NULL;
 	memset(rs, 0, sizeof rs);
+	int np = 0;
 	for (int a = 0; a < narches && !rc; a++) {
-		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[n], a == 0);
-		if (rc || !ps[n] || o->check_only)
-			continue;
+		rc = place_kernel(c, o, p, k, arches[a], 0, &ps[np], a == 0);
+		np += !rc && ps[np];
+	}
+	if (rc || o->check_only || np < narches)
+		return rc || c->nerrors;
+	if (o->emit != EMIT_MANIFEST && o->emit != EMIT_MAP && link_prebuild(c, (const Placement *const *)ps, 1, np))
+		return 1;
+	for (int a = 0; a < np && !rc; a++) {
 		if (o->emit == EMIT_MANIFEST) {
 			n++;
 			continue;
 		}
 		if (o->emit == EMIT_MAP) {        /* the objects a link would take, not linked */
-			LinkObj *objs = arena_alloc(c->arena, (ps[n]->g->insts.n + 1) * sizeof *objs);
-			rc = link_objects(c, ps[n], objs) || c->nerrors;
+			LinkObj *objs = arena_alloc(c->arena, (ps[a]->g->insts.n + 1) * sizeof *objs);
+			rc = link_objects(c, ps[a], objs) || c->nerrors;
 			FILE *f = rc ? NULL : map ? map : (map = out_open(c, o, o->out));
 			if (f)
-				map_print(f, ps[n], objs);
+				map_print(f, ps[a], objs);
 			rc = rc || !f;
 			continue;
 		}
-		as[n] = ps[n]->arch;
+		as[n] = ps[a]->arch;
 		double t0 = plk_clock();
-		rc = link_kernel(c, ps[n], o->emit == EMIT_PTX, &rs[n]) || c->nerrors;
+		rc = link_kernel(c, ps[a], o->emit == EMIT_PTX, &rs[n]) || c->nerrors;
 		ctx_time(c, arena_printf(c->arena, "link %s (total)", as[n]->name), t0);
 		n++;
 		if (!rc && o->emit == EMIT_PTX) {
@@ -314,6 +320,7 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 	}
 	LinkResult *rs = arena_alloc(c->arena, (size_t)narches * sizeof *rs);
 	memset(rs, 0, (size_t)narches * sizeof *rs);
+	rc = link_prebuild(c, sl.ps, nv, narches);
 	for (int a = 0; a < narches && !rc; a++) {
 		double t0 = plk_clock();
 		rc = link_kernels(c, sl.ps + a * nv, nv, o->emit == EMIT_PTX, &rs[a]) || c->nerrors;

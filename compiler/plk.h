@@ -1322,15 +1322,20 @@ void link_result_free(LinkResult *r);
 int link_kernels(Ctx *c, const Placement *const *ps, int n, int want_ptx, LinkResult *r);
 /* mp: the kernels ps are mp's ops', linked under its entry (mega_entry.c). */
 int link_mega(Ctx *c, const Placement *const *ps, int n, const struct MegaPlan *mp, int want_ptx, LinkResult *r);
+/* E0515 unless the kernels ps's instance ids (lanes counted) fit the ABI
+ * tables' 10-bit keys; link_decide checks it first. */
+int link_check_ids(Ctx *c, const Placement *const *ps, int n);
 /* Sets GInst.obj and .sym for every instance of the n graphs: a component
  * built with two sets of constants in one link gets each object's entry
  * renamed ENTRY__<8 hex of its key> (object_for_sym), since each object
  * defines it, and a hook provider its functions so. objs: one LinkObj per
  * instance, the graphs' instances one after another. */
-/* E0515 unless the kernels ps's instance ids (lanes counted) fit the ABI
- * tables' 10-bit keys; link_decide checks it first. */
-int link_check_ids(Ctx *c, const Placement *const *ps, int n);
-int link_decide(Ctx *c, const Placement *const *ps, int n, const ArchInfo *arch, LinkObj *objs);
+int link_decide(Ctx *c, const Placement *const *ps, int n, LinkObj *objs);
+/* Before the links of several arches (narch > 1; else nothing to do):
+ * the objects of all of them built several at once (object_prebuild), so
+ * that the second arch's nvcc need not wait for the first arch's link.
+ * ps: narch groups of n placements, each group one cubin's kernels. */
+int link_prebuild(Ctx *c, const Placement *const *ps, int n, int narch);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
 /* E0216 unless the object at path (nvcc's, for arch) defines comp's entry

@@ -3,7 +3,9 @@
 # the processors online): the same cubin and manifest as one at a time;
 # --time counts them; a warm cache builds none; and a component whose
 # source fails, among others building beside it, is one E0209, after
-# which the others' objects are in the cache and no temporary is left.
+# which the others' objects are in the cache and no temporary is left;
+# nvcc's log past a mebibyte shows its end; and a link for two arches
+# builds both arches' objects in one pass.
 # Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
@@ -27,6 +29,16 @@ cmp -s "$tmp/one/gemm.manifest.json" "$tmp/three/gemm.manifest.json" || fail "-j
 PLKC_CACHE="$tmp/c3" "$PLKC" $G -arch sm_90a --time -o "$tmp/warm.cubin" 2>"$tmp/warm.err" || fail "warm link"
 grep -q "component objects\|time: nvcc" "$tmp/warm.err" && fail "a warm cache built again: $(grep nvcc "$tmp/warm.err")"
 cmp -s "$tmp/one/gemm.cubin" "$tmp/warm.cubin" || fail "the warm link differs"
+
+# several arches: every arch's objects built in one pass before the first
+# link, so that an arch's nvcc does not wait for the link before it
+S=examples/gemm_swiglu_sm80.plk   # three components, for sm_80 and sm_90a alike
+PLKC_CACHE="$tmp/c6" "$PLKC" $S -arch sm_80 -arch sm_90a -j 3 --time -o "$tmp/two.fatbin" 2>"$tmp/two.err" ||
+	fail "two arches: $(cat "$tmp/two.err")"
+[ "$(grep -c 'time: component objects' "$tmp/two.err")" = 1 ] && grep -q "time: component objects (6, 3 at once)" "$tmp/two.err" ||
+	fail "two arches: not one pass of six objects: $(grep 'component objects' "$tmp/two.err")"
+grep -n 'time: \(component objects\|link sm_80\)' "$tmp/two.err" | head -1 | grep -q 'component objects' ||
+	fail "two arches: sm_80 linked before the objects were built: $(grep -n '^time: \(comp\|link\)' "$tmp/two.err")"
 
 # wgmma_mainloop's source broken in a copy of the tree: one E0209, the
 # other two objects built and cached, no temporary left in the cache
