@@ -903,3 +903,37 @@ KV_DEEPER = [("lkv.k  -> core.k [stages = 256 / HD]", "lkv.k  -> core.k [stages 
 SETS["attn_ahead_stages"] = [x for c in SETS["attention"] if c["name"] == "attn_document_d64"
                              for y in (c, _ahead(c)) for x in (y, dict(y, name=y["name"] + "_kv5",
                                                                        edit=y["edit"] + KV_DEEPER))]
+
+# swiglu_skinny on 128-row tiles of W, as cuBLAS runs the GEMM of the
+# baseline at 16 x 28672 x 4096 (nvjet ..._128x16_64x11_2x1: 128 x 16
+# tiles, BK 64, 11 stages, 2 x 1 clusters; 4.04-4.22 TB/s of DRAM reads
+# under ncu against swiglu_skinny's 3.91, bench/results/2026-12-05-ncu-
+# skinny.md): one warpgroup on two m64 blocks (pingpong lanes kept) or two
+# warpgroups on a block each, and the pair sharing A's rows by multicast
+SWIGLU_SKINNY_CONST = "const BM = 64, BN = 16, BK = 128"
+SWIGLU_SKINNY_WG = "const WG = 1, WARPS = 4 * WG, TURN = 2"
+SETS["swiglu_skinny128"] = [
+    dict(name="swiglu_skinny", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny"),
+    dict(name="swiglu_sk128_pp", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
+         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 64"),
+               (SKINNY_RING, "[stages = 11, pingpong = 2]")]),
+    dict(name="swiglu_sk128_wg2", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
+         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 64"),
+               (SWIGLU_SKINNY_WG, "const WG = 2, WARPS = 4 * WG"), (SKINNY_RING, "[stages = 11]")]),
+    dict(name="swiglu_sk128_wg2_mc", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
+         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 64"),
+               (SWIGLU_SKINNY_WG, "const WG = 2, WARPS = 4 * WG, MCAST = 2"), (SKINNY_RING, "[stages = 11]"),
+               (SWIGLU_SKINNY_GRID, SWIGLU_SKINNY_GRID + ", cluster(2, 1)")]),
+    dict(name="swiglu_sk128_bk128", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
+         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 128"),
+               (SKINNY_RING, "[stages = 6, pingpong = 2]")]),
+    dict(name="swiglu_sk64_bk64", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
+         edit=[(SWIGLU_SKINNY_CONST, "const BM = 64, BN = 16, BK = 64"),
+               (SKINNY_RING, "[stages = 16, pingpong = 2]")]),
+]
