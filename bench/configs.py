@@ -937,3 +937,16 @@ SETS["swiglu_skinny128"] = [
          edit=[(SWIGLU_SKINNY_CONST, "const BM = 64, BN = 16, BK = 64"),
                (SKINNY_RING, "[stages = 16, pingpong = 2]")]),
 ]
+# and gemm_skinny alike (examples/gemm_skinny.plk) at the decode shapes
+SKINNY_WG = "const WG = 1, WARPS = 4 * WG, TURN = 2"
+SETS["swiglu_skinny128"] += [
+    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8]),
+    dict(name="skinny128_pp", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_BK, "const BM = 128, BN = 16, BK = 64"), (SKINNY_RING, "[stages = 11, pingpong = 2]")]),
+    dict(name="skinny128_wg2_mc", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+         shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_BK, "const BM = 128, BN = 16, BK = 64"), (SKINNY_WG, "const WG = 2, WARPS = 4 * WG, MCAST = 2"),
+               (SKINNY_RING, "[stages = 11]"), (SKINNY_GRID, SKINNY_GRID + ", cluster(2, 1)")]),
+    dict(name="skinny128_bk128", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
+         edit=[(SKINNY_BK, "const BM = 128, BN = 16, BK = 128"), (SKINNY_RING, "[stages = 6, pingpong = 2]")]),
+]

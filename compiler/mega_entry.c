@@ -128,9 +128,9 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 		for (int i = 0; i < ps[v]->roles.n; i++)
 			rings |= ((const PRole *)ps[v]->roles.v[i])->role->lanes > 1;
 	}
-	fputs("static __device__ __forceinline__ __attribute__((unused)) long long plk_mk_ceil_div(long long a, long long b) { return (a + b - 1) / b; }\n"
-	      "static __device__ __forceinline__ __attribute__((unused)) long long plk_mk_min(long long a, long long b) { return a < b ? a : b; }\n"
-	      "static __device__ __forceinline__ __attribute__((unused)) long long plk_mk_max(long long a, long long b) { return a > b ? a : b; }\n"
+	fputs("[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_ceil_div(long long a, long long b) { return (a + b - 1) / b; }\n"
+	      "[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_min(long long a, long long b) { return a < b ? a : b; }\n"
+	      "[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_max(long long a, long long b) { return a > b ? a : b; }\n"
 	      "static __device__ __forceinline__ void plk_mk_wait(const unsigned *c, unsigned target)\n"
 	      "{\n\tfor (;;) {\n\t\tunsigned v;\n"
 	      "\t\tasm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(c) : \"memory\");\n"
@@ -177,9 +177,9 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 	if (mp->timeline)
 		fputs("long long *plk_tl, ", o);
 	fprintf(o, "void *plk_ws)\n{\n\tunsigned *plk_cnt = (unsigned *)plk_ws;   /* per op, then arrivals, generation */\n"
-	           "\tchar *plk_bufs = (char *)plk_ws + %u;\n\tunsigned plk_gen;\n"
+	           "\t[[maybe_unused]] char *plk_bufs = (char *)plk_ws + %u;\n\tunsigned plk_gen;\n"
 	           "\tasm volatile(\"ld.relaxed.gpu.global.u32 %%0, [%%1];\" : \"=r\"(plk_gen) : \"l\"(plk_cnt + %d) : \"memory\");\n"
-	           "\tconst int plk_b = blockIdx.x;\n\t(void)plk_bufs;\n",
+	           "\tconst int plk_b = blockIdx.x;\n",
 	        mp->zero_bytes, mp->ops.n + 1);
 	if (mp->early_slots)   /* no op's waits yet: a stray plk_wait_inputs returns at once */
 		fputs("\tif (threadIdx.x == 0)\n\t\tplk_mk_wn = 0;\n\t__syncthreads();\n", o);

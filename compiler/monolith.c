@@ -494,8 +494,9 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	 * rows `pairs_m`, with a cluster of 2 x 1 (2 x 2: pairs of rows by
 	 * pairs of columns); lane L of N starting at item L and stepping by N. */
 	/* kf and kc pass a split's K range to the calls that take one; a
-	 * role whose calls take none still sets them (nvcc's #550 otherwise,
-	 * which a (void) use does not silence) */
+	 * role whose calls take none still sets them. Names a kernel may not
+	 * use are [[maybe_unused]], here and below (nvcc's #550 and #177
+	 * otherwise; a (void) use does not silence #550) */
 	fprintf(o, "\t\t\t[[maybe_unused]] int tm, tn, kf = 0, kc = 0;\n");
 	for (int j = 0, first = 1; r->role && j < r->role->insts.n; j++)   /* glue.c, edge_calls */
 		if (((const GInst *)r->role->insts.v[j])->comp->prologue) {
@@ -521,7 +522,7 @@ static void role_text(FILE *o, const Placement *p, const PRole *r, const void **
 	else
 		fprintf(o, "\t\t\tfor (int t = %s; t < %s; t += %s) {\n", first, count, step);
 	/* split K (glue.c): split t % S of tile t / S, its share of the K tiles */
-	fprintf(o, "\t\t\t\tconst int tile = t / plk_S, split = t %% plk_S;\n\t\t\t\t(void)split;\n");
+	fprintf(o, "\t\t\t\tconst int tile = t / plk_S;\n\t\t\t\t[[maybe_unused]] const int split = t %% plk_S;\n");
 	if (g->split_per)
 		fprintf(o, "\t\t\t\tkf = plk_split_first(split, plk_S, plk_per), "
 		           "kc = plk_split_first(split + 1, plk_S, plk_per) - kf;\n");
@@ -572,7 +573,7 @@ static int prelude(Ctx *c, FILE *o, const Placement *const *ps, int n)
 	if (split)   /* a split ring: the glue's k ranges (glue.c) */
 		fprintf(o, "\nstatic __device__ __forceinline__ int plk_split_first(int s, int S, int per)\n"
 		           "{ return (int)((long long)s * per / S); }\n"
-		           "static __device__ __forceinline__ __attribute__((unused)) int plk_split_count(int t, int S, int per)\n"
+		           "[[maybe_unused]] static __device__ __forceinline__ int plk_split_count(int t, int S, int per)\n"
 		           "{ return plk_split_first(t %% S + 1, S, per) - plk_split_first(t %% S, S, per); }\n");
 	abi_splitk_sources(o, "static __device__ __forceinline__ void", ps, n);   /* split K's reductions (abi.c) */
 	for (int v = 0; v < n; v++)
@@ -631,14 +632,14 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 	fprintf(o, "\t}\n\t%s;\n", abi_clustered(p) ? "plk_cluster_sync()" : "__syncthreads()");
 	fprintf(o, "\tconst int ntiles = tiles_m * tiles_n;\n");
 	/* split K (check_split): S work items per tile; per: the split ring's count */
-	fprintf(o, "\tconst int plk_S = ");
+	fprintf(o, "\t[[maybe_unused]] const int plk_S = ");
 	cexpr(o, g, g->split);
 	fprintf(o, ", plk_per = ");
 	if (g->split_per)
 		cexpr(o, g, g->split_per);
 	else
 		fputs("0", o);
-	fprintf(o, ", nitems = ntiles * plk_S;\n\t(void)plk_per, (void)nitems;\n");
+	fprintf(o, ", nitems = ntiles * plk_S;\n");
 	if (g->split && !g->stream) {
 		fprintf(o, "\tconst long long plk_ws_zero = ");
 		cexpr(o, g, g->ws_zero);
