@@ -909,44 +909,32 @@ SETS["attn_ahead_stages"] = [x for c in SETS["attention"] if c["name"] == "attn_
 # tiles, BK 64, 11 stages, 2 x 1 clusters; 4.04-4.22 TB/s of DRAM reads
 # under ncu against swiglu_skinny's 3.91, bench/results/2026-12-05-ncu-
 # skinny.md): one warpgroup on two m64 blocks (pingpong lanes kept) or two
-# warpgroups on a block each, and the pair sharing A's rows by multicast
-SWIGLU_SKINNY_CONST = "const BM = 64, BN = 16, BK = 128"
-SWIGLU_SKINNY_WG = "const WG = 1, WARPS = 4 * WG, TURN = 2"
-SETS["swiglu_skinny128"] = [
-    dict(name="swiglu_skinny", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
-         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny"),
-    dict(name="swiglu_sk128_pp", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
-         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
-         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 64"),
-               (SKINNY_RING, "[stages = 11, pingpong = 2]")]),
-    dict(name="swiglu_sk128_wg2", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
-         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
-         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 64"),
-               (SWIGLU_SKINNY_WG, "const WG = 2, WARPS = 4 * WG"), (SKINNY_RING, "[stages = 11]")]),
-    dict(name="swiglu_sk128_wg2_mc", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
-         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
-         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 64"),
-               (SWIGLU_SKINNY_WG, "const WG = 2, WARPS = 4 * WG, MCAST = 2"), (SKINNY_RING, "[stages = 11]"),
-               (SWIGLU_SKINNY_GRID, SWIGLU_SKINNY_GRID + ", cluster(2, 1)")]),
-    dict(name="swiglu_sk128_bk128", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
-         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
-         edit=[(SWIGLU_SKINNY_CONST, "const BM = 128, BN = 16, BK = 128"),
-               (SKINNY_RING, "[stages = 6, pingpong = 2]")]),
-    dict(name="swiglu_sk64_bk64", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
-         shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny",
-         edit=[(SWIGLU_SKINNY_CONST, "const BM = 64, BN = 16, BK = 64"),
-               (SKINNY_RING, "[stages = 16, pingpong = 2]")]),
-]
-# and gemm_skinny alike (examples/gemm_skinny.plk) at the decode shapes
+# warpgroups on a block each, and the pair sharing A's rows by multicast;
+# gemm_skinny alike (bench/results/2026-12-05-skinny-128-rows.md).
+# Each form: (suffix, tile constants, warpgroups, ring, cluster)
 SKINNY_WG = "const WG = 1, WARPS = 4 * WG, TURN = 2"
-SETS["swiglu_skinny128"] += [
-    dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8]),
-    dict(name="skinny128_pp", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
-         edit=[(SKINNY_BK, "const BM = 128, BN = 16, BK = 64"), (SKINNY_RING, "[stages = 11, pingpong = 2]")]),
-    dict(name="skinny128_wg2_mc", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
-         shapes=SKINNY_SHAPES[:8],
-         edit=[(SKINNY_BK, "const BM = 128, BN = 16, BK = 64"), (SKINNY_WG, "const WG = 2, WARPS = 4 * WG, MCAST = 2"),
-               (SKINNY_RING, "[stages = 11]"), (SKINNY_GRID, SKINNY_GRID + ", cluster(2, 1)")]),
-    dict(name="skinny128_bk128", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm", shapes=SKINNY_SHAPES[:8],
-         edit=[(SKINNY_BK, "const BM = 128, BN = 16, BK = 128"), (SKINNY_RING, "[stages = 6, pingpong = 2]")]),
+SKINNY128 = [
+    ("128_pp", "const BM = 128, BN = 16, BK = 64", None, "[stages = 11, pingpong = 2]", False),
+    ("128_wg2", "const BM = 128, BN = 16, BK = 64", "const WG = 2, WARPS = 4 * WG", "[stages = 11]", False),
+    ("128_wg2_mc", "const BM = 128, BN = 16, BK = 64", "const WG = 2, WARPS = 4 * WG, MCAST = 2", "[stages = 11]",
+     True),
+    ("128_bk128", "const BM = 128, BN = 16, BK = 128", None, "[stages = 6, pingpong = 2]", False),
+    ("64_bk64", "const BM = 64, BN = 16, BK = 64", None, "[stages = 16, pingpong = 2]", False),
 ]
+
+
+def _skinny128(base, prefix, grid, form):
+    suffix, tile, wg, ring, cluster = form
+    edit = [(SKINNY_BK, tile), (SKINNY_RING, ring)] + ([(SKINNY_WG, wg)] if wg else []) + \
+        ([(grid, grid + ", cluster(2, 1)")] if cluster else [])
+    return dict(base, name=prefix + suffix, edit=edit)
+
+
+SWIGLU_SK = dict(name="swiglu_skinny", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+                 shapes=SWIGLU_SKINNY_SHAPES, kernel="swiglu_skinny")
+GEMM_SK = dict(name="skinny16", recipe="examples/gemm_skinny.plk", arch="sm_90a", kind="gemm",
+               shapes=SKINNY_SHAPES[:8])
+SETS["swiglu_skinny128"] = [SWIGLU_SK] + [_skinny128(SWIGLU_SK, "swiglu_sk", SWIGLU_SKINNY_GRID, f)
+                                          for f in SKINNY128] + \
+    [GEMM_SK] + [_skinny128(GEMM_SK, "skinny", SKINNY_GRID, f) for f in SKINNY128 if f[0] != "128_wg2"
+                 and f[0] != "64_bk64"]
