@@ -67,3 +67,16 @@ finish() {
 	(cd "$O" && tar czf logs.tgz -- *.log *.sass *.csv 2>/dev/null; rm -f -- *.log *.sass)
 	exit $failed
 }
+
+# cublas_script FILE M N K: a Python script that runs cuBLAS's bf16 GEMM
+# (M x K) @ (N x K)^T eight times, for ncu to pick a launch of
+cublas_script() {
+	cat >"$1" <<PY
+import torch
+a = torch.randn($2, $4, device="cuda", dtype=torch.bfloat16)
+b = torch.randn($3, $4, device="cuda", dtype=torch.bfloat16)
+for _ in range(8):
+    c = a @ b.t()
+torch.cuda.synchronize()
+PY
+}

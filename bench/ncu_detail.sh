@@ -16,14 +16,7 @@ IFS=x read -r m n k <<<"$2"
 cn=${3:-$n}
 sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables
           --section SchedulerStats --section WarpStateStats --section LaunchStats)
-cat >"$O/cublas_detail.py" <<PY
-import torch
-a = torch.randn($m, $k, device="cuda", dtype=torch.bfloat16)
-b = torch.randn($cn, $k, device="cuda", dtype=torch.bfloat16)
-for _ in range(8):
-    c = a @ b.t()
-torch.cuda.synchronize()
-PY
+cublas_script "$O/cublas_detail.py" "$m" "$cn" "$k"
 ncu --clock-control none --cache-control none -k "regex:gemm|nvjet|xmma|cutlass" --launch-skip 4 --launch-count 1 \
 	"${sections[@]}" python3 "$O/cublas_detail.py" >"$O/ncu_detail_cublas.txt" 2>&1
 ncu --clock-control none --cache-control none --launch-skip 3 --launch-count 1 "${sections[@]}" \

@@ -45,14 +45,7 @@ echo "| M x N x K | kernel | grid | block | cluster | regs | dyn smem | us | SM 
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for shape in "$@"; do
 	IFS=x read -r m n k <<<"$shape"
-	cat >"$O/cublas.py" <<PY
-import torch
-a = torch.randn($m, $k, device="cuda", dtype=torch.bfloat16)
-b = torch.randn($n, $k, device="cuda", dtype=torch.bfloat16)
-for _ in range(8):
-    c = a @ b.t()
-torch.cuda.synchronize()
-PY
+	cublas_script "$O/cublas.py" "$m" "$n" "$k"
 	# launches 5 and 6: two calls of one kernel, or one call's split K and reduction
 	ncu --clock-control none --cache-control none -k "regex:gemm|nvjet|xmma|cutlass|splitK|reduce" --launch-skip 4 \
 		--launch-count 2 --metrics "$metrics" --csv --page raw python3 "$O/cublas.py" >"$O/ncu_cublas_$shape.csv" \
