@@ -15,7 +15,7 @@ cubin=$1
 IFS=x read -r m n k <<<"$2"
 cn=${3:-$n}
 sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables
-          --section SchedulerStats --section WarpStateStats --section LaunchStats)
+          --section SchedulerStats --section WarpStateStats --section LaunchStats --print-details all)
 cublas_script "$O/cublas_detail.py" "$m" "$cn" "$k"
 ncu --clock-control none --cache-control none -k "regex:gemm|nvjet|xmma|cutlass" --launch-skip 4 --launch-count 1 \
 	"${sections[@]}" python3 "$O/cublas_detail.py" >"$O/ncu_detail_cublas.txt" 2>&1
