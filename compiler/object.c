@@ -183,15 +183,50 @@ static const char *dep_path(Ctx *c, const char *srcdir, const char *path)
 	return path[0] == '/' ? path : arena_printf(c->arena, "%s/%s", srcdir, path);
 }
 
-/* sha256 of a file's bytes; -1 (errno) when it cannot be read. */
-static int hash_file(const char *path, char out[65])
+/* Whether two stats are of one file as it was: device, inode, size and
+ * change time (a write, a rename over it or a chmod moves the last). */
+static int same_stat(const struct stat *a, const struct stat *b)
 {
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* path hashed this run, as it was then (nvcc's ~140 files for one
+ * object are mostly the next object's: each read and hashed once). */
+typedef struct Hashed {
+	const char *path;
+	struct stat st;
+	char hash[65];
+} Hashed;
+
+/* sha256 of a file's bytes; -1 (errno) when it cannot be read. A file
+ * hashed before this run and the same since is not read again. */
+static int hash_file(Ctx *c, const char *path, char out[65])
+{
+	struct stat st;
+	if (stat(path, &st))
+		return -1;
+	Hashed *e = NULL;
+	for (int i = 0; i < c->hashed.n && !e; i++)
+		if (!strcmp(((Hashed *)c->hashed.v[i])->path, path))
+			e = c->hashed.v[i];
+	if (e && same_stat(&e->st, &st)) {
+		memcpy(out, e->hash, 65);
+		return 0;
+	}
 	size_t n;
 	char *t = sys_read_file(path, PLK_MAX_TEXT, &n);
 	if (!t)
 		return -1;
 	sha256_of(t, n, out);
 	free(t);
+	if (!e) {
+		e = arena_alloc(c->arena, sizeof *e);
+		e->path = arena_strdup(c->arena, path);
+		vec_push(c->arena, &c->hashed, e);
+	}
+	e->st = st;   /* as stat saw it before the read: a change since is hashed again */
+	memcpy(e->hash, out, 65);
 	return 0;
 }
 
@@ -548,7 +583,7 @@ static int deps_current(Ctx *c, const Obj *o, const char *srcdir, const char *sh
 		const ObjDep *d = o->deps.v[i];
 		const char *path = dep_path(c, srcdir, d->path);
 		add_dep(c, path);
-		if (hash_file(path, h) || strcmp(h, d->hash)) {
+		if (hash_file(c, path, h) || strcmp(h, d->hash)) {
 			*changed = d->path[0] == '/' ? d->path : arena_printf(c->arena, "%s/%s", shown, d->path);
 			return -1;
 		}
@@ -691,7 +726,7 @@ static int read_deps(Ctx *c, const Component *comp, const Key *k, const char *de
 		if ((home && !strncmp(real, home, hl) && real[hl] == '/') || (!strncmp(real, tr, tl) && real[tl] == '/'))
 			continue;         /* the toolkit's (its version is in the key), or the generated header */
 		ObjDep *d = arena_alloc(c->arena, sizeof *d);
-		if (hash_file(real, d->hash)) {
+		if (hash_file(c, real, d->hash)) {
 			io_error(c, comp, "cannot read a file nvcc read", real);
 			rc = -1;
 			break;
@@ -1029,9 +1064,7 @@ static const Current *find_current(const Ctx *c, const char *path)
 	for (int i = 0; i < c->current.n; i++) {
 		const Current *e = c->current.v[i];
 		if (!strcmp(e->path, path))
-			return stat(path, &st) == 0 && st.st_ino == e->st.st_ino && st.st_dev == e->st.st_dev &&
-			       st.st_size == e->st.st_size && st.st_ctim.tv_sec == e->st.st_ctim.tv_sec &&
-			       st.st_ctim.tv_nsec == e->st.st_ctim.tv_nsec ? e : NULL;
+			return stat(path, &st) == 0 && same_stat(&st, &e->st) ? e : NULL;
 	}
 	return NULL;
 }

@@ -53,17 +53,21 @@ void sha256_add(Sha256 *s, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	s->len += n;
-	while (n) {
+	if (s->nbuf) {   /* the block begun before first */
 		size_t k = 64 - (size_t)s->nbuf < n ? 64 - (size_t)s->nbuf : n;
 		memcpy(s->buf + s->nbuf, p, k);
 		s->nbuf += (int)k;
 		p += k;
 		n -= k;
-		if (s->nbuf == 64) {
-			sha256_block(s, s->buf);
-			s->nbuf = 0;
-		}
+		if (s->nbuf < 64)
+			return;
+		sha256_block(s, s->buf);
+		s->nbuf = 0;
 	}
+	for (; n >= 64; p += 64, n -= 64)   /* whole blocks where they lie */
+		sha256_block(s, p);
+	memcpy(s->buf, p, n);
+	s->nbuf = (int)n;
 }
 
 void sha256_field(Sha256 *s, const char *tag, const void *data, size_t n)

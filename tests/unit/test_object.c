@@ -497,6 +497,27 @@ static void test_cache_and_stale(void)
 	unit_ctx_fini(&t);
 }
 
+/* A file nvcc read, changed in place (same inode, same size) after this
+ * run hashed it, is hashed again, not taken from the run's memo of the
+ * files it hashed. */
+static void test_changed_in_run(void)
+{
+	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp("run"), tp("run")), 0);
+	T t;
+	unit_ctx_init(&t);
+	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
+	Component *decl = load_comp(&t, tp("run/hopper.plk"));
+	const ArchInfo *a = arch_lookup("sm_90a");
+	CHECK(decl && object_build(&t.c, decl, NULL, &a, 1, tp("run/hopper.o"), NULL, NULL) == 0);
+	Component *obj = decl ? object_read_contract(&t.c, tp("run/hopper.o"), span_none) : NULL;
+	CHECK(obj && object_matches(&t.c, decl, obj, span_none) == 0);
+	CHECK_EQ_INT(sh("printf '+' | dd of='%s' bs=1 seek=$(($(stat -c %%s '%s') - 2)) conv=notrunc status=none",
+	                tp("run/hopper.cu"), tp("run/hopper.cu")), 0);
+	CHECK(obj && object_matches(&t.c, decl, obj, span_none) != 0);
+	CHECK_LOG(&t, "hopper.cu`, which nvcc read to build it, changed");
+	unit_ctx_fini(&t);
+}
+
 /* What -c builds without -arch: every arch the contract allows, less a
  * plain one that an older plain target serves; nothing for none. */
 static void test_default_arches(void)
@@ -554,6 +575,7 @@ int main(void)
 	test_nvcc_failure();
 	test_header_build();
 	test_cache_and_stale();
+	test_changed_in_run();
 	if (!unit_failures && !getenv("KEEP"))
 		sh("rm -rf '%s'%s", tmp, "");
 	else

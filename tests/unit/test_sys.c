@@ -229,6 +229,26 @@ static void test_sha256(void)
 	sha256_hex(&s, h);
 	CHECK_STR(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 
+	/* a million 'a' (FIPS 180-4), whole and in pieces that start and end
+	 * at every offset in a block: whole blocks are hashed where they lie */
+	enum { MA = 1000000 };
+	char *big = malloc(MA);
+	CHECK(big != NULL);
+	if (!big)
+		return;
+	memset(big, 'a', MA);
+	sha256_of(big, MA, h);
+	CHECK_STR(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	static const size_t pieces[] = { 1, 63, 64, 65, 127, 128, 1000, 4097 };
+	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+		sha256_init(&s);
+		for (size_t at = 0, k = pieces[i]; at < MA; at += k, k = k * 7 % 4099 + 1)
+			sha256_add(&s, big + at, k < MA - at ? k : MA - at);
+		sha256_hex(&s, h);
+		CHECK_STR(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	}
+	free(big);
+
 	/* a field is "TAG N\n" and the bytes, whatever the tag's length */
 	char tag[200], pre[256], f1[65], f2[65];
 	memset(tag, 'h', sizeof tag - 1);
