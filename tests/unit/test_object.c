@@ -438,13 +438,20 @@ static long mtime_ns(const char *p)
 
 /* The cache: built once, found again, damaged -> rebuilt, source edited ->
  * another key; an object beside an edited declaration is stale. */
+/* tests/objects/hopper.{plk,cu} copied into DIR, a context with the
+ * test cache, and the component declared there. */
+static Component *hopper_in(T *t, const char *dir)
+{
+	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp(dir), tp(dir)), 0);
+	unit_ctx_init(t);
+	t->c.cache_dir = arena_strdup(t->c.arena, tp("cache"));
+	return load_comp(t, arena_printf(t->c.arena, "%s/hopper.plk", tp(dir)));
+}
+
 static void test_cache_and_stale(void)
 {
-	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp("src"), tp("src")), 0);
 	T t;
-	unit_ctx_init(&t);
-	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
-	Component *decl = load_comp(&t, tp("src/hopper.plk"));
+	Component *decl = hopper_in(&t, "src");
 	const ArchInfo *a = arch_lookup("sm_90a");
 	const char *p1 = decl ? object_for(&t.c, decl, NULL, a, NULL) : NULL;
 	CHECK(p1 != NULL);
@@ -502,11 +509,8 @@ static void test_cache_and_stale(void)
  * files it hashed. */
 static void test_changed_in_run(void)
 {
-	CHECK_EQ_INT(sh("mkdir -p '%s' && cp tests/objects/hopper.plk tests/objects/hopper.cu '%s'", tp("run"), tp("run")), 0);
 	T t;
-	unit_ctx_init(&t);
-	t.c.cache_dir = arena_strdup(t.c.arena, tp("cache"));
-	Component *decl = load_comp(&t, tp("run/hopper.plk"));
+	Component *decl = hopper_in(&t, "run");
 	const ArchInfo *a = arch_lookup("sm_90a");
 	CHECK(decl && object_build(&t.c, decl, NULL, &a, 1, tp("run/hopper.o"), NULL, NULL) == 0);
 	Component *obj = decl ? object_read_contract(&t.c, tp("run/hopper.o"), span_none) : NULL;
