@@ -199,6 +199,31 @@ static int refuse_outputs(Ctx *c, Options *o, const Program *p, const char *name
 	       out_refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : out_with_ext(c, bin, ".manifest.json")) : NULL);
 }
 
+/* --emit=map of the n kernels one cubin links (a select's variants, a
+ * megakernel's op kernels), for each of narch arches (ps: narch groups
+ * of n): each kernel's map, their objects decided together as the link
+ * decides them. */
+static int print_maps(Ctx *c, Options *o, const Placement *const *ps, int n, int narch)
+{
+	int total = 0;
+	for (int v = 0; v < n * narch; v++)
+		total += ps[v]->g->insts.n;
+	LinkObj *objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
+	for (int a = 0, k = 0; a < narch; a++) {
+		if (link_decide(c, ps + a * n, n, objs + k) || c->nerrors)
+			return 1;
+		for (int v = 0; v < n; v++)
+			k += ps[a * n + v]->g->insts.n;
+	}
+	FILE *f = out_open(c, o, o->out);
+	for (int v = 0, k = 0; f && v < n * narch; k += ps[v]->g->insts.n, v++) {
+		if (v)
+			fputc('\n', f);
+		map_print(f, ps[v], objs + k);
+	}
+	return out_close(c, o, f, o->out) || !f;
+}
+
 /* One kernel, every requested arch: a cubin for one arch, a fatbin for
  * several, and the manifest beside it. */
 static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
@@ -284,7 +309,7 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 	Variant *vs = select_variants(c, p, s, &nv);
 	if (!vs)
 		return 1;
-	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST;
+	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST || o->emit == EMIT_MAP;
 	if (!shown && !(o->emit == EMIT_PTX && narches == 1)) {
 		Diag *d = diag_new(c, DIAG_ERROR, "E0608", s->name_sp, "--emit=%s shows %s, not select `%s`",
 		                   emit_names[o->emit], o->emit == EMIT_PTX ? "one arch" : "one kernel", s->name);
@@ -309,6 +334,8 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		return 1;
 	if (o->check_only)
 		return 0;
+	if (o->emit == EMIT_MAP)   /* every variant's, for each arch */
+		return print_maps(c, o, (const Placement *const *)ps, nv, narches);
 	Selected sl = { s, vs, (const Placement *const *)ps, nv, narches, NULL };
 	if (o->emit == EMIT_MANIFEST) {   /* a manifest of a binary that could be linked */
 		for (int a = 0; a < narches; a++)
@@ -393,7 +420,7 @@ static int mega_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
 static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const ArchInfo **arches, int narches)
 {
 	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST ||
-	            o->emit == EMIT_SCHEDULE || o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH;
+	            o->emit == EMIT_SCHEDULE || o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH || o->emit == EMIT_MAP;
 	if (narches > 1 || !shown) {
 		Diag *d = narches > 1
 		        ? diag_new(c, DIAG_ERROR, "E0377", m->name_sp, "megakernel `%s` is linked for one arch, not %d",
@@ -423,6 +450,8 @@ static int build_mega(Ctx *c, Options *o, const Program *p, const Mega *m, const
 	if (mega_check_linkable(c, mp))
 		return 1;
 	const Placement *const *ps = (const Placement *const *)mp->kernels.v;
+	if (o->emit == EMIT_MAP)
+		return print_maps(c, o, ps, mp->kernels.n, 1);
 	if (o->emit == EMIT_MANIFEST || o->emit == EMIT_GLUE_LL || o->emit == EMIT_MONOLITH) {
 		FILE *f = out_open(c, o, o->out);
 		int rc = !f || (o->emit == EMIT_MANIFEST ? manifest_write_mega(c, mp, NULL, NULL, f)

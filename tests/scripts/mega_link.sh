@@ -6,8 +6,8 @@
 # cubin and launch it cooperatively (tests/runtime/mock_cuda.c as the
 # driver); its monolith is written and built by nvcc; kernels a
 # megakernel cannot run yet are refused (E0379), and what it cannot emit
-# (E0377); an f32 scalar reaches its op as it is. Exit 0 pass, 1 fail,
-# 77 skip.
+# (E0377); an f32 scalar reaches its op as it is; --emit=map prints its
+# op kernel's link map. Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
 PLKC=${PLKC:-$PWD/$B/plkc}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -156,5 +156,12 @@ o=$("$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a -arch sm_100a -o "$tmp/two.c
 [ $? -eq 1 ] && grep -q "error\[E0377\]: megakernel \`chain\` is linked for one arch, not 2" <<<"$o" || no "two arches: $o"
 o=$("$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --emit=graph 2>&1)
 [ $? -eq 1 ] && grep -q "error\[E0377\]: --emit=graph shows one kernel" <<<"$o" || no "--emit=graph: $o"
+# --emit=map: each op kernel's link map, its objects' digests those the
+# linked manifest records
+"$PLKC" "$tmp/chain.plk" "${I[@]}" -arch sm_90a --emit=map -o "$tmp/chain.map" 2>"$tmp/err" || no "--emit=map: $(cat "$tmp/err")"
+grep -q '^link map of mv for sm_90a$' "$tmp/chain.map" && grep -q '^m = matvec$' "$tmp/chain.map" ||
+	no "--emit=map: not mv's map: $(head -n 5 "$tmp/chain.map")"
+d=$(awk '/^  digest/ { print $2 }' "$tmp/chain.map")
+[ -n "$d" ] && grep -q "$d" "$tmp/chain.manifest.json" || no "--emit=map: digest '$d' not the manifest's"
 [ ! -e "$tmp/gemm.cubin" ] && [ ! -e "$tmp/two.cubin" ] || no "a refused link wrote a file"
 exit $fail

@@ -4,7 +4,8 @@
 # manifest lists them in rule order with the default last; components
 # built with other constants in each variant get entries of their own
 # (ENTRY__<8 hex>), one specialization shared by two variants is linked
-# once under its plain entry; variants are not built alone unless named.
+# once under its plain entry; variants are not built alone unless named;
+# --emit=map prints every variant's link map, for each arch.
 B=${1:-build}
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skip: no nvcc"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
@@ -147,4 +148,12 @@ print(d.count(b"\x7fELF") if d[:4] == bytes.fromhex("50ed55ba") else "no fatbin"
 else
 	echo "a select for sm_80 and sm_90a failed:"; head -n 12 "$tmp/err"; fail=1
 fi
+# --emit=map of that select for both arches: each variant's map, each
+# arch's, in one output
+"$PLKC" "$tmp/mv.plk" -arch sm_80 -arch sm_90a --emit=map -o "$tmp/mv.map" 2>"$tmp/err" ||
+	{ echo "--emit=map of a select failed: $(head -n 5 "$tmp/err")"; fail=1; }
+got=$(grep '^link map of' "$tmp/mv.map" | tr '\n' ';')
+want="link map of mv_thin for sm_80;link map of mv_wide for sm_80;link map of mv_thin for sm_90a;link map of mv_wide for sm_90a;"
+[ "$got" = "$want" ] || { echo "--emit=map of a select: $got"; fail=1; }
+[ "$(grep -c '^  digest    [0-9a-f]\{64\}$' "$tmp/mv.map")" = 4 ] || { echo "--emit=map of a select: not 4 digests"; fail=1; }
 exit $fail
