@@ -191,13 +191,44 @@ static int same_stat(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* path hashed this run, as it was then (nvcc's ~140 files for one
- * object are mostly the next object's: each read and hashed once). */
-typedef struct Hashed {
+/* A file this run checked, as it was then (its stat), with what was
+ * found: a cached object's digest (Ctx.current) or a file's sha256
+ * (Ctx.hashed). Asked again while the file is the same, the answer
+ * stands and the file is not read again (a megakernel's 81 ops are 5
+ * objects; nvcc's ~140 files for one object are mostly the next's). */
+typedef struct Known {
 	const char *path;
 	struct stat st;
-	char hash[65];
-} Hashed;
+	char val[65];
+} Known;
+
+static Known *known_entry(const Vec *v, const char *path)
+{
+	for (int i = 0; i < v->n; i++)
+		if (!strcmp(((Known *)v->v[i])->path, path))
+			return v->v[i];
+	return NULL;
+}
+
+/* What v knows of path, when now is the stat it was known with; else NULL. */
+static const char *known_get(const Vec *v, const char *path, const struct stat *now)
+{
+	const Known *e = known_entry(v, path);
+	return e && same_stat(&e->st, now) ? e->val : NULL;
+}
+
+/* path, as st, holds val (one entry a path: a later answer replaces it). */
+static void known_set(Ctx *c, Vec *v, const char *path, const struct stat *st, const char *val)
+{
+	Known *e = known_entry(v, path);
+	if (!e) {
+		e = arena_alloc(c->arena, sizeof *e);
+		e->path = arena_strdup(c->arena, path);
+		vec_push(c->arena, v, e);
+	}
+	e->st = *st;
+	snprintf(e->val, sizeof e->val, "%s", val);
+}
 
 /* sha256 of a file's bytes; -1 (errno) when it cannot be read. A file
  * hashed before this run and the same since is not read again. */
@@ -206,12 +237,9 @@ static int hash_file(Ctx *c, const char *path, char out[65])
 	struct stat st;
 	if (stat(path, &st))
 		return -1;
-	Hashed *e = NULL;
-	for (int i = 0; i < c->hashed.n && !e; i++)
-		if (!strcmp(((Hashed *)c->hashed.v[i])->path, path))
-			e = c->hashed.v[i];
-	if (e && same_stat(&e->st, &st)) {
-		memcpy(out, e->hash, 65);
+	const char *h = known_get(&c->hashed, path, &st);
+	if (h) {
+		memcpy(out, h, 65);
 		return 0;
 	}
 	size_t n;
@@ -220,13 +248,7 @@ static int hash_file(Ctx *c, const char *path, char out[65])
 		return -1;
 	sha256_of(t, n, out);
 	free(t);
-	if (!e) {
-		e = arena_alloc(c->arena, sizeof *e);
-		e->path = arena_strdup(c->arena, path);
-		vec_push(c->arena, &c->hashed, e);
-	}
-	e->st = st;   /* as stat saw it before the read: a change since is hashed again */
-	memcpy(e->hash, out, 65);
+	known_set(c, &c->hashed, path, &st, out);   /* as stat saw it before the read: a change since is hashed again */
 	return 0;
 }
 
@@ -1033,40 +1055,22 @@ const char *object_for(Ctx *c, const Component *comp, const int64_t *cvals, cons
 	return object_for_sym(c, comp, cvals, arch, 0, NULL, digest);
 }
 
-/* path is current with digest: looked up again this run, while the file
- * is the one checked (its inode, size and change time), it is not read
- * and hashed again (a megakernel's 81 ops are 5 objects). */
-typedef struct Current {
-	const char *path;
-	char digest[65];
-	struct stat st;
-} Current;
-
+/* path is current with digest: asked again this run while it is the
+ * same file, not read and checked again. */
 static void note_current(Ctx *c, const char *digest, const char *path)
 {
-	Current *e = NULL;
-	for (int i = 0; i < c->current.n && !e; i++)   /* rebuilt after a change: the same entry */
-		if (!strcmp(((Current *)c->current.v[i])->path, path))
-			e = c->current.v[i];
-	if (!e) {
-		e = arena_alloc(c->arena, sizeof *e);
-		e->path = arena_strdup(c->arena, path);
-		vec_push(c->arena, &c->current, e);
-	}
-	snprintf(e->digest, sizeof e->digest, "%s", digest);
-	if (stat(path, &e->st))
-		memset(&e->st, 0, sizeof e->st);   /* matches no file: checked again */
+	struct stat st;
+	if (stat(path, &st))
+		memset(&st, 0, sizeof st);   /* matches no file: checked again */
+	known_set(c, &c->current, path, &st, digest);
 }
 
-static const Current *find_current(const Ctx *c, const char *path)
+/* The digest of the object at path when it was found or made current
+ * this run and is the same file; else NULL. */
+static const char *find_current(const Ctx *c, const char *path)
 {
 	struct stat st;
-	for (int i = 0; i < c->current.n; i++) {
-		const Current *e = c->current.v[i];
-		if (!strcmp(e->path, path))
-			return stat(path, &st) == 0 && same_stat(&st, &e->st) ? e : NULL;
-	}
-	return NULL;
+	return stat(path, &st) ? NULL : known_get(&c->current, path, &st);
 }
 
 /* The cache's entry for comp at cvals and arch: *k its key (the caller
@@ -1097,11 +1101,11 @@ static int cache_lookup(Ctx *c, const Component *comp, const int64_t *cvals, con
 		return -1;
 	}
 	*path = arena_printf(c->arena, "%s/%s-%.16s.o", dir, comp->name, k->key);
-	const Current *cur = find_current(c, *path);   /* checked (or built) already this run */
+	const char *cur = find_current(c, *path);   /* checked (or built) already this run */
 	if (cur) {
 		*fresh = 1;
 		if (digest)
-			memcpy(digest, cur->digest, 65);
+			memcpy(digest, cur, 65);
 		return 0;
 	}
 	sys_sweep(dir, NULL);       /* what killed runs left */

@@ -109,8 +109,8 @@ typedef struct Ctx {
 	Vec cflags;          /* char*: -DNAME=VALUE and -Xnvcc arguments for component builds */
 	Vec deps;            /* char*: files a build read beyond the .plk sources (-MD) */
 	const char *cache_dir;   /* component object cache */
-	Vec current;             /* object.c's Current*: the cached objects this run found or made current */
-	Vec hashed;              /* object.c's Hashed*: the files this run hashed, as they were */
+	Vec current;             /* object.c's Known*: the cached objects this run found or made current */
+	Vec hashed;              /* object.c's Known*: the files this run hashed, as they were */
 	const char *toolkit;     /* object_toolkit_version's answer (toolkit_asked: once asked) */
 	int toolkit_asked;
 	int verbose;
