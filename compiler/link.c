@@ -419,11 +419,6 @@ static int inst_object(Ctx *c, const Placement *p, const GInst *in, int rename, 
 	return lo->path ? 0 : -1;
 }
 
-int link_objects(Ctx *c, const Placement *p, LinkObj *objs)
-{
-	return link_decide(c, &p, 1, objs);
-}
-
 int link_check_entry(Ctx *c, const Component *comp, const char *entry, const char *path, const ArchInfo *arch)
 {
 	void *ir = NULL;
@@ -701,10 +696,8 @@ int link_check_ids(Ctx *c, const Placement *const *ps, int n)
  * instance whose component the same cubin holds at other constants. */
 static int prebuild(Ctx *c, const Placement *const *ps, int n, int narch, int *rename)
 {
-	int total = 0, nreq = 0;
-	for (int v = 0; v < n * narch; v++)
-		total += ps[v]->g->insts.n;
-	ObjReq *reqs = arena_alloc(c->arena, (total + 1) * sizeof *reqs);
+	int nreq = 0;
+	ObjReq *reqs = arena_alloc(c->arena, (total_insts(ps, n * narch) + 1) * sizeof *reqs);
 	for (int a = 0, k = 0; a < narch; a++)
 		for (int v = 0; v < n; v++)
 			for (int i = 0; i < ps[a * n + v]->g->insts.n; i++, k++) {
@@ -734,10 +727,7 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, LinkObj *objs)
 	 * E0214 at check; the others are built from its declaration). The
 	 * objects the cache lacks are built several at once first; then
 	 * inst_object finds each current. */
-	int total = 0;
-	for (int v = 0; v < n; v++)
-		total += ps[v]->g->insts.n;
-	int *rename = arena_alloc(c->arena, (total + 1) * sizeof *rename);
+	int *rename = arena_alloc(c->arena, (total_insts(ps, n) + 1) * sizeof *rename);
 	if (prebuild(c, ps, n, 1, rename))
 		return -1;
 	for (int v = 0, k = 0; v < n; v++)
@@ -747,6 +737,17 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, LinkObj *objs)
 				in->obj = objs[k].path;
 		}
 	return c->nerrors == before ? 0 : -1;
+}
+
+LinkObj *link_decide_arches(Ctx *c, const Placement *const *ps, int n, int narch)
+{
+	LinkObj *objs = arena_alloc(c->arena, (total_insts(ps, n * narch) + 1) * sizeof *objs);
+	if (link_prebuild(c, ps, n, narch))
+		return NULL;
+	for (int a = 0, k = 0; a < narch; k += total_insts(ps + a * n, n), a++)
+		if (link_decide(c, ps + a * n, n, objs + k))
+			return NULL;
+	return objs;
 }
 
 

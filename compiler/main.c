@@ -199,28 +199,18 @@ static int refuse_outputs(Ctx *c, Options *o, const Program *p, const char *name
 	       out_refuse_input(c, o, p, bin ? (o->manifest ? o->manifest : out_with_ext(c, bin, ".manifest.json")) : NULL);
 }
 
-/* --emit=map of the n kernels one cubin links (a select's variants, a
- * megakernel's op kernels), for each of narch arches (ps: narch groups
- * of n): each kernel's map, their objects decided together as the link
- * decides them. */
+/* --emit=map of the n kernels one cubin links (a kernel, a select's
+ * variants, a megakernel's op kernels), for each of narch arches (ps:
+ * narch groups of n): each kernel's map, the objects decided as the link
+ * decides them; nothing written unless all are decided. */
 static int print_maps(Ctx *c, Options *o, const Placement *const *ps, int n, int narch)
 {
-	int total = 0;
-	for (int v = 0; v < n * narch; v++)
-		total += ps[v]->g->insts.n;
-	LinkObj *objs = arena_alloc(c->arena, (total + 1) * sizeof *objs);
-	for (int a = 0, k = 0; a < narch; a++) {
-		if (link_decide(c, ps + a * n, n, objs + k) || c->nerrors)
-			return 1;
-		for (int v = 0; v < n; v++)
-			k += ps[a * n + v]->g->insts.n;
-	}
+	const LinkObj *objs = link_decide_arches(c, ps, n, narch);
+	if (!objs || c->nerrors)
+		return 1;
 	FILE *f = out_open(c, o, o->out);
-	for (int v = 0, k = 0; f && v < n * narch; k += ps[v]->g->insts.n, v++) {
-		if (v)
-			fputc('\n', f);
+	for (int v = 0, k = 0; f && v < n * narch; k += ps[v]->g->insts.n, v++)
 		map_print(f, ps[v], objs + k);
-	}
 	return out_close(c, o, f, o->out) || !f;
 }
 
@@ -233,7 +223,7 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	LinkResult rs[8];
 	const ArchInfo *as[8];
 	int n = 0, rc = 0;
-	FILE *ptx = NULL, *map = NULL;
+	FILE *ptx = NULL;
 	memset(rs, 0, sizeof rs);
 	int np = 0;
 	for (int a = 0; a < narches && !rc; a++) {
@@ -242,20 +232,13 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	}
 	if (rc || o->check_only || np < narches)
 		return rc || c->nerrors;
-	if (o->emit != EMIT_MANIFEST && o->emit != EMIT_MAP && link_prebuild(c, (const Placement *const *)ps, 1, np))
+	if (o->emit == EMIT_MAP)   /* the objects a link would take, not linked */
+		return print_maps(c, o, (const Placement *const *)ps, 1, np);
+	if (o->emit != EMIT_MANIFEST && link_prebuild(c, (const Placement *const *)ps, 1, np))
 		return 1;
 	for (int a = 0; a < np && !rc; a++) {
 		if (o->emit == EMIT_MANIFEST) {
 			n++;
-			continue;
-		}
-		if (o->emit == EMIT_MAP) {        /* the objects a link would take, not linked */
-			LinkObj *objs = arena_alloc(c->arena, (ps[a]->g->insts.n + 1) * sizeof *objs);
-			rc = link_objects(c, ps[a], objs) || c->nerrors;
-			FILE *f = rc ? NULL : map ? map : (map = out_open(c, o, o->out));
-			if (f)
-				map_print(f, ps[a], objs);
-			rc = rc || !f;
 			continue;
 		}
 		as[n] = ps[a]->arch;
@@ -272,8 +255,6 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 	}
 	if (ptx)
 		rc |= out_close(c, o, ptx, o->out);
-	if (map)
-		rc |= out_close(c, o, map, o->out);
 	if (!rc && n > 0 && o->emit == EMIT_MANIFEST) {
 		FILE *f = out_open(c, o, o->out);
 		rc = !f || manifest_write_multi(c, (const Placement *const *)ps, n, NULL, f) || c->nerrors;

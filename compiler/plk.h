@@ -1178,9 +1178,6 @@ typedef struct LinkResult {
 	char *info_log;
 	LinkObj *objs;           /* per instance, in Graph.insts order, kernel after kernel (arena) */
 } LinkResult;
-/* Each instance's object (objs[Graph.insts.n]), built or taken from the
- * cache as a link would; 0 ok. */
-int link_objects(Ctx *c, const Placement *p, LinkObj *objs);
 int link_kernel(Ctx *c, const Placement *p, int want_ptx, LinkResult *r);
 int manifest_write(Ctx *c, const Placement *p, FILE *out);
 int monolith_write(Ctx *c, const Placement *p, FILE *out);
@@ -1337,6 +1334,10 @@ int link_decide(Ctx *c, const Placement *const *ps, int n, LinkObj *objs);
  * that the second arch's nvcc need not wait for the first arch's link.
  * ps: narch groups of n placements, each group one cubin's kernels. */
 int link_prebuild(Ctx *c, const Placement *const *ps, int n, int narch);
+/* link_decide for each of narch groups of n placements (each group one
+ * cubin's kernels), after one link_prebuild: every instance's object,
+ * the groups' instances one after another; NULL after reporting. */
+LinkObj *link_decide_arches(Ctx *c, const Placement *const *ps, int n, int narch);
 /* Checks linked PTX: kernel present, no plk_ call left, launch bounds. */
 int link_check_ptx(Ctx *c, const Placement *p, const char *ptx);
 /* E0216 unless the object at path (nvcc's, for arch) defines comp's entry

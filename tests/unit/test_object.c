@@ -436,8 +436,6 @@ static long mtime_ns(const char *p)
 	return stat(p, &st) ? -1 : st.st_mtim.tv_sec * 1000000000L + st.st_mtim.tv_nsec;
 }
 
-/* The cache: built once, found again, damaged -> rebuilt, source edited ->
- * another key; an object beside an edited declaration is stale. */
 /* tests/objects/hopper.{plk,cu} copied into DIR, a context with the
  * test cache, and the component declared there. */
 static Component *hopper_in(T *t, const char *dir)
@@ -448,6 +446,8 @@ static Component *hopper_in(T *t, const char *dir)
 	return load_comp(t, arena_printf(t->c.arena, "%s/hopper.plk", tp(dir)));
 }
 
+/* The cache: built once, found again, damaged -> rebuilt, source edited ->
+ * another key; an object beside an edited declaration is stale. */
 static void test_cache_and_stale(void)
 {
 	T t;
