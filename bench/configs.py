@@ -945,3 +945,9 @@ SETS["swiglu_skinny128"] = [SWIGLU_SK] + [_skinny128(SWIGLU_SK, "swiglu_sk", SWI
                                           for f in SKINNY128] + \
     [GEMM_SK] + [_skinny128(GEMM_SK, "skinny", SKINNY_GRID, f) for f in SKINNY128 if f[0] not in
                  ("128_wg2", "64_bk64")]
+
+# Split skinny tiles with the last split not waiting for the others
+# (timing only: build once with a plkc whose split reduction skips its
+# wait, --suffix _nw, once as committed, --append): is the split's cost
+# (2026-12-05-swiglu-skinny.md: 6-18% slower at split 2) the wait?
+SETS["split_wait"] = [SETS["skinny_split"][i] for i in (0, 1, 4, 5)]
