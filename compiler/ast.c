@@ -4,6 +4,27 @@
 #include <string.h>
 #include "plk.h"
 
+static const char *const builtin_names[] = { [FN_CEIL_DIV] = "ceil_div", [FN_MIN] = "min", [FN_MAX] = "max" };
+
+Builtin builtin_of(const char *name)
+{
+	for (int f = FN_CEIL_DIV; f <= FN_MAX; f++)
+		if (name && !strcmp(name, builtin_names[f]))
+			return (Builtin)f;
+	return FN_UNKNOWN;
+}
+
+const char *builtin_name(Builtin f)
+{
+	return f > FN_UNKNOWN && f <= FN_MAX ? builtin_names[f] : NULL;
+}
+
+const char *const *builtin_list(int *n)
+{
+	*n = FN_MAX;
+	return builtin_names + 1;
+}
+
 static void span(FILE *o, Span s)
 {
 	fprintf(o, " @%d:%d-%d:%d", s.line, s.col, s.eline, s.ecol);
@@ -457,9 +478,9 @@ static void print_cnum(FILE *out, int64_t v)
 }
 
 void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
-                  const void *ud)
+                  int (*nonneg)(const void *, const Expr *), const void *ud)
 {
-#define SUB(x) expr_print_c(out, (x), name, ud)
+#define SUB(x) expr_print_c(out, (x), name, nonneg, ud)
 	switch (e->k) {
 	case EX_NUM:
 		print_cnum(out, e->num);
@@ -477,20 +498,24 @@ void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, c
 		fputc('(', out); SUB(e->a); fprintf(out, " %c ", e->op); SUB(e->b); fputc(')', out);
 		break;
 	case EX_CALL: {
-		if (e->args.n != 2) {   /* eval.c reports it; nvcc will too */
+		if (e->args.n != 2 || e->fn == FN_UNKNOWN) {   /* eval.c reports it; nvcc will too */
 			fprintf(out, "%s()", e->name);
 			break;
 		}
 		const Expr *a = e->args.v[0], *b = e->args.v[1];
-		if (!strcmp(e->name, "ceil_div") && name) {   /* of sizes: as the glue computes it */
+		if (e->fn == FN_CEIL_DIV && nonneg && nonneg(ud, a) && nonneg(ud, b)) {   /* the glue's short form */
 			fputs("(((", out); SUB(a); fputs(") + (", out); SUB(b); fputs(") - 1) / (", out);
 			SUB(b); fputs("))", out);   /* whole: `x * ceil_div(..)` must not divide the product */
-		} else if (!strcmp(e->name, "ceil_div")) {   /* rounds toward +inf, any signs */
+		} else if (e->fn == FN_CEIL_DIV && nonneg) {   /* toward +inf, any signs: the glue's general form */
+			fputs("(", out); SUB(a); fputs(" / ", out); SUB(b); fputs(" + (((", out); SUB(b); fputs(") > 0 ? (", out);
+			SUB(a); fputs(" % ", out); SUB(b); fputs(") : -(", out); SUB(a); fputs(" % ", out); SUB(b);
+			fputs(")) > 0))", out);
+		} else if (e->fn == FN_CEIL_DIV) {   /* toward +inf, any signs (the headers, for #if too) */
 			fputc('(', out); SUB(a); fputs(" / ", out); SUB(b);
 			fputs(" + (", out); SUB(a); fputs(" % ", out); SUB(b);
 			fputs(" != 0 && (", out); SUB(a); fputs(" < 0) == (", out); SUB(b); fputs(" < 0)))", out);
 		} else {
-			fputc('(', out); SUB(a); fputs(!strcmp(e->name, "max") ? " > " : " < ", out);
+			fputc('(', out); SUB(a); fputs(e->fn == FN_MAX ? " > " : " < ", out);
 			SUB(b); fputs(" ? ", out); SUB(a); fputs(" : ", out); SUB(b); fputc(')', out);
 		}
 		break;

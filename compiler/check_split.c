@@ -29,7 +29,7 @@ static Expr *bin(Chk *k, int op, Expr *a, Expr *b)
 static Expr *call2(Chk *k, const char *fn, Expr *a, Expr *b)
 {
 	Expr *e = arena_alloc(A(k), sizeof *e);
-	e->k = EX_CALL, e->name = fn;
+	e->k = EX_CALL, e->name = fn, e->fn = builtin_of(fn);
 	vec_push(A(k), &e->args, a);
 	vec_push(A(k), &e->args, b);
 	return e;

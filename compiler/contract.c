@@ -361,9 +361,9 @@ static void print_params(FILE *out, const Component *comp)
 static void require_c(FILE *out, const Require *r)
 {
 	if (r->op != REQ_IN) {
-		expr_print_c(out, r->lhs, NULL, NULL);
+		expr_print_c(out, r->lhs, NULL, NULL, NULL);
 		fprintf(out, " %s ", req_op_text(r->op));
-		expr_print_c(out, r->rhs, NULL, NULL);
+		expr_print_c(out, r->rhs, NULL, NULL, NULL);
 		return;
 	}
 	if (!r->set.n) {
@@ -374,9 +374,9 @@ static void require_c(FILE *out, const Require *r)
 	for (int i = 0; i < r->set.n; i++) {
 		if (i)
 			fputs(" || ", out);
-		expr_print_c(out, r->lhs, NULL, NULL);
+		expr_print_c(out, r->lhs, NULL, NULL, NULL);
 		fputs(" == ", out);
-		expr_print_c(out, r->set.v[i], NULL, NULL);
+		expr_print_c(out, r->set.v[i], NULL, NULL, NULL);
 	}
 	fputc(')', out);
 }
@@ -405,10 +405,10 @@ void contract_header(FILE *out, const Component *comp, const int64_t *cvals)
 		fprintf(out, "#ifndef %s\n", p->name);
 		if (cvals) {
 			fprintf(out, "#define %s ", p->name);
-			expr_print_c(out, &(Expr){ .k = EX_NUM, .num = cvals[i] }, NULL, NULL);
+			expr_print_c(out, &(Expr){ .k = EX_NUM, .num = cvals[i] }, NULL, NULL, NULL);
 		} else if (p->def) {
 			fprintf(out, "#define %s ", p->name);
-			expr_print_c(out, p->def, NULL, NULL);
+			expr_print_c(out, p->def, NULL, NULL, NULL);
 		} else
 			fprintf(out, "#error \"constant %s of component %s has no default: define it\"", p->name, comp->name);
 		fputs("\n#endif\n", out);

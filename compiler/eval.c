@@ -165,15 +165,16 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 		break;
 	case EX_CALL: {
 		const char *f = e->name;
-		int want = !strcmp(f, "ceil_div") || !strcmp(f, "min") || !strcmp(f, "max") ? 2 : -1;
+		int want = e->fn != FN_UNKNOWN ? 2 : -1;
 		if (want < 0 || e->args.n != want) {
-			static const char *const fns[] = { "ceil_div", "min", "max" };
+			int nfns;
+			const char *const *fns = builtin_list(&nfns);
 			Diag *d = diag_new(c, DIAG_ERROR, "E0324", e->sp,
 			                   want < 0 ? "unknown function `%s`" : "`%s` takes 2 arguments", f);
 			d->primary.msg = want < 0 ? "not a function of constant expressions"
 			                          : arena_printf(c->arena, "%d argument%s given", e->args.n,
 			                                         e->args.n == 1 ? "" : "s");
-			const char *m = want < 0 ? did_you_mean(f, fns, 3) : NULL;
+			const char *m = want < 0 ? did_you_mean(f, fns, nfns) : NULL;
 			if (m)
 				diag_help(d, "did you mean `%s`?", m);
 			else
@@ -184,9 +185,9 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 		const Expr *ea = e->args.v[0], *eb = e->args.v[1];
 		if (eval_expr(c, ea, s, &a) || eval_expr(c, eb, s, &b))
 			return -1;
-		if (!strcmp(f, "min"))
+		if (e->fn == FN_MIN)
 			*out = a < b ? a : b;
-		else if (!strcmp(f, "max"))
+		else if (e->fn == FN_MAX)
 			*out = a > b ? a : b;
 		else if (b == 0)
 			return divzero(c, e, eb);

@@ -198,12 +198,22 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	case EX_CALL:
 		if (e->args.n == 2) {
 			LLVMValueRef a = glue_expr_ir(g, e->args.v[0]), b = glue_expr_ir(g, e->args.v[1]);
-			if (!strcmp(e->name, "ceil_div"))
-				return LLVMBuildSDiv(g->b, LLVMBuildNSWSub(g->b, LLVMBuildNSWAdd(g->b, a, b, ""), ci32(g, 1), ""), b, "");
-			if (!strcmp(e->name, "min"))
-				return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, a, b, ""), a, b, "");
-			if (!strcmp(e->name, "max"))
-				return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, a, b, ""), a, b, "");
+			switch (e->fn) {
+			case FN_CEIL_DIV: {   /* toward +inf, as eval.c: of sizes (a + b - 1) / b, else q + 1
+			                       * when r is nonzero of b's sign; the monolith's expr_print_c alike */
+				if (graph_nonneg(gr, e->args.v[0]) && graph_nonneg(gr, e->args.v[1]))
+					return LLVMBuildSDiv(g->b, LLVMBuildNSWSub(g->b, LLVMBuildNSWAdd(g->b, a, b, ""), ci32(g, 1), ""),
+					                     b, "");
+				LLVMValueRef q = LLVMBuildSDiv(g->b, a, b, ""), r = LLVMBuildSRem(g->b, a, b, "");
+				LLVMValueRef rb = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, b, ci32(g, 0), ""), r,
+				                                  LLVMBuildNSWNeg(g->b, r, ""), "");
+				LLVMValueRef up = LLVMBuildICmp(g->b, LLVMIntSGT, rb, ci32(g, 0), "");
+				return LLVMBuildNSWAdd(g->b, q, LLVMBuildZExt(g->b, up, g->i32, ""), "");
+			}
+			case FN_MIN: return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, a, b, ""), a, b, "");
+			case FN_MAX: return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, a, b, ""), a, b, "");
+			case FN_UNKNOWN: break;
+			}
 		}
 		break;
 	default:

@@ -264,6 +264,29 @@ NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val)
 	return graph_const(g, name, val) ? NAME_CONST : NAME_NONE;
 }
 
+int graph_nonneg(const Graph *g, const Expr *e)
+{
+	int kp;
+	int64_t v;
+	switch (e ? e->k : EX_AUTO) {
+	case EX_NUM: return e->num >= 0;
+	case EX_NAME:
+		switch (graph_name(g, e->name, &kp, &v)) {
+		case NAME_KPARAM: return ((const GKParam *)g->kparams.v[kp])->dim != NULL;
+		case NAME_CONST: return v >= 0;
+		case NAME_NONE: return 0;
+		}
+		return 0;
+	case EX_BIN: return e->op != '-' && graph_nonneg(g, e->a) && graph_nonneg(g, e->b);
+	case EX_CALL:
+		for (int i = 0; i < e->args.n; i++)
+			if (!graph_nonneg(g, e->args.v[i]))
+				return 0;
+		return e->fn != FN_UNKNOWN;
+	default: return 0;
+	}
+}
+
 int graph_const(const Graph *g, const char *name, int64_t *val)
 {
 	for (int i = 0; i < g->consts.n; i++)

@@ -553,7 +553,7 @@ static void c_expr(M *m, FILE *o, const Expr *e, const Scope *s)
 		fputc(')', o);
 		return;
 	case EX_CALL:
-		fprintf(o, "plk_mk_%s(", e->name);
+		fprintf(o, "plk_mk_%s(", e->fn != FN_UNKNOWN ? builtin_name(e->fn) : e->name);
 		for (int i = 0; i < e->args.n; i++) {
 			fputs(i ? ", " : "", o);
 			c_expr(m, o, e->args.v[i], s);

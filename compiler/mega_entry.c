@@ -128,7 +128,8 @@ void mega_entry_write(Ctx *c, FILE *o, const MegaPlan *mp, const Placement *cons
 		for (int i = 0; i < ps[v]->roles.n; i++)
 			rings |= ((const PRole *)ps[v]->roles.v[i])->role->lanes > 1;
 	}
-	fputs("[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_ceil_div(long long a, long long b) { return (a + b - 1) / b; }\n"
+	fputs("[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_ceil_div(long long a, long long b)\n"
+	      "{\n\treturn a / b + ((b > 0 ? a % b : -(a % b)) > 0);   /* toward +inf, any signs (plk.h, Builtin) */\n}\n"
 	      "[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_min(long long a, long long b) { return a < b ? a : b; }\n"
 	      "[[maybe_unused]] static __device__ __forceinline__ long long plk_mk_max(long long a, long long b) { return a > b ? a : b; }\n"
 	      "static __device__ __forceinline__ void plk_mk_wait(const unsigned *c, unsigned target)\n"

@@ -29,10 +29,15 @@ static void kname(FILE *o, const char *n, const void *ud)
 	}
 }
 
+static int knonneg(const void *ud, const Expr *e)
+{
+	return graph_nonneg(ud, e);
+}
+
 static void cexpr(FILE *o, const Graph *g, const Expr *e)
 {
 	if (e)
-		expr_print_c(o, e, kname, g);
+		expr_print_c(o, e, kname, knonneg, g);
 	else
 		fputs("1", o);
 }

@@ -253,11 +253,24 @@ typedef enum {
 	EX_NUM, EX_NAME, EX_BIN, EX_NEG, EX_CALL, EX_AUTO
 } ExprKind;
 
+/* The functions of expressions, decided once from the name where a call
+ * is made (builtin_of); every stage switches on it. ceil_div(a, b) rounds
+ * a / b toward +infinity whatever the signs, in the checker, the glue,
+ * the monolith, the megakernel's entry and the runtime alike. */
+typedef enum {
+	FN_UNKNOWN, FN_CEIL_DIV, FN_MIN, FN_MAX
+} Builtin;
+
+Builtin builtin_of(const char *name);
+const char *builtin_name(Builtin f);        /* NULL for FN_UNKNOWN */
+const char *const *builtin_list(int *n);   /* their names, for suggestions */
+
 typedef struct Expr {
 	ExprKind k;
 	Span sp;
 	int64_t num;         /* EX_NUM */
 	const char *name;    /* EX_NAME, EX_CALL (ceil_div, min, max) */
+	Builtin fn;          /* EX_CALL: name's function (FN_UNKNOWN: E0324 where it is evaluated) */
 	int op;              /* EX_BIN: '+', '-', '*', '/', '%' */
 	int depth;           /* of the tree below; the parser caps it */
 	struct Expr *a, *b;
@@ -548,11 +561,13 @@ void names_print(FILE *o, const char *lead, const Vec *names);   /* Feature*: "L
 /* e as a C expression (the component headers, the monolith): every
  * compound operand parenthesised, ceil_div/min/max spelled out with
  * eval.c's semantics, no casts, so the preprocessor can evaluate it too.
- * name(out, n, ud) prints a name; NULL prints it as it is. With name
- * (kernel expressions over sizes, the monolith) ceil_div is the glue's
- * (a + b - 1) / b, so that both builds compute the same thing. */
+ * name(out, n, ud) prints a name; NULL prints it as it is. With nonneg
+ * (a kernel's expression, the monolith) ceil_div is spelled as the glue
+ * builds it, so that both builds compute it alike: (x + y - 1) / y where
+ * nonneg(ud, x) and nonneg(ud, y) (graph_nonneg: >= 0 at every launch),
+ * else q + 1 when the remainder is nonzero and of y's sign. */
 void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
-                  const void *ud);
+                  int (*nonneg)(const void *, const Expr *), const void *ud);
 
 /* -------------------------------------------------------------- stdlib
  * the .def files in stdlib/ are the one source of truth for dtypes, layouts and
@@ -820,6 +835,10 @@ int graph_ids(const Graph *g);
 typedef enum { NAME_NONE, NAME_KPARAM, NAME_CONST } NameRef;
 NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val);
 int graph_const(const Graph *g, const char *name, int64_t *val);   /* 1: a const of g's kernel */
+/* 1 when e is >= 0 at every launch: numbers >= 0, shape symbols, consts
+ * >= 0, and + * / % and the functions of such; then ceil_div(e, d) is
+ * (e + d - 1) / d in the glue and the monolith, else the general form. */
+int graph_nonneg(const Graph *g, const Expr *e);
 /* gi->binds in its component's param order, as the entry takes them, and
  * gi->bind by param index (check_bind; the glue's and the monolith's
  * arguments) */

@@ -772,7 +772,7 @@ primary
 	| IDENT  { $$ = mk_expr(lx, EX_NAME, @$); $$->name = $1; }
 	| "auto" { $$ = mk_expr(lx, EX_AUTO, @$); }
 	| IDENT '(' exprs ')' {
-		$$ = mk_expr(lx, EX_CALL, @$); $$->name = $1; $$->args = $3;
+		$$ = mk_expr(lx, EX_CALL, @$); $$->name = $1; $$->fn = builtin_of($1); $$->args = $3;
 	}
 	| '(' expr ')' { $$ = $2; $$->sp = @$; }
 	;

@@ -65,15 +65,12 @@ static int call(E *e, const char *name, size_t len, int64_t *v, int depth)
 	*v = 0;   /* without a lookup, the call's shape is checked, not its value */
 	if (!e->lookup)
 		return 0;
-	if (len == 8 && !memcmp(name, "ceil_div", 8)) {
-		if (a[1] <= 0)
-			return efail(e, "ceil_div by %lld", (long long)a[1]);
-		if (a[0] >= 0) {
-			if (a[0] > INT64_MAX - (a[1] - 1)) return ovf(e, "ceil_div");
-			*v = (a[0] + a[1] - 1) / a[1];
-		} else {
-			*v = a[0] / a[1];
-		}
+	if (len == 8 && !memcmp(name, "ceil_div", 8)) {   /* toward +inf, any signs, as plkc computes it */
+		if (a[1] == 0)
+			return efail(e, "ceil_div by 0");
+		if (a[0] == INT64_MIN && a[1] == -1)
+			return ovf(e, "ceil_div");
+		*v = a[0] / a[1] + (a[0] % a[1] != 0 && (a[0] < 0) == (a[1] < 0));
 	} else if (len == 3 && !memcmp(name, "min", 3)) {
 		*v = a[0] < a[1] ? a[0] : a[1];
 	} else {

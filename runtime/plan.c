@@ -144,6 +144,11 @@ int plk_resolve_shapes(const plk_manifest *m, const plk_binding *b, plk_plan *p,
 	}
 	if (infer(m, b, p->sym, set, from, err))
 		goto out;
+	for (int s = 0; s < m->nsyms; s++)   /* the kernel takes them for sizes (plkc's graph_nonneg) */
+		if (p->sym[s] < 0) {
+			pfail(err, "shape symbol %s is %lld; sizes are 0 or more", m->syms[s], (long long)p->sym[s]);
+			goto out;
+		}
 	Look l = { m, p->sym, 0 };
 	char e[PLK_ERRLEN];
 	for (int t = 0; t < m->ntensors; t++) {

@@ -117,7 +117,7 @@ def evaluate(tree, env, smin=min, smax=max):
     if op in ("ceil_div", "min", "max"):
         a, b = (evaluate(x, env, smin, smax) for x in tree[1])
         if op == "ceil_div":
-            return (a + b - 1) // b
+            return _ceil_div(a, b)
         return smin(a, b) if op == "min" else smax(a, b)
     a, b = evaluate(tree[1], env, smin, smax), evaluate(tree[2], env, smin, smax)
     if op == "+":
@@ -127,8 +127,25 @@ def evaluate(tree, env, smin=min, smax=max):
     if op == "*":
         return a * b
     if op == "/":
-        return a // b
-    return a % b
+        return _div(a, b)
+    return a - b * _div(a, b) if isinstance(a, int) and isinstance(b, int) else a % b
+
+
+# The kernel's and the runtime's integer arithmetic (C's): `/` truncates
+# toward zero, `%` takes the dividend's sign, ceil_div rounds toward
+# +inf, whatever the signs (docs/language.md). Symbolic sizes (torch's
+# SymInt) are >= 0, where Python's floor division is the same.
+def _div(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        q = abs(a) // abs(b)
+        return q if (a < 0) == (b < 0) else -q
+    return a // b
+
+
+def _ceil_div(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return -(-a // b)
+    return (a + b - 1) // b
 
 
 def _affine(tree, sym, env):

@@ -37,7 +37,7 @@ static Expr *fx_name(Ctx *c, const char *n)
 static Expr *fx_ceil_div(Ctx *c, Expr *a, Expr *b)
 {
 	Expr *e = arena_alloc(c->arena, sizeof *e);
-	e->k = EX_CALL, e->name = "ceil_div", e->sp = span_none;
+	e->k = EX_CALL, e->name = "ceil_div", e->fn = FN_CEIL_DIV, e->sp = span_none;
 	vec_push(c->arena, &e->args, a);
 	vec_push(c->arena, &e->args, b);
 	return e;

@@ -131,6 +131,11 @@ expect_error("dim 0 (2 * N) is 511: no integer N gives it", swiglu.output_shapes
 pad = OpSpec(Meta("pad", [("X", ["M"]), ("Y", ["ceil_div(M, 128) * 128", "P"])], [("eps", "f32")]), "t::p", ["Y"], [])
 assert pad.schema() == "(Tensor X, *, SymInt P, float eps) -> Tensor", pad.schema()
 assert pad.output_shapes({"X": torch.FakeTensor((300,), None)}, {"P": 7}) == {"Y": [384, 7]}
+# C's arithmetic, as the kernel and the runtime compute it: / truncates,
+# % takes the dividend's sign, ceil_div rounds toward +inf at any signs
+ev = lambda text: pipelink._shapes.evaluate(pipelink._shapes.parse(text), {"M": 10})
+assert [ev(t) for t in ("(M - 17) / 2", "(M - 17) % 2", "ceil_div(M - 138, 64)", "ceil_div(M - 100, 64)",
+                        "ceil_div(9, -2)", "ceil_div(M - 19, -2)")] == [-3, -1, -2, -1, -4, 5]
 expect_error("parameter p is a ptr", OpSpec, Meta("q", [("X", ["M"])], [("p", "ptr")]), "t::q", ["X"], [])
 
 # Error names: a CUresult the mock cannot name has its name from cuda.h.

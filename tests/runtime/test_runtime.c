@@ -138,6 +138,12 @@ static void test_expr(void)
 	CHECK_HAS(err, "division by zero");
 	CHECK_EQ(ev("ceil_div(M, 0)", err), -999);
 	CHECK_HAS(err, "ceil_div by 0");
+	/* toward +inf whatever the signs, as plkc's checker and glue */
+	CHECK_EQ(ev("ceil_div(0 - 128, 64)", err), -2);
+	CHECK_EQ(ev("ceil_div(0 - 90, 64)", err), -1);
+	CHECK_EQ(ev("ceil_div(9, 0 - 2)", err), -4);
+	CHECK_EQ(ev("ceil_div(0 - 9, 0 - 2)", err), 5);
+	CHECK_EQ(ev("ceil_div(9223372036854775807, 2)", err), 4611686018427387904);
 	CHECK_EQ(ev("4611686018427387904 * 2", err), -999);
 	CHECK_HAS(err, "overflow");
 	CHECK_EQ(ev("99999999999999999999", err), -999);
@@ -438,6 +444,9 @@ static void test_resolve(void)
 	CHECK_EQ(plk_binding_dim(m, b, "M", 0, err), 0);
 	CHECK(plk_resolve(m, b, p, err) != 0);
 	CHECK_HAS(err, "tensor A: dim 0 (M) is 0; dims must be positive");
+	CHECK_EQ(plk_binding_dim(m, b, "M", -128, err), 0);   /* before any dim of it: the kernel's ceil_div of sizes */
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "shape symbol M is -128; sizes are 0 or more");
 	CHECK_EQ(plk_binding_dim(m, b, "M", 128, err), 0);
 	/* Missing pointer. */
 	CHECK_EQ(plk_binding_tensor(m, b, "C", 0, NULL, 0, err), 0);

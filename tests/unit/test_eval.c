@@ -13,6 +13,7 @@ static Expr *call(const char *f, Expr *a, Expr *b)
 	Expr *e = arena_alloc(ar, sizeof *e);
 	e->k = EX_CALL;
 	e->name = f;
+	e->fn = builtin_of(f);
 	e->sp = span_none;
 	if (a) vec_push(ar, &e->args, a);
 	if (b) vec_push(ar, &e->args, b);
@@ -20,6 +21,8 @@ static Expr *call(const char *f, Expr *a, Expr *b)
 }
 
 static void print_name_p(FILE *o, const char *n, const void *ud) { (void)ud; fputs(n, o); }
+static int all_nonneg(const void *ud, const Expr *e) { (void)ud; (void)e; return 1; }
+static int no_nonneg(const void *ud, const Expr *e) { (void)ud; (void)e; return 0; }
 
 static char *buf;
 static size_t len;
@@ -111,11 +114,39 @@ int main(void)
 		char *txt = NULL;
 		size_t n = 0;
 		FILE *o = open_memstream(&txt, &n);
-		expr_print_c(o, bin('*', num(2), call("ceil_div", name("x"), num(128))), print_name_p, NULL);
+		expr_print_c(o, bin('*', num(2), call("ceil_div", name("x"), num(128))), print_name_p, all_nonneg, NULL);
 		fclose(o);
 		CHECK_STR(txt, "(2 * (((x) + (128) - 1) / (128)))");
 		free(txt);
+		/* of anything that may be negative, the general form: it rounds
+		 * toward +inf (ceil_div(-128, 64) is -2, not (-128 + 63) / 64 = -1) */
+		txt = NULL;
+		o = open_memstream(&txt, &n);
+		expr_print_c(o, call("ceil_div", name("x"), num(64)), print_name_p, no_nonneg, NULL);
+		fclose(o);
+		CHECK_STR(txt, "(x / 64 + (((64) > 0 ? (x % 64) : -(x % 64)) > 0))");
+		free(txt);
+		txt = NULL;   /* a header's (for #if too) */
+		o = open_memstream(&txt, &n);
+		expr_print_c(o, call("ceil_div", name("x"), num(64)), NULL, NULL, NULL);
+		fclose(o);
+		CHECK_STR(txt, "(x / 64 + (x % 64 != 0 && (x < 0) == (64 < 0)))");
+		free(txt);
 	}
+
+	/* ceil_div rounds toward +inf whatever the signs; a function's name
+	 * is decided once (builtin_of), an unknown one is E0324 */
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(-128), num(64)), NULL), -2);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(-90), num(64)), NULL), -1);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(-9), num(-2)), NULL), 5);
+	CHECK_EQ_INT(ev(&c, call("ceil_div", num(9), num(-2)), NULL), -4);
+	CHECK_EQ_INT(builtin_of("ceil_div"), FN_CEIL_DIV);
+	CHECK_EQ_INT(builtin_of("max"), FN_MAX);
+	CHECK_EQ_INT(builtin_of("floor_div"), FN_UNKNOWN);
+	CHECK_STR(builtin_name(FN_MIN), "min");
+	CHECK(builtin_name(FN_UNKNOWN) == NULL);
+	CHECK_EQ_INT(ev(&c, call("ceil_dv", num(9), num(2)), NULL), INT64_MIN + 7);
+	CHECK(strstr(buf, "E0324") && strstr(buf, "did you mean `ceil_div`?"));
 
 	/* expr_find_name: the node of a name anywhere in an expression or a
 	 * condition (a megakernel's E0372 points at a `require`'s SMS) */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "unit.h"
 #include "../link/fixture.h"
+#include "../../compiler/glue.h"
 
 typedef struct Out { char *buf; size_t len; FILE *f; } Out;
 static FILE *out_open(Out *o) { return o->f = open_memstream(&o->buf, &o->len); }
@@ -163,6 +164,42 @@ static void test_ir(void)
 	CHECK(n > 4 && !memcmp(bc, "BC\xc0\xde", 4));
 	free(bc);
 	out_close(&o);
+	ctx_fini(&c);
+}
+
+/* ceil_div in the glue rounds toward +inf as eval.c does, whatever the
+ * signs: (a + b - 1) / b only where both are sizes (graph_nonneg), else
+ * the general form (the builder folds constants, so each is a number). */
+static void test_expr_ir(void)
+{
+	Ctx c;
+	ctx_init(&c, stderr);
+	Fix f;
+	fx_init(&f, &c, "sm_90a", 1);
+	G g = { .c = &c, .p = &f.p };
+	g.cx = LLVMContextCreate();
+	g.m = LLVMModuleCreateWithNameInContext("t", g.cx);
+	g.b = LLVMCreateBuilderInContext(g.cx);
+	g.i32 = LLVMInt32TypeInContext(g.cx);
+	LLVMValueRef fn = LLVMAddFunction(g.m, "t", LLVMFunctionType(LLVMVoidTypeInContext(g.cx), NULL, 0, 0));
+	LLVMPositionBuilderAtEnd(g.b, LLVMAppendBasicBlockInContext(g.cx, fn, "entry"));
+	static const int64_t cases[][3] = { { 1000, 64, 16 }, { 1024, 128, 8 }, { 0, 64, 0 }, { -1, 64, 0 },
+	                                    { -64, 64, -1 }, { -90, 64, -1 }, { -128, 64, -2 }, { 9, -2, -4 },
+	                                    { -9, -2, 5 }, { -8, -2, 4 } };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		Expr a = { .k = EX_NUM, .num = cases[i][0] }, b = { .k = EX_NUM, .num = cases[i][1] };
+		Expr call = { .k = EX_CALL, .name = "ceil_div", .fn = builtin_of("ceil_div") };
+		void *args[2] = { &a, &b };
+		call.args = (Vec){ .v = args, .n = 2, .cap = 2 };
+		LLVMValueRef v = glue_expr_ir(&g, &call);
+		CHECK(LLVMIsAConstantInt(v) != NULL);
+		if (LLVMIsAConstantInt(v))
+			CHECK_EQ_INT(LLVMConstIntGetSExtValue(v), cases[i][2]);
+	}
+	CHECK_EQ_INT(g.err, 0);
+	LLVMDisposeBuilder(g.b);
+	LLVMDisposeModule(g.m);
+	LLVMContextDispose(g.cx);
 	ctx_fini(&c);
 }
 
@@ -376,6 +413,7 @@ int main(int argc, char **argv)
 	test_tables();
 	test_mixed_budgets();
 	test_ir();
+	test_expr_ir();
 	test_trampoline();
 	test_abi_group();
 	test_monolith();
