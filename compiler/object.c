@@ -1,5 +1,6 @@
 /* object.c: building component objects that carry their contract, and
- * the content-hash cache of them (objread.c reads them back).
+ * the content-hash cache of them (objread.c reads them back; deps.c keeps
+ * the files each depends on and their hashes).
  *
  * `plkc -c comp.plk -o comp.o` compiles the component's CUDA source once
  * per allowed LTO target into one relocatable object:
@@ -63,7 +64,7 @@ static const char *dir_of(Ctx *c, const char *path)
 }
 
 /* E0211, with errno's text for path when given. */
-static void io_error(Ctx *c, const Component *comp, const char *what, const char *path)
+void object_io_error(Ctx *c, const Component *comp, const char *what, const char *path)
 {
 	int err = errno;
 	Diag *d = diag_new(c, DIAG_ERROR, "E0211", comp->name_sp, "cannot build the object of component `%s`: %s", comp->name, what);
@@ -132,124 +133,11 @@ static const char *stdlib_dir(Ctx *c)
 	return arena_printf(c->arena, "%s/stdlib", home);
 }
 
-/* A file a build read, for the dependency file (-MD); once each, as a
- * real path, relative to the working directory when under it. */
-static void add_dep(Ctx *c, const char *path)
-{
-	char real[PATH_MAX], cwd[PATH_MAX];
-	const char *p = path;
-	if (realpath(path, real)) {
-		p = real;
-		size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
-		if (n && !strncmp(real, cwd, n) && real[n] == '/')
-			p = real + n + 1;
-	}
-	for (int i = 0; i < c->deps.n; i++)
-		if (!strcmp(c->deps.v[i], p))
-			return;
-	vec_push(c->arena, &c->deps, arena_strdup(c->arena, p));
-}
-
 /* -I DIR for nvcc: absolute, so that the flags (and the key) say which. */
 static const char *abs_dir(Ctx *c, const char *dir)
 {
 	char real[PATH_MAX];
 	return realpath(dir, real) ? arena_strdup(c->arena, real) : dir;
-}
-
-/* The path of `file` (absolute) relative to directory `dir` (absolute),
- * when the two share more than `/`; else `file` itself. */
-static const char *rel_path(Ctx *c, const char *dir, const char *file)
-{
-	size_t common = 0;     /* length of the shared leading directories */
-	for (size_t i = 0; dir[i] && dir[i] == file[i]; i++)
-		if (dir[i] == '/')
-			common = i;
-	size_t dl = strlen(dir);
-	if (!strncmp(dir, file, dl) && file[dl] == '/')
-		return arena_strdup(c->arena, file + dl + 1);   /* under dir */
-	if (common == 0)
-		return arena_strdup(c->arena, file);
-	const char *s = "";
-	for (const char *p = dir + common; *p; p++)
-		if (*p == '/')
-			s = arena_printf(c->arena, "%s../", s);
-	return arena_printf(c->arena, "%s%s", s, file + common + 1);
-}
-
-/* A dep's path as the program sees it: relative ones are under srcdir. */
-static const char *dep_path(Ctx *c, const char *srcdir, const char *path)
-{
-	return path[0] == '/' ? path : arena_printf(c->arena, "%s/%s", srcdir, path);
-}
-
-/* Whether two stats are of one file as it was: device, inode, size and
- * change time (a write, a rename over it or a chmod moves the last). */
-static int same_stat(const struct stat *a, const struct stat *b)
-{
-	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
-/* A file this run checked, as it was then (its stat), with what was
- * found: a cached object's digest (Ctx.current) or a file's sha256
- * (Ctx.hashed). Asked again while the file is the same, the answer
- * stands and the file is not read again (a megakernel's 81 ops are 5
- * objects; nvcc's ~140 files for one object are mostly the next's). */
-typedef struct Known {
-	const char *path;
-	struct stat st;
-	char val[65];
-} Known;
-
-static Known *known_entry(const Vec *v, const char *path)
-{
-	for (int i = 0; i < v->n; i++)
-		if (!strcmp(((Known *)v->v[i])->path, path))
-			return v->v[i];
-	return NULL;
-}
-
-/* What v knows of path, when now is the stat it was known with; else NULL. */
-static const char *known_get(const Vec *v, const char *path, const struct stat *now)
-{
-	const Known *e = known_entry(v, path);
-	return e && same_stat(&e->st, now) ? e->val : NULL;
-}
-
-/* path, as st, holds val (one entry a path: a later answer replaces it). */
-static void known_set(Ctx *c, Vec *v, const char *path, const struct stat *st, const char *val)
-{
-	Known *e = known_entry(v, path);
-	if (!e) {
-		e = arena_alloc(c->arena, sizeof *e);
-		e->path = arena_strdup(c->arena, path);
-		vec_push(c->arena, v, e);
-	}
-	e->st = *st;
-	snprintf(e->val, sizeof e->val, "%s", val);
-}
-
-/* sha256 of a file's bytes; -1 (errno) when it cannot be read. A file
- * hashed before this run and the same since is not read again. */
-static int hash_file(Ctx *c, const char *path, char out[65])
-{
-	struct stat st;
-	if (stat(path, &st))
-		return -1;
-	const char *h = known_get(&c->hashed, path, &st);
-	if (h) {
-		memcpy(out, h, 65);
-		return 0;
-	}
-	size_t n;
-	char *t = sys_read_file(path, PLK_MAX_TEXT, &n);
-	if (!t)
-		return -1;
-	sha256_of(t, n, out);
-	free(t);
-	known_set(c, &c->hashed, path, &st, out);   /* as stat saw it before the read: a change since is hashed again */
-	return 0;
 }
 
 /* --------------------------------------------------------- build keys */
@@ -277,27 +165,6 @@ static void key_fini(Key *k)
 	free(k->contract);
 	free(k->header);
 	k->contract = k->header = NULL;
-}
-
-/* The hash an object records: its key and the bytes of the files nvcc read. */
-static void full_hash(const char key[65], const char srchash[65], char out[65])
-{
-	Sha256 s;
-	sha256_init(&s);
-	sha256_field(&s, "plkc-object", "2", 1);
-	sha256_field(&s, "key", key, 64);
-	sha256_field(&s, "source", srchash, 64);
-	sha256_hex(&s, out);
-}
-
-/* `source`: over each dep's hash, in order. */
-static void deps_hash(const Vec *deps, char out[65])
-{
-	Sha256 s;
-	sha256_init(&s);
-	for (int i = 0; i < deps->n; i++)
-		sha256_field(&s, "dep", ((const ObjDep *)deps->v[i])->hash, 64);
-	sha256_hex(&s, out);
 }
 
 /* cvals for a component: given, or its defaults, each evaluated over the
@@ -465,11 +332,11 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 		diag_end(c, d);
 		return -1;
 	}
-	add_dep(c, k->srcpath);
+	deps_add(c, k->srcpath);
 
 	FILE *m = open_memstream(&k->contract, &k->clen);
 	if (!m || (contract_print(m, comp, cvals), fclose(m))) {
-		io_error(c, comp, "out of memory for its contract", NULL);
+		object_io_error(c, comp, "out of memory for its contract", NULL);
 		free(src);
 		key_fini(k);
 		return -1;
@@ -477,7 +344,7 @@ static int make_key(Ctx *c, const Component *comp, const int64_t *cvals,
 	sha256_of(k->contract, k->clen, k->conhash);
 	m = open_memstream(&k->header, &k->hlen);
 	if (!m || (contract_header(m, comp, cvals), fclose(m))) {
-		io_error(c, comp, "out of memory for its header", NULL);
+		object_io_error(c, comp, "out of memory for its header", NULL);
 		free(src);
 		key_fini(k);
 		return -1;
@@ -589,33 +456,6 @@ static const char *key_rename(Ctx *c, const Component *comp, Key *k)
 	return comp->entry ? k->sym : tag;
 }
 
-/* Whether every file o records still holds its bytes; 0 yes, and the
- * object's hash recomputed for key in hash. Else -1 and *changed names the
- * first file that differs or is gone, as seen from here. */
-static int deps_current(Ctx *c, const Obj *o, const char *srcdir, const char *shown, const char key[65],
-                        const char **changed)
-{
-	*changed = NULL;
-	if (!o->deps.n) {
-		*changed = "(no file list)";
-		return -1;
-	}
-	char h[65];
-	for (int i = 0; i < o->deps.n; i++) {
-		const ObjDep *d = o->deps.v[i];
-		const char *path = dep_path(c, srcdir, d->path);
-		add_dep(c, path);
-		if (hash_file(c, path, h) || strcmp(h, d->hash)) {
-			*changed = d->path[0] == '/' ? d->path : arena_printf(c->arena, "%s/%s", shown, d->path);
-			return -1;
-		}
-	}
-	char src[65], full[65];
-	deps_hash(&o->deps, src);
-	full_hash(key, src, full);
-	return strcmp(src, o->srchash) || strcmp(full, o->hash) ? -1 : 0;
-}
-
 /* ----------------------------------------------------- stale objects */
 
 static void stale_help(Ctx *c, Diag *d, const Component *decl, const Component *obj)
@@ -700,85 +540,6 @@ int object_matches(Ctx *c, const Component *decl, const Component *obj, Span fro
 
 /* ------------------------------------------------------------ building */
 
-/* The files nvcc's -MD list names, but the generated header (under tdir)
- * and the toolkit's own: each with the hash of its bytes, relative to the
- * source's directory where they share more than `/`. */
-static int read_deps(Ctx *c, const Component *comp, const Key *k, const char *depfile, const char *tdir, Vec *deps)
-{
-	size_t n;
-	char *t = sys_read_file(depfile, PLK_MAX_TEXT, &n);
-	if (!t) {
-		io_error(c, comp, "cannot read the list of files nvcc read", depfile);
-		return -1;
-	}
-	char cuda[PATH_MAX], tmp[PATH_MAX];
-	const char *home = realpath(sys_cuda_home(), cuda) ? cuda : NULL;
-	const char *tr = realpath(tdir, tmp) ? tmp : tdir;
-	int rc = 0, target = 1;
-	char *word = malloc(n + 1);
-	for (size_t i = 0; i < n && !rc;) {
-		size_t w = 0;
-		while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r' ||
-		                 (t[i] == '\\' && i + 1 < n && (t[i + 1] == '\n' || t[i + 1] == '\r'))))
-			i += t[i] == '\\' ? 2 : 1;
-		while (i < n && t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r') {
-			if (t[i] == '\\' && i + 1 < n && (t[i + 1] == ' ' || t[i + 1] == '#' || t[i + 1] == '\\'))
-				i++;          /* an escaped character */
-			else if (t[i] == '$' && i + 1 < n && t[i + 1] == '$')
-				i++;
-			else if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
-				break;
-			word[w++] = t[i++];
-		}
-		word[w] = 0;
-		if (!w)
-			continue;
-		if (target) {          /* "OBJ :" or "OBJ:" */
-			if (!strcmp(word, ":") || word[w - 1] == ':')
-				target = 0;
-			continue;
-		}
-		char real[PATH_MAX];   /* a relative one is from where nvcc ran */
-		if (!realpath(dep_path(c, k->srcdir, word), real)) {
-			io_error(c, comp, "cannot find a file nvcc read", word);
-			rc = -1;
-			break;
-		}
-		size_t hl = home ? strlen(home) : 0, tl = strlen(tr);
-		if ((home && !strncmp(real, home, hl) && real[hl] == '/') || (!strncmp(real, tr, tl) && real[tl] == '/'))
-			continue;         /* the toolkit's (its version is in the key), or the generated header */
-		ObjDep *d = arena_alloc(c->arena, sizeof *d);
-		if (hash_file(c, real, d->hash)) {
-			io_error(c, comp, "cannot read a file nvcc read", real);
-			rc = -1;
-			break;
-		}
-		d->path = rel_path(c, k->srcdir, real);
-		add_dep(c, real);
-		if (strchr(d->path, '\n')) {
-			errno = EINVAL;
-			io_error(c, comp, "a file nvcc read has a newline in its name", real);
-			rc = -1;
-			break;
-		}
-		if (deps->n == 4096) {
-			errno = E2BIG;
-			io_error(c, comp, "nvcc read more than 4096 files", depfile);
-			rc = -1;
-			break;
-		}
-		vec_push(c->arena, deps, d);
-	}
-	if (!rc && (target || !deps->n)) {
-		errno = EINVAL;
-		io_error(c, comp, "nvcc's list of the files it read is malformed", depfile);
-		rc = -1;
-	}
-	free(word);
-	free(t);
-	return rc;
-}
-
 /* A component's build: build_start writes the header and starts nvcc,
  * build_finish waits for it and makes the object (its deps, the entry's
  * check, the contract section, objcopy, the commit); object_prebuild
@@ -818,13 +579,13 @@ static int build_start(Ctx *c, Build *b)
 	const Key *k = b->k;
 	char *tdir = b->tdir;
 	if (sys_tmp_beside(tdir, sizeof b->tdir, b->out)) {
-		io_error(c, comp, "cannot create a directory beside the output", b->out);
+		object_io_error(c, comp, "cannot create a directory beside the output", b->out);
 		tdir[0] = 0;
 		return -1;
 	}
 	char atdir[PATH_MAX];   /* nvcc runs elsewhere: its paths are absolute */
 	if (!realpath(tdir, atdir) || strlen(atdir) >= sizeof b->tdir) {
-		io_error(c, comp, "cannot resolve a directory beside the output", tdir);
+		object_io_error(c, comp, "cannot resolve a directory beside the output", tdir);
 		sys_rmdir_files(tdir);
 		tdir[0] = 0;
 		return -1;
@@ -835,7 +596,7 @@ static int build_start(Ctx *c, Build *b)
 	b->depf = arena_printf(c->arena, "%s/deps.d", tdir);
 	b->log = arena_printf(c->arena, "%s/nvcc.log", tdir);
 	if (sys_write_file(hfile, k->header, k->hlen)) {
-		io_error(c, comp, "cannot write the component's header", hfile);
+		object_io_error(c, comp, "cannot write the component's header", hfile);
 		sys_rmdir_files(tdir);
 		tdir[0] = 0;
 		return -1;
@@ -915,17 +676,17 @@ static int build_finish(Ctx *c, Build *b, char digest[65])
 		goto out;
 	}
 	Vec deps = { 0 };
-	if (read_deps(c, comp, k, depf, tdir, &deps))
+	if (deps_read(c, comp, k->srcdir, depf, tdir, &deps))
 		goto out;
 	char srchash[65], hash[65];
-	deps_hash(&deps, srchash);
-	full_hash(k->key, srchash, hash);
+	deps_source_hash(&deps, srchash);
+	deps_object_hash(k->key, srchash, hash);
 
 	ObjErr r = obj_open(c, code, span_none, 1, &co);
 	if (r != OBJ_NOCONTRACT || !co.fatbin ||
 	    !obj_same_set((const char **)co.lto.v, co.lto.n, k->arches, k->narches)) {
 		errno = EINVAL;
-		io_error(c, comp, r == OBJ_NOCONTRACT ? "nvcc's object does not hold LTO-IR for exactly the arches asked for"
+		object_io_error(c, comp, r == OBJ_NOCONTRACT ? "nvcc's object does not hold LTO-IR for exactly the arches asked for"
 		                                      : arena_printf(c->arena, "cannot read nvcc's object (%s)", co.why ? co.why : "?"),
 		         NULL);
 		goto out;
@@ -937,7 +698,7 @@ static int build_finish(Ctx *c, Build *b, char digest[65])
 
 	FILE *m = open_memstream(&sec, &secn);
 	if (!m) {
-		io_error(c, comp, "out of memory for its contract section", NULL);
+		object_io_error(c, comp, "out of memory for its contract section", NULL);
 		goto out;
 	}
 	fprintf(m, "plk.contract 2\ncomponent %s\narches %s\nhash %s\nsource %s\ncontract %s\ndigest %s\ntoolkit %s\nflags %s\n",
@@ -949,11 +710,11 @@ static int build_finish(Ctx *c, Build *b, char digest[65])
 	fprintf(m, "length %zu\n\n", k->clen);
 	fwrite(k->contract, 1, k->clen, m);
 	if (fclose(m)) {
-		io_error(c, comp, "out of memory for its contract section", NULL);
+		object_io_error(c, comp, "out of memory for its contract section", NULL);
 		goto out;
 	}
 	if (sys_write_file(secf, sec, secn)) {
-		io_error(c, comp, "cannot write the contract section", secf);
+		object_io_error(c, comp, "cannot write the contract section", secf);
 		goto out;
 	}
 	char *addsec = arena_printf(c->arena, "%s=%s", OBJ_SECTION, secf);
@@ -974,21 +735,21 @@ static int build_finish(Ctx *c, Build *b, char digest[65])
 	mode_t mask = umask(0);     /* mkdtemp's directory is 0700; the files get a normal mode */
 	umask(mask);
 	if (chmod(objf, 0666 & ~mask)) {
-		io_error(c, comp, "cannot write the output", objf);
+		object_io_error(c, comp, "cannot write the output", objf);
 		goto out;
 	}
 	if (hdr) {
 		m = open_memstream(&htext, &hn);
 		if (!m || (contract_header(m, comp, b->hdr_cvals), fclose(m)) || sys_write_file(hdrf, htext, hn) ||
 		    chmod(hdrf, 0666 & ~mask)) {
-			io_error(c, comp, "cannot write its header", hdrf);
+			object_io_error(c, comp, "cannot write its header", hdrf);
 			goto out;
 		}
 	}
 	const char *tmps[2] = { objf, hdrf }, *dsts[2] = { out, hdr };
 	int failed;
 	if (sys_commit(tmps, dsts, hdr ? 2 : 1, &failed)) {
-		io_error(c, comp, "cannot write the output", dsts[failed]);
+		object_io_error(c, comp, "cannot write the output", dsts[failed]);
 		goto out;
 	}
 	rc = 0;

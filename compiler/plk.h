@@ -109,8 +109,8 @@ typedef struct Ctx {
 	Vec cflags;          /* char*: -DNAME=VALUE and -Xnvcc arguments for component builds */
 	Vec deps;            /* char*: files a build read beyond the .plk sources (-MD) */
 	const char *cache_dir;   /* component object cache */
-	Vec current;             /* object.c's Known*: the cached objects this run found or made current */
-	Vec hashed;              /* object.c's Known*: the files this run hashed, as they were */
+	Vec current;             /* deps.c's Known*: the cached objects this run found or made current */
+	Vec hashed;              /* deps.c's Known*: the files this run hashed, as they were */
 	const char *toolkit;     /* object_toolkit_version's answer (toolkit_asked: once asked) */
 	int toolkit_asked;
 	int verbose;
@@ -963,6 +963,8 @@ const char *object_cache_dir(Ctx *c);   /* where objects are cached; NULL: nowhe
 const char *object_nvcc(Ctx *c);        /* CUDA_HOME's nvcc, else the one on PATH */
 /* 0 when obj (read from an object) was built from decl as it is now; else E0208. */
 int object_matches(Ctx *c, const Component *decl, const Component *obj, Span from);
+/* E0211 for comp's object: what failed, with errno's text for path when given. */
+void object_io_error(Ctx *c, const Component *comp, const char *what, const char *path);
 /* objread.c: reading them back */
 Component *object_read_contract(Ctx *c, const char *path, Span from);
 /* 0 when the object holds an LTO target that can serve arch; else E0206. */
@@ -1016,6 +1018,27 @@ int obj_same_set(const char *const *a, int na, const char *const *b, int nb);   
  * the arches line, the contract text and the fatbin section's bytes. */
 void obj_digest(const char *component, const char *arches, const char *contract, size_t clen,
                 const void *fatbin, size_t fatn, char out[65]);
+/* deps.c: the files an object depends on */
+void deps_add(Ctx *c, const char *path);   /* a file the run read, for -MD (once, as a real path) */
+/* The files nvcc's -MD list (depfile) names, less the toolkit's and the
+ * generated header's (under tdir), each with its sha256, relative to
+ * srcdir where they share more than `/`, into deps (ObjDep*); 0 ok, else
+ * E0211 reported. */
+int deps_read(Ctx *c, const Component *comp, const char *srcdir, const char *depfile, const char *tdir, Vec *deps);
+/* 0 when every file o records still holds its bytes (and o's hashes are
+ * key's); else -1, *changed the first that differs or is gone as seen
+ * from shown, or NULL when only a hash differs. */
+int deps_current(Ctx *c, const Obj *o, const char *srcdir, const char *shown, const char key[65],
+                 const char **changed);
+void deps_source_hash(const Vec *deps, char out[65]);   /* an object's `source`: over its deps' hashes */
+/* an object's `hash`: over its key and its source hash */
+void deps_object_hash(const char key[65], const char srchash[65], char out[65]);
+/* The per-run memo of files as they were (Ctx.current, Ctx.hashed): what
+ * v knows of path while now is the stat it was known with (else NULL);
+ * known_set records path, as st, holding val (65 characters). */
+struct stat;
+const char *known_get(const Vec *v, const char *path, const struct stat *now);
+void known_set(Ctx *c, Vec *v, const char *path, const struct stat *st, const char *val);
 /* contract.c: a component as .plk text (what the section holds) */
 void contract_print(FILE *out, const Component *comp, const int64_t *cvals);
 /* one `require` condition as contract_print writes it: `TURN in {0, 1, 2}` */
