@@ -621,7 +621,7 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 			m->params[i].top = i;
 	}
 	m->maxparams = m->nparams;
-	if (parse_conds(&m->requires, &m->nrequires, pj_get(l, "requires"), kv ? m->entry : "top level", "requires", err))
+	if (parse_conds(&m->reqs, &m->nreqs, pj_get(l, "requires"), kv ? m->entry : "top level", "requires", err))
 		return -1;
 	return parse_grid(m, pj_get(l, "grid"), err) || parse_variants(m, r, pj_get(l, "variants"), kv != NULL, err) ? -1
 	                                                                                                           : 0;
@@ -700,7 +700,7 @@ void plk_manifest_free(plk_manifest *m)
 		free_conds(m->kvars[i].when, m->kvars[i].nwhen);
 	}
 	free(m->kvars);
-	free_conds(m->requires, m->nrequires);
+	free_conds(m->reqs, m->nreqs);
 	free(m);
 }
 
@@ -811,7 +811,7 @@ int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int
 		int holds, at;
 		int64_t a, b;
 		if (conds_hold(x->when, x->nwhen, &pc, &holds, &at, &a, &b, err) ||
-		    (holds && conds_hold(x->m->requires, x->m->nrequires, &pc, &holds, &at, &a, &b, err)))
+		    (holds && conds_hold(x->m->reqs, x->m->nreqs, &pc, &holds, &at, &a, &b, err)))
 			return -1;
 		if (holds) {   /* its rule's conditions and its own `require` */
 			*pick = i;
@@ -827,11 +827,11 @@ int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, c
 	PickCtx pc = { m, sym, sms };
 	int holds, at;
 	int64_t a, b;
-	if (conds_hold(m->requires, m->nrequires, &pc, &holds, &at, &a, &b, err))
+	if (conds_hold(m->reqs, m->nreqs, &pc, &holds, &at, &a, &b, err))
 		return -1;
 	if (holds)
 		return 0;
-	const plk_mcond *cd = &m->requires[at];   /* a launch error, not the manifest's: no "manifest: " */
+	const plk_mcond *cd = &m->reqs[at];   /* a launch error, not the manifest's: no "manifest: " */
 	if (cd->op == PLK_OP_IN)
 		return snprintf(err, PLK_ERRLEN, "kernel %s requires %s in {...}, and here %s = %lld", m->entry, cd->lhs,
 		                cd->lhs, (long long)a), -1;

@@ -96,8 +96,10 @@ typedef struct plk_manifest {
 	int nvariants;
 	plk_kvariant *kvars;         /* the kernels of a select, in order; none: one kernel */
 	int nkvars;
-	plk_mcond *requires;        /* "requires": the kernel's `require`, all must hold to launch it */
-	int nrequires;
+	/* "requires": the kernel's `require`, all must hold to launch it (not
+	 * named `requires`, C++20's keyword: comm.cc includes this) */
+	plk_mcond *reqs;
+	int nreqs;
 } plk_manifest;
 
 /* manifest.c */

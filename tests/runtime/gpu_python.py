@@ -207,13 +207,14 @@ def select_split_op():
         b = (torch.randn(N, K, generator=gen, **bf) * K ** -0.5).to(torch.bfloat16)
         return a, b, a.float() @ b.float().t()
     seen = set()
-    # on 132 SMs: split, split (K over 9 tiles), 64 x 128, 128 x 256, pingpong 128 x 128
-    for M, N, K in ((16, 4096, 14336), (300, 776, 520), (128, 6144, 4096), (1000, 3000, 1000), (4096, 4096, 4096)):
+    # on 132 SMs: split (K over 4), split (K over 3), 64 x 128, 128 x 256 with B multicast (K % 64 != 0),
+    # pingpong 128 x 128; M <= 16 takes the skinny tiles since 2026-12-02, so the split's M is 32
+    for M, N, K in ((32, 4096, 14336), (300, 776, 520), (128, 6144, 4096), (1000, 3000, 1000), (4096, 4096, 4096)):
         a, b, ref = gemm_problem(M, N, K)
         check(op(a, b), ref, f"gemm_auto op {M}x{N}x{K}")
         seen.add(k.variant())
     assert "gemm_small_sk" in seen and len(seen) >= 3, seen
-    M, N, K = 16, 4096, 14336   # split 4 ways
+    M, N, K = 32, 4096, 14336   # split 4 ways
     a, b, _ = gemm_problem(M, N, K)
     graph_replays(op, (a, b), lambda: gemm_problem(M, N, K), "gemm_auto split graph replay")
     assert k.variant() == "gemm_small_sk", k.variant()

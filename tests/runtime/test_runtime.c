@@ -669,8 +669,8 @@ static void test_requires(void)
 		fprintf(stderr, "%s\n", err);
 		return;
 	}
-	CHECK_EQ(m->kvars[0].m->nrequires, 1);
-	CHECK_EQ(m->kvars[1].m->nrequires, 0);
+	CHECK_EQ(m->kvars[0].m->nreqs, 1);
+	CHECK_EQ(m->kvars[1].m->nreqs, 0);
 	static const struct { int64_t M, N; int want; } cases[] = {
 		{ 16, 4096, 0 }, { 16, 4100, 1 }, { 17, 4096, 1 }, { 1, 8, 0 }, { 1, 9, 1 },
 	};
