@@ -298,12 +298,15 @@ static const OpArg *op_arg(const MItem *it, const char *name)
 }
 
 /* The names a scalar argument may use: consts, `for` indices, the
- * megakernel's scalar parameters. E0371 for another. *fl: the first name
- * that reads an f32 scalar (check_scalar_kind), else left as it is. */
+ * megakernel's scalar parameters. E0371 for another; E0324 for a
+ * function but ceil_div, min and max of two. *fl: the first name that
+ * reads an f32 scalar (check_scalar_kind), else left as it is. */
 static int check_scalar_names(M *m, const Expr *e, const Scope *s, const Expr **fl)
 {
 	if (!e)
 		return 0;
+	if (e->k == EX_CALL && (e->fn == FN_UNKNOWN || e->args.n != 2))
+		return eval_expr(m->c, e, NULL, &(int64_t){ 0 }) != 0;   /* its E0324, as for a constant */
 	if (e->k == EX_NAME) {
 		int64_t v;
 		if (scope_lookup(s, e->name, &v))
