@@ -290,6 +290,8 @@ int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, cha
 		if (__builtin_mul_overflow(w, v, &w))
 			return pfail(err, "grid: work items overflow");
 	}
+	if (w > INT32_MAX)   /* the kernel counts its tiles and items in 32 bits (the glue's C int) */
+		return pfail(err, "grid: %lld work items; a kernel counts at most %d", (long long)w, INT32_MAX);
 	*work = w;
 	return 0;
 }

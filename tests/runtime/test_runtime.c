@@ -558,6 +558,15 @@ static void test_writer_forms(void)
 	CHECK_EQ(work, 64 * 56);
 	CHECK_EQ(p->pval[2], 8192);
 	CHECK_EQ(p->tdims[1][1], 8192);
+	/* dims that fit i32 whose tiles do not: the kernel counts in 32 bits */
+	CHECK_EQ(plk_binding_tensor(m, b, "W", 0x1000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "S", 0x2000, NULL, 0, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "M", 1 << 30, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "N", 1 << 29, err), 0);
+	CHECK_EQ(plk_binding_dim(m, b, "K", 64, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	CHECK(plk_work_items(m, p->sym, &work, err) != 0);
+	CHECK_HAS(err, "grid: 17592186044416 work items; a kernel counts at most 2147483647");
 	plk_binding_free(b);
 	plk_plan_free(p);
 	plk_manifest_free(m);
