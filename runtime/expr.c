@@ -15,6 +15,7 @@ typedef struct E {
 	void *ctx;
 	char *err;
 	int failed;
+	int i32;      /* plk_expr_eval32: every value along the way fits C's int */
 } E;
 
 static int efail(E *e, const char *fmt, ...)
@@ -41,6 +42,16 @@ static void sp(E *e)
 static int ovf(E *e, const char *op)
 {
 	return efail(e, "integer overflow in '%s'", op);
+}
+
+/* v, a value the kernel computes too: under plk_expr_eval32 it must fit
+ * the 32-bit int the glue computes it in (a wrapped count would be a
+ * silently wrong kernel). */
+static int fits(E *e, int64_t v, const char *what)
+{
+	if (e->i32 && e->lookup && (v < INT32_MIN || v > INT32_MAX))
+		return efail(e, "%s is %lld, past the kernel's 32-bit int", what, (long long)v);
+	return 0;
 }
 
 static int expr(E *e, int64_t *v, int depth);
@@ -71,6 +82,8 @@ static int call(E *e, const char *name, size_t len, int64_t *v, int depth)
 		if (a[0] == INT64_MIN && a[1] == -1)
 			return ovf(e, "ceil_div");
 		*v = a[0] / a[1] + (a[0] % a[1] != 0 && (a[0] < 0) == (a[1] < 0));
+		if (a[0] >= 0 && a[1] > 0 && fits(e, a[0] + (a[1] - 1), "ceil_div's a + b - 1"))
+			return -1;   /* the glue's form of sizes (graph_nonneg) */
 	} else if (len == 3 && !memcmp(name, "min", 3)) {
 		*v = a[0] < a[1] ? a[0] : a[1];
 	} else {
@@ -116,7 +129,7 @@ static int primary(E *e, int64_t *v, int depth)
 		if (isalpha((unsigned char)*e->p) || *e->p == '_')
 			return efail(e, "bad number");
 		*v = x;
-		return 0;
+		return fits(e, x, "a number");
 	}
 	if (isalpha((unsigned char)c) || c == '_') {
 		const char *name = e->p;
@@ -137,7 +150,7 @@ static int primary(E *e, int64_t *v, int depth)
 		*v = 0;   /* without a lookup (names only), a defined value for `-` and min/max */
 		if (e->lookup && e->lookup(e->ctx, name, len, v))
 			return efail(e, "'%.*s' has no value", (int)len, name);
-		return 0;
+		return fits(e, *v, "a name's value");
 	}
 	if (!c)
 		return efail(e, "operand expected, found end");
@@ -169,6 +182,8 @@ static int term(E *e, int64_t *v, int depth)
 				return ovf(e, "/");
 			*v = op == '/' ? *v / r : *v % r;
 		}
+		if (fits(e, *v, op == '*' ? "a product" : "a quotient"))
+			return -1;
 	}
 }
 
@@ -189,6 +204,8 @@ static int expr(E *e, int64_t *v, int depth)
 			continue;
 		if (op == '+' ? __builtin_add_overflow(*v, r, v) : __builtin_sub_overflow(*v, r, v))
 			return ovf(e, op == '+' ? "+" : "-");
+		if (fits(e, *v, op == '+' ? "a sum" : "a difference"))
+			return -1;
 	}
 }
 
@@ -207,12 +224,18 @@ static int run(E *e, int64_t *out)
 
 int plk_expr_eval(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err)
 {
-	E e = { s, s, lookup, NULL, ctx, err, 0 };
+	E e = { s, s, lookup, NULL, ctx, err, 0, 0 };
+	return run(&e, out);
+}
+
+int plk_expr_eval32(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err)
+{
+	E e = { s, s, lookup, NULL, ctx, err, 0, 1 };
 	return run(&e, out);
 }
 
 int plk_expr_names(const char *s, void (*each)(void *, const char *, size_t), void *ctx, char *err)
 {
-	E e = { s, s, NULL, each, ctx, err, 0 };
+	E e = { s, s, NULL, each, ctx, err, 0, 0 };
 	return run(&e, NULL);
 }

@@ -196,7 +196,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 				return -1;
 			}
 			p->ws_zero = p->ws_bytes;
-			if (mp->zero && plk_expr_eval(mp->zero, look, &l, &p->ws_zero, e)) {
+			if (mp->zero && plk_expr_eval32(mp->zero, look, &l, &p->ws_zero, e)) {
 				pfail(err, "parameter %s: %s", mp->name, e);
 				return -1;
 			}
@@ -268,7 +268,7 @@ int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, cha
 	int64_t w = 1;
 	for (int i = 0; i < m->ntiles; i++) {
 		int64_t v;
-		if (plk_expr_eval(m->tiles[i].expr, look, &l, &v, e))
+		if (plk_expr_eval32(m->tiles[i].expr, look, &l, &v, e))
 			return pfail(err, "grid tiles[%d]: %s", i, e);
 		if (v <= 0)
 			return pfail(err, "grid tiles[%d]: %s = %lld; must be positive", i, m->tiles[i].expr, (long long)v);
@@ -283,7 +283,7 @@ int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, cha
 	}
 	if (m->split) {   /* split K: each tile is that many work items */
 		int64_t v;
-		if (plk_expr_eval(m->split, look, &l, &v, e))
+		if (plk_expr_eval32(m->split, look, &l, &v, e))
 			return pfail(err, "grid split: %s", e);
 		if (v < 1)
 			return pfail(err, "grid split: %s = %lld; must be positive", m->split, (long long)v);

@@ -133,6 +133,10 @@ const char *plk_pkind_name(plk_pkind k);
  * value. Division by zero and overflow are errors. */
 typedef int (*plk_lookup)(void *ctx, const char *name, size_t len, int64_t *v);
 int plk_expr_eval(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err);
+/* The same for an expression the kernel computes too (its grid's tiles
+ * and split, its workspace's counters): every value along the way must
+ * fit the 32-bit int the glue computes it in, else an error. */
+int plk_expr_eval32(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err);
 /* Calls each(ctx, name, len) for every symbol in s; checks the syntax. */
 int plk_expr_names(const char *s, void (*each)(void *ctx, const char *name, size_t len),
                    void *ctx, char *err);

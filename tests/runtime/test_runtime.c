@@ -113,6 +113,17 @@ static int64_t ev(const char *s, char *err)
 	return v;
 }
 
+/* as the kernel computes it: every value along the way in 32 bits */
+static int64_t ev32(const char *s, int64_t m, char *err)
+{
+	Env env = { { "M", "N", "K_dim" }, { m, 256, 64 } };
+	int64_t v = -999;
+	err[0] = 0;
+	if (plk_expr_eval32(s, env_look, &env, &v, err))
+		return -999;
+	return v;
+}
+
 static void count_name(void *ctx, const char *name, size_t len)
 {
 	(void)name;
@@ -138,6 +149,15 @@ static void test_expr(void)
 	CHECK_HAS(err, "division by zero");
 	CHECK_EQ(ev("ceil_div(M, 0)", err), -999);
 	CHECK_HAS(err, "ceil_div by 0");
+	/* an expression the kernel computes too: its values in 32 bits */
+	CHECK_EQ(ev32("ceil_div(M, 128) * N", 1000, err), 8 * 256);
+	CHECK_EQ(ev32("M * N / 256", 1 << 23, err), -999);           /* 2^31 on the way, 2^23 at the end */
+	CHECK_HAS(err, "a product is 2147483648, past the kernel's 32-bit int");
+	CHECK_EQ(ev32("ceil_div(M, 64)", 2147483647, err), -999);   /* the glue's M + 63 */
+	CHECK_HAS(err, "ceil_div's a + b - 1 is 2147483710");
+	CHECK_EQ(ev32("M + 4294967296 / 2", 1, err), -999);
+	CHECK_HAS(err, "a number is 4294967296");
+	CHECK_EQ(ev("M * N / 256 * 0 + 1", err), 1);                 /* the host's own: 64 bits */
 	/* toward +inf whatever the signs, as plkc's checker and glue */
 	CHECK_EQ(ev("ceil_div(0 - 128, 64)", err), -2);
 	CHECK_EQ(ev("ceil_div(0 - 90, 64)", err), -1);
