@@ -14,6 +14,11 @@ Builtin builtin_of(const char *name)
 	return FN_UNKNOWN;
 }
 
+int builtin_call(const Expr *e)
+{
+	return e && e->k == EX_CALL && e->fn != FN_UNKNOWN && e->args.n == 2;
+}
+
 const char *builtin_name(Builtin f)
 {
 	return f > FN_UNKNOWN && f <= FN_MAX ? builtin_names[f] : NULL;
@@ -498,7 +503,7 @@ void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, c
 		fputc('(', out); SUB(e->a); fprintf(out, " %c ", e->op); SUB(e->b); fputc(')', out);
 		break;
 	case EX_CALL: {
-		if (e->args.n != 2 || e->fn == FN_UNKNOWN) {   /* eval.c reports it; nvcc will too */
+		if (!builtin_call(e)) {   /* eval.c reports it; nvcc will too */
 			fprintf(out, "%s()", e->name);
 			break;
 		}
@@ -510,7 +515,8 @@ void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, c
 			fputs("(", out); SUB(a); fputs(" / ", out); SUB(b); fputs(" + (((", out); SUB(b); fputs(") > 0 ? (", out);
 			SUB(a); fputs(" % ", out); SUB(b); fputs(") : -(", out); SUB(a); fputs(" % ", out); SUB(b);
 			fputs(")) > 0))", out);
-		} else if (e->fn == FN_CEIL_DIV) {   /* toward +inf, any signs (the headers, for #if too) */
+		} else if (e->fn == FN_CEIL_DIV) {   /* toward +inf, any signs (the headers, for #if too; their
+			                                     * text is in every object's key, so it stays as it was) */
 			fputc('(', out); SUB(a); fputs(" / ", out); SUB(b);
 			fputs(" + (", out); SUB(a); fputs(" % ", out); SUB(b);
 			fputs(" != 0 && (", out); SUB(a); fputs(" < 0) == (", out); SUB(b); fputs(" < 0)))", out);

@@ -224,7 +224,7 @@ static void check_names_in(Chk *k, const Expr *e)
 		eval_expr(k->c, e, NULL, &(int64_t){ 0 });
 		return;
 	}
-	if (e->k == EX_CALL && (e->args.n != 2 || e->fn == FN_UNKNOWN)) {
+	if (e->k == EX_CALL && !builtin_call(e)) {
 		eval_expr(k->c, e, NULL, &(int64_t){ 0 });   /* E0324, as for a constant */
 		return;
 	}

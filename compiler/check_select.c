@@ -212,7 +212,7 @@ static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope, const char
 		}
 		return -1;
 	case EX_CALL:
-		if (e->args.n != 2 || e->fn == FN_UNKNOWN)
+		if (!builtin_call(e))
 			return eval_expr(c, e, NULL, &(int64_t){ 0 });   /* its E0324 */
 		break;
 	default:

@@ -165,16 +165,15 @@ int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out)
 		break;
 	case EX_CALL: {
 		const char *f = e->name;
-		int want = e->fn != FN_UNKNOWN ? 2 : -1;
-		if (want < 0 || e->args.n != want) {
-			int nfns;
+		if (!builtin_call(e)) {
+			int unknown = e->fn == FN_UNKNOWN, nfns;
 			const char *const *fns = builtin_list(&nfns);
 			Diag *d = diag_new(c, DIAG_ERROR, "E0324", e->sp,
-			                   want < 0 ? "unknown function `%s`" : "`%s` takes 2 arguments", f);
-			d->primary.msg = want < 0 ? "not a function of constant expressions"
-			                          : arena_printf(c->arena, "%d argument%s given", e->args.n,
-			                                         e->args.n == 1 ? "" : "s");
-			const char *m = want < 0 ? did_you_mean(f, fns, nfns) : NULL;
+			                   unknown ? "unknown function `%s`" : "`%s` takes 2 arguments", f);
+			d->primary.msg = unknown ? "not a function of constant expressions"
+			                         : arena_printf(c->arena, "%d argument%s given", e->args.n,
+			                                        e->args.n == 1 ? "" : "s");
+			const char *m = unknown ? did_you_mean(f, fns, nfns) : NULL;
 			if (m)
 				diag_help(d, "did you mean `%s`?", m);
 			else

@@ -196,7 +196,7 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 		break;
 	}
 	case EX_CALL:
-		if (e->args.n == 2) {
+		if (builtin_call(e)) {
 			LLVMValueRef a = glue_expr_ir(g, e->args.v[0]), b = glue_expr_ir(g, e->args.v[1]);
 			switch (e->fn) {
 			case FN_CEIL_DIV: {   /* toward +inf, as eval.c: of sizes (a + b - 1) / b, else q + 1

@@ -305,7 +305,7 @@ static int check_scalar_names(M *m, const Expr *e, const Scope *s, const Expr **
 {
 	if (!e)
 		return 0;
-	if (e->k == EX_CALL && (e->fn == FN_UNKNOWN || e->args.n != 2))
+	if (e->k == EX_CALL && !builtin_call(e))
 		return eval_expr(m->c, e, NULL, &(int64_t){ 0 }) != 0;   /* its E0324, as for a constant */
 	if (e->k == EX_NAME) {
 		int64_t v;

@@ -276,6 +276,9 @@ typedef struct Expr {
 	struct Expr *a, *b;
 	Vec args;            /* EX_CALL: Expr* */
 } Expr;
+/* 1: e calls a Builtin with its two arguments, which every stage
+ * computes; any other call is E0324 (eval_expr reports it). */
+int builtin_call(const Expr *e);
 
 typedef enum {
 	TY_SCALAR,      /* bf16, i32, ...: a kernel scalar */

@@ -126,9 +126,7 @@ def evaluate(tree, env, smin=min, smax=max):
         return a - b
     if op == "*":
         return a * b
-    if op == "/":
-        return _div(a, b)
-    return a - b * _div(a, b) if isinstance(a, int) and isinstance(b, int) else a % b
+    return _div(a, b) if op == "/" else _mod(a, b)
 
 
 # The kernel's and the runtime's integer arithmetic (C's): `/` truncates
@@ -140,6 +138,12 @@ def _div(a, b):
         q = abs(a) // abs(b)
         return q if (a < 0) == (b < 0) else -q
     return a // b
+
+
+def _mod(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return a - b * _div(a, b)
+    return a % b
 
 
 def _ceil_div(a, b):
