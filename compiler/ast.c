@@ -19,6 +19,29 @@ int builtin_call(const Expr *e)
 	return e && e->k == EX_CALL && e->fn != FN_UNKNOWN && e->args.n == 2;
 }
 
+int expr_same(const Expr *a, const Expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->k != b->k)
+		return 0;
+	switch (a->k) {
+	case EX_NUM: return a->num == b->num;
+	case EX_NAME: return !strcmp(a->name, b->name);
+	case EX_AUTO: return 1;
+	case EX_NEG: return expr_same(a->a, b->a);
+	case EX_BIN: return a->op == b->op && expr_same(a->a, b->a) && expr_same(a->b, b->b);
+	case EX_CALL:
+		if (strcmp(a->name, b->name) || a->args.n != b->args.n)
+			return 0;
+		for (int i = 0; i < a->args.n; i++)
+			if (!expr_same(a->args.v[i], b->args.v[i]))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
 const char *builtin_name(Builtin f)
 {
 	return f > FN_UNKNOWN && f <= FN_MAX ? builtin_names[f] : NULL;
@@ -92,6 +115,31 @@ void expr_print(FILE *o, const Expr *e)
 		}
 		fputc(')', o);
 		break;
+	}
+}
+
+void expr_print_names(FILE *o, const Expr *e, NamePrint name, const void *ud)
+{
+	switch (e ? e->k : EX_AUTO) {
+	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
+	case EX_NAME: name(o, e->name, ud); return;
+	case EX_NEG: fputs("-(", o); expr_print_names(o, e->a, name, ud); fputc(')', o); return;
+	case EX_BIN:
+		fputc('(', o);
+		expr_print_names(o, e->a, name, ud);
+		fprintf(o, " %c ", e->op);
+		expr_print_names(o, e->b, name, ud);
+		fputc(')', o);
+		return;
+	case EX_CALL:
+		fprintf(o, "%s(", e->name);
+		for (int i = 0; i < e->args.n; i++) {
+			fputs(i ? ", " : "", o);
+			expr_print_names(o, e->args.v[i], name, ud);
+		}
+		fputc(')', o);
+		return;
+	default: fputs("1", o);
 	}
 }
 

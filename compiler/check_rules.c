@@ -728,3 +728,41 @@ void check_resources(Chk *k)
 		diag_end(k->c, d);
 	}
 }
+
+/* ------------------------------------------------------------ ints
+ * Not a check: the expressions the kernel computes from its scalars in
+ * C's int beyond the grid's tiles, split and workspace (which the
+ * manifest carries already), each once: every bound param's expression,
+ * the split ring's `per`, and the most slots a pingpong lane skips at
+ * once ((lanes - 1) x per). A shape past them would wrap the kernel's
+ * count, a silently wrong kernel; the runtime refuses it instead. */
+static void add_int(Chk *k, const Expr *e)
+{
+	Vec *v = &k->g->ints;
+	if (!e || e->k == EX_NUM)
+		return;
+	for (int i = 0; i < v->n; i++)
+		if (expr_same(v->v[i], e))
+			return;
+	vec_push(A(k), v, (void *)e);
+}
+
+void check_ints(Chk *k)
+{
+	Graph *g = k->g;
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		for (int j = 0; j < gi->binds.n; j++)
+			add_int(k, ((const GBind *)gi->binds.v[j])->expr);
+	}
+	add_int(k, g->split_per);
+	for (int i = 0; i < g->edges.n; i++) {
+		const GEdge *e = g->edges.v[i];
+		if (e->lanes < 2 || !e->per)
+			continue;
+		Expr *n = arena_alloc(A(k), sizeof *n), *skip = arena_alloc(A(k), sizeof *skip);
+		n->k = EX_NUM, n->num = e->lanes - 1;
+		skip->k = EX_BIN, skip->op = '*', skip->a = n, skip->b = e->per;
+		add_int(k, e->lanes > 2 ? skip : e->per);
+	}
+}

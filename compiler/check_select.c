@@ -43,29 +43,6 @@ static const Kernel *kernel_named(const Program *p, const char *name)
 
 /* ------------------------------------------------------- parameters */
 
-static int expr_same(const Expr *a, const Expr *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->k != b->k)
-		return 0;
-	switch (a->k) {
-	case EX_NUM: return a->num == b->num;
-	case EX_NAME: return !strcmp(a->name, b->name);
-	case EX_AUTO: return 1;
-	case EX_NEG: return expr_same(a->a, b->a);
-	case EX_BIN: return a->op == b->op && expr_same(a->a, b->a) && expr_same(a->b, b->b);
-	case EX_CALL:
-		if (strcmp(a->name, b->name) || a->args.n != b->args.n)
-			return 0;
-		for (int i = 0; i < a->args.n; i++)
-			if (!expr_same(a->args.v[i], b->args.v[i]))
-				return 0;
-		return 1;
-	}
-	return 0;
-}
-
 static int str_same(const char *a, const char *b)
 {
 	return a && b ? !strcmp(a, b) : a == b;

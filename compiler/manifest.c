@@ -3,36 +3,21 @@
 #include <string.h>
 #include "plk.h"
 
-/* An expression over shape symbols, recipe consts substituted, in the
- * syntax the runtime evaluates (+ - * / %, ceil_div, min, max). */
+/* A name of an expression over shape symbols: a recipe const by its
+ * value, a symbol or scalar by name, for the runtime. */
+static void jname(FILE *o, const char *name, const void *ud)
+{
+	int kp;
+	int64_t v;
+	if (graph_name(ud, name, &kp, &v) == NAME_CONST)
+		fprintf(o, "%lld", (long long)v);
+	else
+		fputs(name, o);
+}
+
 static void jexpr_body(FILE *o, const Graph *g, const Expr *e)
 {
-	switch (e->k) {
-	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
-	case EX_NEG: fputs("-(", o); jexpr_body(o, g, e->a); fputs(")", o); return;
-	case EX_NAME: {   /* a symbol or scalar by name, for the runtime; a const by its value */
-		int kp;
-		int64_t v;
-		if (graph_name(g, e->name, &kp, &v) == NAME_CONST)
-			fprintf(o, "%lld", (long long)v);
-		else
-			fputs(e->name, o);
-		return;
-	}
-	case EX_BIN:
-		fputs("(", o); jexpr_body(o, g, e->a); fprintf(o, " %c ", e->op); jexpr_body(o, g, e->b); fputs(")", o);
-		return;
-	case EX_CALL:
-		fprintf(o, "%s(", e->name);
-		for (int i = 0; i < e->args.n; i++) {
-			fputs(i ? ", " : "", o);
-			jexpr_body(o, g, e->args.v[i]);
-		}
-		fputs(")", o);
-		return;
-	default:
-		fputs("1", o);
-	}
+	expr_print_names(o, e, jname, g);
 }
 
 static void jexpr(FILE *o, const Graph *g, const Expr *e)
@@ -124,8 +109,9 @@ static int cluster_dim(const Graph *g, int d)
 
 static void cond_json(FILE *o, const Graph *g, const Require *r);
 
-/* The kernel's launch: its `require` conditions (when it has any), block,
- * cluster, shared memory and grid. */
+/* The kernel's launch: its `require` conditions and the expressions it
+ * computes in int (when it has any), block, cluster, shared memory and
+ * grid. */
 static void launch_json(FILE *o, const Placement *p, const char *ind)
 {
 	const Graph *g = p->g;
@@ -134,6 +120,15 @@ static void launch_json(FILE *o, const Placement *p, const char *ind)
 		for (int i = 0; i < g->k->requires.n; i++) {
 			fputs(i ? ", " : "", o);
 			cond_json(o, g, g->k->requires.v[i]);
+		}
+		fputs("],\n", o);
+	}
+	if (g->ints.n) {   /* what else it computes in int (check_ints), for the runtime to check */
+		fprintf(o, "%s\"int32\": [", ind);
+		for (int i = 0; i < g->ints.n; i++) {
+			fputs(i ? ", \"" : "\"", o);
+			jexpr_body(o, g, g->ints.v[i]);
+			fputc('"', o);
 		}
 		fputs("],\n", o);
 	}

@@ -610,6 +610,94 @@ static const char *c_expr_str(M *m, const Expr *e, const Scope *s)
 	return r;
 }
 
+/* In the megakernel's scope: constants and loop variables by value, its
+ * scalars by name. */
+static void scope_name(FILE *o, const char *name, const void *ud)
+{
+	int64_t v;
+	if (scope_lookup(ud, name, &v))
+		fprintf(o, "%lld", (long long)v);
+	else
+		fputs(name, o);
+}
+
+/* In an op kernel's terms: its consts and sizes by value, a scalar param
+ * as the megakernel's expression that it is given. */
+typedef struct OpNames {
+	const Graph *g;
+	const Dims *dims;
+	const KParam **sk;
+	const Expr **sval;       /* NULL: the megakernel's scalar of that name */
+	int ns;
+	const Scope *s;
+} OpNames;
+
+static void op_name(FILE *o, const char *name, const void *ud)
+{
+	const OpNames *on = ud;
+	int kp;
+	int64_t v;
+	if (graph_name(on->g, name, &kp, &v) == NAME_CONST) {
+		fprintf(o, "%lld", (long long)v);
+		return;
+	}
+	for (int j = 0; j < on->dims->n; j++)
+		if (!strcmp(on->dims->names[j], name)) {
+			fprintf(o, "%lld", (long long)on->dims->vals[j]);
+			return;
+		}
+	for (int j = 0; j < on->ns; j++)
+		if (!strcmp(on->sk[j]->name, name)) {
+			if (on->sval[j])   /* parenthesised when compound */
+				expr_print_names(o, on->sval[j], scope_name, on->s);
+			else
+				fputs(name, o);
+			return;
+		}
+	fputs(name, o);
+}
+
+/* An expression the entry or an op's kernel computes in int (MegaPlan.ints),
+ * printed by name(): each once. */
+static void add_int(M *m, const Expr *e, NamePrint name, const void *ud)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+	if (!o)
+		return;
+	expr_print_names(o, e, name, ud);
+	fclose(o);
+	int seen = !buf;
+	for (int i = 0; i < m->mp->ints.n && !seen; i++)
+		seen = !strcmp(m->mp->ints.v[i], buf);
+	if (!seen)
+		vec_push(AR(m), &m->mp->ints, (void *)arena_strdup(AR(m), buf));
+	free(buf);
+}
+
+/* What the megakernel's runtime must check: each i32 param the entry
+ * computes from the scalars in 64 bits and passes as int (not a number,
+ * checked when linked, nor an i32 scalar alone), and the op kernel's own
+ * "int32" (check_ints) with its sizes and scalars substituted. */
+static void op_ints(M *m, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval, int ns,
+                    const Scope *s)
+{
+	for (int j = 0; j < ns; j++) {
+		const Expr *e = sval[j];
+		int64_t v;
+		if (!e || scalar_kind(sk[j]->ty->dtype) != KP_I32 || e->k == EX_NUM)
+			continue;
+		if (e->k == EX_NAME && !scope_lookup(s, e->name, &v) &&
+		    ((const MTensor *)namemap_get(&m->tensors, e->name))->kind == KP_I32)
+			continue;
+		add_int(m, e, scope_name, s);
+	}
+	OpNames on = { g, dims, sk, sval, ns, s };
+	for (int i = 0; i < g->ints.n; i++)
+		add_int(m, g->ints.v[i], op_name, &on);
+}
+
 /* What op's kernel main takes for each of its kernel params: a tensor's
  * address (its slice's), a size, a scalar's expression. */
 static void op_args(M *m, MOp *op, const Graph *g, const Dims *dims, const char **scalars, const KParam **sk, int ns)
@@ -707,6 +795,7 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 	Dims dims = { 0 };
 	const char **scalars = arena_alloc(AR(m), (k->params.n + 1) * sizeof *scalars);
 	const KParam **sk = arena_alloc(AR(m), (k->params.n + 1) * sizeof *sk);
+	const Expr **sval = arena_alloc(AR(m), (k->params.n + 1) * sizeof *sval);
 	int ns = 0;
 	for (int j = 0; j < k->params.n; j++) {
 		const KParam *kp = k->params.v[j];
@@ -722,12 +811,12 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 		if (a) {
 			const Expr *fl = NULL;
 			if (!check_scalar_names(m, a->val, s, &fl) && !check_scalar_kind(m, op, kp, a->val, fl, NULL))
-				sk[ns] = kp, scalars[ns++] = c_expr_str(m, a->val, s);
+				sk[ns] = kp, sval[ns] = a->val, scalars[ns++] = c_expr_str(m, a->val, s);
 			continue;
 		}
 		const MTensor *t = namemap_get(&m->tensors, kp->name);
 		if (t && t->ty->k == TY_SCALAR && !check_scalar_kind(m, op, kp, NULL, NULL, t))
-			sk[ns] = kp, scalars[ns++] = arena_printf(AR(m), "p%d", t->param);
+			sk[ns] = kp, sval[ns] = NULL, scalars[ns++] = arena_printf(AR(m), "p%d", t->param);
 		if (!t || t->ty->k != TY_SCALAR) {
 			Diag *d = diag_new(m->c, DIAG_ERROR, "E0371", it->sp, "`%s` of kernel `%s` is not bound", kp->name, k->name);
 			d->primary.msg = arena_printf(AR(m), "no `%s = ...` here", kp->name);
@@ -738,6 +827,7 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 	}
 	if (m->c->nerrors == before && !op_pieces(m, op, pk->g, &dims)) {
 		op_args(m, op, pk->g, &dims, scalars, sk, ns);
+		op_ints(m, pk->g, &dims, sk, sval, ns, s);
 		vec_push(AR(m), &m->mp->ops, op);
 	}
 }

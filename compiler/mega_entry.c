@@ -241,6 +241,14 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 		json_str(o, binary);
 		fputs(",\n", o);
 	}
+	if (mp->ints.n) {   /* the i32 op params it computes from its scalars (mega.c, add_int) */
+		fputs("  \"int32\": [", o);
+		for (int i = 0; i < mp->ints.n; i++) {
+			fputs(i ? ", " : "", o);
+			json_str(o, mp->ints.v[i]);
+		}
+		fputs("],\n", o);
+	}
 	fprintf(o, "  \"block\": [%d, 1, 1],\n  \"cluster\": [1, 1, 1],\n  \"dynamic_smem\": %u,\n  \"cooperative\": true,\n"
 	           "  \"grid\": { \"policy\": \"tiles\", \"tiles\": [[%lld, 1], [1, 1]] },\n  \"tensors\": [",
 	        mp->threads, mp->page_bytes, (long long)mp->blocks);

@@ -279,6 +279,7 @@ typedef struct Expr {
 /* 1: e calls a Builtin with its two arguments, which every stage
  * computes; any other call is E0324 (eval_expr reports it). */
 int builtin_call(const Expr *e);
+int expr_same(const Expr *a, const Expr *b);   /* the same tree (NULL only as NULL) */
 
 typedef enum {
 	TY_SCALAR,      /* bf16, i32, ...: a kernel scalar */
@@ -556,6 +557,10 @@ Module *parse_source(Ctx *c, int src);
 /* ast.c: the --emit=ast dump used by the golden tests. */
 void ast_dump(FILE *out, const Module *m);
 void expr_print(FILE *out, const Expr *e);
+/* e in the syntax the runtime evaluates (docs/manifest.md): fully
+ * parenthesised, each name as name() prints it (a value, a symbol). */
+typedef void (*NamePrint)(FILE *, const char *, const void *);
+void expr_print_names(FILE *out, const Expr *e, NamePrint name, const void *ud);
 void type_print(FILE *out, const Type *t);   /* as the recipe writes it: tensor<bf16>[M, K] */
 /* a `require` condition; each expression printed by pe */
 const char *req_op_text(ReqOp op);
@@ -821,6 +826,11 @@ typedef struct Graph {
 	int ws_kparam;           /* its kernel param (KP_WORKSPACE); -1: none */
 	int inst_base;           /* its first `inst` id: the variants of one cubin take
 	                          * ids of their own, since they share the ABI tables */
+	/* Expr*: what else the kernel computes from its scalars in C's int
+	 * (check_ints): bound params' expressions, the split ring's `per`, a
+	 * lane's skip. The manifest lists them ("int32") and the runtime
+	 * refuses a launch where one would not fit, as it does the grid's. */
+	Vec ints;
 } Graph;
 
 /* graph.c: facts of a checked graph that several stages read */
@@ -1159,6 +1169,8 @@ typedef struct MegaPlan {
 	Vec kernels;             /* Placement*: the ops' kernels, each once */
 	int timeline;            /* --timeline: the entry takes `timeline` [blocks, ops, 4] i64 and
 	                          * writes, per block and op it runs: wait, start, end (ns), SM */
+	Vec ints;                /* char*: the i32 op params' expressions over its scalars, in the
+	                          * manifest's syntax ("int32"), which the runtime checks */
 } MegaPlan;
 int mega_order(Ctx *c, MegaPlan *mp);   /* mega_order.c: E0373-E0376, E0382, E0383; the order and waits */
 MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *m, const ArchInfo *arch);

@@ -82,8 +82,10 @@ static int call(E *e, const char *name, size_t len, int64_t *v, int depth)
 		if (a[0] == INT64_MIN && a[1] == -1)
 			return ovf(e, "ceil_div");
 		*v = a[0] / a[1] + (a[0] % a[1] != 0 && (a[0] < 0) == (a[1] < 0));
-		if (a[0] >= 0 && a[1] > 0 && fits(e, a[0] + (a[1] - 1), "ceil_div's a + b - 1"))
-			return -1;   /* the glue's form of sizes (graph_nonneg) */
+		int64_t up;   /* the glue's form of sizes (graph_nonneg): a + b - 1 must fit too */
+		if (a[0] >= 0 && a[1] > 0 && e->i32 &&
+		    (__builtin_add_overflow(a[0], a[1] - 1, &up) ? ovf(e, "ceil_div") : fits(e, up, "ceil_div's a + b - 1")))
+			return -1;
 	} else if (len == 3 && !memcmp(name, "min", 3)) {
 		*v = a[0] < a[1] ? a[0] : a[1];
 	} else {

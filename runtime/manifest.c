@@ -559,6 +559,41 @@ int plk_manifest_select(plk_manifest *m, int major, int minor)
 
 /* The manifest r, or with kv the kernel variant kv of r: its own entry
  * ("name"), launch and params, r's tensors. */
+/* "int32": expressions over the shape symbols (those the rest of the
+ * manifest names) and the integer params the caller gives. */
+typedef struct IntNames { const plk_manifest *m; const char *bad; size_t badlen; } IntNames;
+
+static void int_name(void *ctx, const char *name, size_t len)
+{
+	IntNames *in = ctx;
+	const plk_manifest *m = in->m;
+	for (int i = 0; i < m->nsyms; i++)
+		if (strlen(m->syms[i]) == len && !memcmp(m->syms[i], name, len))
+			return;
+	for (int i = 0; i < m->nparams; i++)
+		if ((m->params[i].kind == PK_I32 || m->params[i].kind == PK_I64) && plk_mparam_free(&m->params[i]) &&
+		    strlen(m->params[i].name) == len && !memcmp(m->params[i].name, name, len))
+			return;
+	if (!in->bad)
+		in->bad = name, in->badlen = len;
+}
+
+static int parse_ints(plk_manifest *m, const pj_val *l, char *err)
+{
+	if (get_strs(l, "int32", &m->ints, &m->nints, err))
+		return -1;
+	for (int i = 0; i < m->nints; i++) {
+		char e[PLK_ERRLEN];
+		IntNames in = { m, NULL, 0 };
+		if (plk_expr_names(m->ints[i], int_name, &in, e))
+			return mfail(err, "\"int32\"[%d]: %s", i, e);
+		if (in.bad)
+			return mfail(err, "\"int32\"[%d] \"%s\" names '%.*s', neither a shape symbol nor an integer param", i,
+			             m->ints[i], (int)in.badlen, in.bad);
+	}
+	return 0;
+}
+
 static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 {
 	const pj_val *l = kv ? kv : r;   /* where the launch is */
@@ -623,8 +658,8 @@ static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 	m->maxparams = m->nparams;
 	if (parse_conds(&m->reqs, &m->nreqs, pj_get(l, "requires"), kv ? m->entry : "top level", "requires", err))
 		return -1;
-	return parse_grid(m, pj_get(l, "grid"), err) || parse_variants(m, r, pj_get(l, "variants"), kv != NULL, err) ? -1
-	                                                                                                           : 0;
+	return parse_grid(m, pj_get(l, "grid"), err) || parse_ints(m, l, err) ||
+	       parse_variants(m, r, pj_get(l, "variants"), kv != NULL, err) ? -1 : 0;
 }
 
 plk_manifest *plk_manifest_parse(const char *json, size_t len, char *err)
@@ -701,6 +736,9 @@ void plk_manifest_free(plk_manifest *m)
 	}
 	free(m->kvars);
 	free_conds(m->reqs, m->nreqs);
+	for (int i = 0; i < m->nints; i++)
+		free(m->ints[i]);
+	free(m->ints);
 	free(m);
 }
 

@@ -179,6 +179,35 @@ out:
 	return rc;
 }
 
+/* "int32"'s names: a shape symbol, else an integer param the caller
+ * gave, its value as the kernel reads it (plk_resolve's pval). */
+typedef struct IntLook { const plk_manifest *m; const plk_plan *p; } IntLook;
+
+static int int_look(void *ctx, const char *name, size_t len, int64_t *v)
+{
+	const IntLook *il = ctx;
+	Look l = { il->m, il->p->sym, 0 };
+	if (!look(&l, name, len, v))
+		return 0;
+	for (int i = 0; i < il->m->nparams; i++) {
+		const plk_mparam *mp = &il->m->params[i];
+		if (!plk_mparam_free(mp) || strlen(mp->name) != len || memcmp(mp->name, name, len))
+			continue;
+		if (mp->kind == PK_I32) {
+			int32_t x;
+			uint32_t u = (uint32_t)il->p->pval[i];
+			memcpy(&x, &u, 4);
+			*v = x;
+			return 0;
+		}
+		if (mp->kind == PK_I64) {
+			memcpy(v, &il->p->pval[i], 8);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
 {
 	char e[PLK_ERRLEN];
@@ -257,6 +286,12 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 		default:
 			break;
 		}
+	}
+	IntLook il = { m, p };
+	for (int i = 0; i < m->nints; i++) {   /* what else the kernel computes in its 32-bit int */
+		int64_t v;
+		if (plk_expr_eval32(m->ints[i], int_look, &il, &v, e))
+			return pfail(err, "the kernel computes %s in 32-bit int: %s", m->ints[i], e);
 	}
 	return 0;
 }

@@ -100,6 +100,11 @@ typedef struct plk_manifest {
 	 * named `requires`, C++20's keyword: comm.cc includes this) */
 	plk_mcond *reqs;
 	int nreqs;
+	/* "int32": what else the kernel computes in C's int from the shape
+	 * symbols and its integer params; plk_resolve refuses a launch where
+	 * one would not fit, as plk_work_items does the grid's counts */
+	char **ints;
+	int nints;
 } plk_manifest;
 
 /* manifest.c */

@@ -362,6 +362,14 @@ static void test_manifest(void)
 		  " \"tiles\": [\"M\"]}}", "must be a [symbol, tile] pair" },
 		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"cluster\": [32], \"params\": []}",
 		  "\"cluster\"[0] is 32" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"int32\": \"M\"}",
+		  "\"int32\" must be an array of strings" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"int32\": [64]}",
+		  "\"int32\"[0] must be a string" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"int32\": [\"(2 *\"]}",
+		  "\"int32\"[0]: in \"(2 *\": operand expected" },
+		{ "{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [{\"name\": \"p\", \"kind\": \"ptr\"}],"
+		  " \"int32\": [\"(2 * p)\"]}", "\"int32\"[0] \"(2 * p)\" names 'p', neither a shape symbol nor an integer param" },
 		{ "{\"plk_manifest\": 1, ", "bad JSON: line 1, column 21" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -587,6 +595,56 @@ static void test_writer_forms(void)
 	CHECK_EQ(plk_resolve(m, b, p, err), 0);
 	CHECK(plk_work_items(m, p->sym, &work, err) != 0);
 	CHECK_HAS(err, "grid: 17592186044416 work items; a kernel counts at most 2147483647");
+	plk_binding_free(b);
+	plk_plan_free(p);
+	plk_manifest_free(m);
+}
+
+/* What else the kernel computes in int ("int32"): over the shape
+ * symbols and the integer params the caller gives, each refused by
+ * plk_resolve, naming it, where a value along the way would not fit. */
+static void test_ints(void)
+{
+	char err[PLK_ERRLEN];
+	plk_manifest *m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128],"
+	                         " \"int32\": [\"ceil_div(K, 64)\", \"(W * 4)\", \"(Z + 1)\"],"
+	                         " \"tensors\": [{ \"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"] }],"
+	                         " \"params\": [{ \"name\": \"a\", \"kind\": \"ptr\", \"tensor\": \"A\" },"
+	                         " { \"name\": \"W\", \"kind\": \"i32\" }, { \"name\": \"Z\", \"kind\": \"i64\" },"
+	                         " { \"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\" },"
+	                         " { \"name\": \"K\", \"kind\": \"i32\", \"dim\": \"K\" }] }", err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_EQ(m->nints, 3);
+	CHECK_EQ(m->nsyms, 2);   /* W and Z are params, not symbols */
+	plk_binding *b = plk_binding_new(m);
+	plk_plan *p = plk_plan_new(m);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 128, 4096 }, 2, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "W", 1000, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "Z", -7, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	/* K fits i32, but the kernel's ceil_div adds 63 to it first */
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 1, INT32_MAX }, 2, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "the kernel computes ceil_div(K, 64) in 32-bit int: ");
+	CHECK_HAS(err, "ceil_div's a + b - 1 is 2147483710, past the kernel's 32-bit int");
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 1, INT32_MAX - 63 }, 2, err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	/* a caller's i32, as the kernel reads it, times 4 */
+	CHECK_EQ(plk_binding_int(m, b, "W", 1 << 29, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "the kernel computes (W * 4) in 32-bit int: ");
+	CHECK_HAS(err, "a product is 2147483648");
+	CHECK_EQ(plk_binding_int(m, b, "W", -(1 << 29), err), 0);
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);   /* -2^31 fits */
+	/* an i64 the kernel's int truncates */
+	CHECK_EQ(plk_binding_int(m, b, "Z", 1LL << 32, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "the kernel computes (Z + 1) in 32-bit int: ");
+	CHECK_HAS(err, "a name's value is 4294967296");
 	plk_binding_free(b);
 	plk_plan_free(p);
 	plk_manifest_free(m);
@@ -1185,6 +1243,7 @@ int main(int argc, char **argv)
 	test_manifest();
 	test_resolve();
 	test_writer_forms();
+	test_ints();
 	test_grid();
 	test_variants();
 	test_kernel_variants();
