@@ -53,6 +53,9 @@ start() {
 
 for B in "${@:-build}"; do
 	export PLKC="$PWD/$B/plkc"
+	# the sanitizer build's pass (make test: build/san) builds the
+	# runtime's tests with ASan + UBSan too (tests/scripts/runtime_*.sh)
+	case $B in *san*) export PLK_SANITIZED=1 ;; *) unset PLK_SANITIZED ;; esac
 	echo "== $B" >"$res/$n"; n=$((n + 1))
 	for t in "$B"/unit/*; do
 		[ -x "$t" ] && start unit "$t"
