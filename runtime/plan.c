@@ -347,6 +347,11 @@ int plk_grid(const plk_manifest *m, int64_t work, int64_t capacity, unsigned gri
 	int64_t clusters = (blocks + cs - 1) / cs;
 	if (clusters * cx > INT32_MAX)
 		return pfail(err, "grid: %lld blocks exceed the grid limit", (long long)(clusters * cs));
+	/* a persistent block steps its item t by the grid (times at most 4
+	 * pingpong lanes) in 32-bit int: past its last item, t must not wrap */
+	if (m->policy == GRID_PERSISTENT && work > INT32_MAX - 4 * clusters * cs)
+		return pfail(err, "grid: %lld work items; a persistent kernel of %lld blocks steps past %d", (long long)work,
+		             (long long)(clusters * cs), INT32_MAX);
 	grid[0] = (unsigned)(clusters * cx);
 	grid[1] = (unsigned)cy;
 	grid[2] = (unsigned)cz;

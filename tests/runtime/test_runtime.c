@@ -426,6 +426,9 @@ static void test_resolve(void)
 	CHECK_EQ(plk_grid(m, 1000, 132, g, err), 0);
 	CHECK_EQ(g[0], 132);                          /* persistent: min(work, SMs) */
 	CHECK_EQ(g[1], 1);
+	CHECK_EQ(plk_grid(m, INT32_MAX - 4 * 132, 132, g, err), 0);
+	CHECK(plk_grid(m, INT32_MAX - 4 * 132 + 1, 132, g, err) != 0);   /* the last item's t + 4 x grid wraps */
+	CHECK_HAS(err, "grid: 2147483120 work items; a persistent kernel of 132 blocks steps past 2147483647");
 
 	/* Disagreeing shapes name both sources. */
 	CHECK_EQ(plk_binding_tensor(m, b, "B", 0x20000, (int64_t[]){ 256, 520 }, 2, err), 0);
