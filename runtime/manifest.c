@@ -557,8 +557,6 @@ int plk_manifest_select(plk_manifest *m, int major, int minor)
 	return best;
 }
 
-/* The manifest r, or with kv the kernel variant kv of r: its own entry
- * ("name"), launch and params, r's tensors. */
 /* "int32": expressions over the shape symbols (those the rest of the
  * manifest names) and the integer params the caller gives. */
 typedef struct IntNames { const plk_manifest *m; const char *bad; size_t badlen; } IntNames;
@@ -594,6 +592,8 @@ static int parse_ints(plk_manifest *m, const pj_val *l, char *err)
 	return 0;
 }
 
+/* The manifest r, or with kv the kernel variant kv of r: its own entry
+ * ("name"), launch and params, r's tensors. */
 static int parse(plk_manifest *m, const pj_val *r, const pj_val *kv, char *err)
 {
 	const pj_val *l = kv ? kv : r;   /* where the launch is */
