@@ -49,6 +49,7 @@ tma bigblock -e 's/"block": \[128, 1, 1\]/"block": [512, 1, 1]/'
 tma bigsmem -e 's/81920/232440/'
 tma nobin -e 's/"k.cubin"/"nobin.cubin"/'
 tma badjson -e 's/"box": \[64, 128\]/"box": [64, 128,]/'
+tma ints -e 's/"block": \[128, 1, 1\]/"int32": ["(K * 4096)"], "block": [128, 1, 1]/'
 
 # A good run: the grid, the attribute, the tensor map, the launch, --check.
 o=$("$RUN" "$W/k.cubin" --dim M=1000 --dim K=520 --set alpha=2 --check --flops "2 * M * K" 2>&1) || fail "tma run: $o"
@@ -68,6 +69,16 @@ grep '^api-error' "$W/log" && fail "a good load made failing CUDA calls"
 o=$("$RUN" "$W/k.cubin" --dim M=2048 --dim K=2048 --set alpha=1 --iters 3 --warmup 1 2>&1) || fail "big: $o"
 has "$o" "grid 132x1x1" "512 work items" "over 3 runs (1 warm-up)"
 [ "$(grep -c '^launch' "$W/log")" = 4 ] || fail "expected 4 launches: $(cat "$W/log")"
+
+# What else the kernel computes in its int ("int32"): refused where it
+# would wrap, before anything reaches the driver.
+o=$("$RUN" "$W/k.cubin" --manifest "$W/ints.manifest.json" --dim M=64 --dim K=512 --set alpha=1 --iters 1 2>&1) \
+	|| fail "int32: $o"
+: >"$W/log"
+o=$("$RUN" "$W/k.cubin" --manifest "$W/ints.manifest.json" --dim M=64 --dim K=524288 --set alpha=1 --iters 1 2>&1) &&
+	fail "int32: K * 4096 = 2^31 launched"
+has "$o" "the kernel computes (K * 4096) in 32-bit int: in \"(K * 4096)\": a product is 2147483648"
+grep -q '^launch' "$W/log" && fail "int32: a launch reached the driver"
 
 # Clusters: persistent fills the active clusters (the mock says 60 of 2);
 # the work comes in whole clusters of tiles (1 tile row: 2 work items, one
