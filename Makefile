@@ -32,6 +32,7 @@ LDLIBS = -L$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -lLLVM-14 \
 	-L$(CUDA_HOME)/lib64 -lnvJitLink -lnvvm -lnvrtc -lelf -lm \
 	-Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-rpath,$(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 
+PLK_H = compiler/plk.h compiler/graph.h compiler/stages.h
 GEN = $(B)/gen/lexer.c $(B)/gen/parser.c $(B)/gen/parser.h
 SRCS = $(filter-out compiler/main.c,$(wildcard compiler/*.c))
 OBJS = $(SRCS:compiler/%.c=$(B)/%.o) $(B)/lexer.o $(B)/parser.o
@@ -52,11 +53,11 @@ $(B)/gen/%.c $(B)/gen/%.h: grammar/%.y
 	@mkdir -p $(B)/gen
 	bison -Wall -Werror --defines=$(B)/gen/$*.h -o $(B)/gen/$*.c $<
 
-$(B)/lexer.o: $(B)/gen/lexer.c compiler/plk.h
+$(B)/lexer.o: $(B)/gen/lexer.c $(PLK_H)
 	$(CC) $(CFLAGS) -Wno-unused-function -c -o $@ $<
-$(B)/parser.o: $(B)/gen/parser.c compiler/plk.h
+$(B)/parser.o: $(B)/gen/parser.c $(PLK_H)
 	$(CC) $(CFLAGS) -c -o $@ $<
-$(B)/%.o: compiler/%.c compiler/plk.h $(B)/gen/parser.h
+$(B)/%.o: compiler/%.c $(PLK_H) $(B)/gen/parser.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
 # The checker's files, the glue's and the driver's share private headers.

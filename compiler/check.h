@@ -1,5 +1,5 @@
 /* check.h: the checker's private state and what its files share; the
- * rest of plkc sees only check_kernel (plk.h).
+ * rest of plkc sees only check_kernel (stages.h).
  *
  *   check.c        the driver: kernel consts, then each step in order
  *   check_types.c  stdlib lookups, port types, port agreement

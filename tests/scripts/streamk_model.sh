@@ -37,7 +37,7 @@ body, n1 = re.subn(r'asm volatile\("mov\.u32 %0, %%ctaid\.x;" : "=r"\(c\)\);', "
 body, n2 = re.subn(r'asm volatile\("mov\.u32 %0, %%nctaid\.x;" : "=r"\(G\)\);', "G = grid;", body)
 if n1 != 1 or n2 != 1:
     print("the helper's reads of ctaid/nctaid have changed: update this test"); sys.exit(1)
-hdr = open("compiler/plk.h").read()
+hdr = open("compiler/stages.h").read()
 names = re.search(r"enum \{ (ABI_SEG_COUNT,.*?) \};", hdr, re.S).group(1).replace("\n", " ").split(",")
 idx = {n.strip(): i for i, n in enumerate(names)}
 ways = int(re.search(r"#define ABI_STREAM_WAYS (\d+)", hdr).group(1))
