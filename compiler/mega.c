@@ -678,15 +678,17 @@ static void add_int(M *m, const Expr *e, NamePrint name, const void *ud)
 
 /* What the megakernel's runtime must check: each i32 param the entry
  * computes from the scalars in 64 bits and passes as int (not a number,
- * checked when linked, nor an i32 scalar alone), and the op kernel's own
+ * checked when linked, nor an i32 scalar alone: an i64 one, given or
+ * taken by name, must fit), and the op kernel's own
  * "int32" (check_ints) with its sizes and scalars substituted. */
 static void op_ints(M *m, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval, int ns,
                     const Scope *s)
 {
 	for (int j = 0; j < ns; j++) {
-		const Expr *e = sval[j];
+		Expr alone = { .k = EX_NAME, .name = sk[j]->name };   /* the megakernel's scalar of its name */
+		const Expr *e = sval[j] ? sval[j] : &alone;
 		int64_t v;
-		if (!e || scalar_kind(sk[j]->ty->dtype) != KP_I32 || e->k == EX_NUM)
+		if (scalar_kind(sk[j]->ty->dtype) != KP_I32 || e->k == EX_NUM)
 			continue;
 		if (e->k == EX_NAME && !scope_lookup(s, e->name, &v) &&
 		    ((const MTensor *)namemap_get(&m->tensors, e->name))->kind == KP_I32)
