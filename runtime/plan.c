@@ -315,6 +315,11 @@ int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, cha
 			n = (n + m->cluster[i] - 1) / m->cluster[i] * m->cluster[i];
 		if (__builtin_mul_overflow(w, n, &w))
 			return pfail(err, "grid: work items overflow");
+		/* raster grouped: the kernel counts a group's items, group x the
+		 * tile columns, in its int too */
+		if (i == 1 && m->raster && !strcmp(m->raster, "grouped") && m->group * n > INT32_MAX)
+			return pfail(err, "grid: raster groups of %lld x %lld tiles; a kernel counts at most %d", (long long)m->group,
+			             (long long)n, INT32_MAX);
 	}
 	if (m->split) {   /* split K: each tile is that many work items */
 		int64_t v;

@@ -598,8 +598,20 @@ static void test_writer_forms(void)
 	CHECK_EQ(plk_resolve(m, b, p, err), 0);
 	CHECK(plk_work_items(m, p->sym, &work, err) != 0);
 	CHECK_HAS(err, "grid: 17592186044416 work items; a kernel counts at most 2147483647");
+
 	plk_binding_free(b);
 	plk_plan_free(p);
+	plk_manifest_free(m);
+	/* raster grouped(16): a group's items, 16 x the tile columns, in int */
+	m = mparse("{\"plk_manifest\": 1, \"entry\": \"g\", \"block\": [128], \"params\": [],"
+	           " \"grid\": { \"policy\": \"persistent\", \"tiles\": [[\"M\", 128], [\"N\", 1]],"
+	           " \"raster\": \"grouped\", \"group\": 16 } }", err);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_EQ(plk_work_items(m, (int64_t[]){ 128, INT32_MAX / 16 }, &work, err), 0);
+		CHECK(plk_work_items(m, (int64_t[]){ 128, INT32_MAX / 16 + 1 }, &work, err) != 0);
+		CHECK_HAS(err, "grid: raster groups of 16 x 134217728 tiles; a kernel counts at most 2147483647");
+	}
 	plk_manifest_free(m);
 }
 
