@@ -122,7 +122,7 @@ void expr_print_names(FILE *o, const Expr *e, NamePrint name, const void *ud)
 {
 	switch (e ? e->k : EX_AUTO) {
 	case EX_NUM: fprintf(o, "%lld", (long long)e->num); return;
-	case EX_NAME: name(o, e->name, ud); return;
+	case EX_NAME: name(o, e, ud); return;
 	case EX_NEG: fputs("-(", o); expr_print_names(o, e->a, name, ud); fputc(')', o); return;
 	case EX_BIN:
 		fputc('(', o);
@@ -530,8 +530,8 @@ static void print_cnum(FILE *out, int64_t v)
 		fprintf(out, v < 0 ? "(%lld)" : "%lld", (long long)v);
 }
 
-void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
-                  int (*nonneg)(const void *, const Expr *), const void *ud)
+void expr_print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
+                  const void *ud)
 {
 #define SUB(x) expr_print_c(out, (x), name, nonneg, ud)
 	switch (e->k) {
@@ -540,7 +540,7 @@ void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, c
 		break;
 	case EX_NAME:
 		if (name)
-			name(out, e->name, ud);
+			name(out, e, ud);
 		else
 			fputs(e->name, out);
 		break;

@@ -85,6 +85,7 @@ void check_counts(Chk *k);
 void check_ahead(Chk *k);
 void check_clusters(Chk *k);
 void check_lanes(Chk *k);
+void resolve_names(Chk *k);
 void check_ints(Chk *k);
 Expr *kernel_terms(Chk *k, const GInst *gi, const Expr *e, const char **bad);
 /* check_split.c */

@@ -729,6 +729,30 @@ void check_resources(Chk *k)
 	}
 }
 
+/* ----------------------------------------------------------- names
+ * Not a check: every expression the kernel computes at run time, each
+ * name in it resolved once (graph_resolve: a kernel parameter's index or
+ * a const's), so that the glue, the monolith and the manifest read
+ * Expr.ref and never look a name up again. */
+void resolve_names(Chk *k)
+{
+	Graph *g = k->g;
+	Expr **fields[] = { &g->tiles[0], &g->tiles[1], &g->split, &g->split_per, &g->ws_bytes, &g->ws_zero };
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+		*fields[i] = graph_resolve(A(k), g, *fields[i]);
+	for (int i = 0; i < g->insts.n; i++) {
+		const GInst *gi = g->insts.v[i];
+		for (int j = 0; j < gi->binds.n; j++) {
+			GBind *b = gi->binds.v[j];
+			b->expr = graph_resolve(A(k), g, b->expr);
+		}
+	}
+	for (int i = 0; i < g->edges.n; i++) {
+		GEdge *e = g->edges.v[i];
+		e->per = graph_resolve(A(k), g, e->per);
+	}
+}
+
 /* ------------------------------------------------------------ ints
  * Not a check: the expressions the kernel computes from its scalars in
  * C's int beyond the grid's tiles, split and workspace (which the

@@ -174,16 +174,13 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	switch (e->k) {
 	case EX_NUM: return ci32(g, e->num);
 	case EX_NEG: return LLVMBuildNSWNeg(g->b, glue_expr_ir(g, e->a), "");
-	case EX_NAME: {
-		int kp;
-		int64_t v;
-		switch (graph_name(gr, e->name, &kp, &v)) {
-		case NAME_KPARAM: return LLVMBuildIntCast2(g->b, g->kargs[kp], g->i32, 1, "");
-		case NAME_CONST: return ci32(g, v);
+	case EX_NAME:
+		switch (e->ref) {   /* decided by check (graph_resolve) */
+		case NAME_KPARAM: return LLVMBuildIntCast2(g->b, g->kargs[e->ref_i], g->i32, 1, "");
+		case NAME_CONST: return ci32(g, graph_constval(gr, e));
 		case NAME_NONE: break;
 		}
 		break;
-	}
 	case EX_BIN: {
 		LLVMValueRef a = glue_expr_ir(g, e->a), b = glue_expr_ir(g, e->b);
 		switch (e->op) {

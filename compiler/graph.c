@@ -252,28 +252,62 @@ int graph_ids(const Graph *g)
 	return g->insts.n * lanes;
 }
 
-NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val)
+NameRef graph_name(const Graph *g, const char *name, int *index)
 {
 	for (int i = 0; i < g->kparams.n; i++) {
 		const GKParam *k = g->kparams.v[i];
 		if ((k->kind == KP_I32 || k->kind == KP_I64) && !strcmp(k->name, name)) {
-			*kparam = i;
+			*index = i;
 			return NAME_KPARAM;
 		}
 	}
-	return graph_const(g, name, val) ? NAME_CONST : NAME_NONE;
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
+			*index = i;
+			return NAME_CONST;
+		}
+	return NAME_NONE;   /* E0511 where the glue computes it */
+}
+
+int graph_const(const Graph *g, const char *name, int64_t *val)
+{
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
+			*val = g->constvals[i];
+			return 1;
+		}
+	return 0;
+}
+
+Expr *graph_resolve(Arena *a, const Graph *g, const Expr *e)
+{
+	if (!e)
+		return NULL;
+	Expr *n = arena_alloc(a, sizeof *n);
+	*n = *e;
+	if (e->k == EX_NAME)
+		n->ref = graph_name(g, e->name, &n->ref_i);
+	n->a = graph_resolve(a, g, e->a);
+	n->b = graph_resolve(a, g, e->b);
+	n->args = (Vec){ 0 };
+	for (int i = 0; i < e->args.n; i++)
+		vec_push(a, &n->args, graph_resolve(a, g, e->args.v[i]));
+	return n;
+}
+
+int64_t graph_constval(const Graph *g, const Expr *e)
+{
+	return g->constvals[e->ref_i];
 }
 
 int graph_nonneg(const Graph *g, const Expr *e)
 {
-	int kp;
-	int64_t v;
 	switch (e ? e->k : EX_AUTO) {
 	case EX_NUM: return e->num >= 0;
 	case EX_NAME:
-		switch (graph_name(g, e->name, &kp, &v)) {
-		case NAME_KPARAM: return ((const GKParam *)g->kparams.v[kp])->dim != NULL;
-		case NAME_CONST: return v >= 0;
+		switch (e->ref) {
+		case NAME_KPARAM: return ((const GKParam *)g->kparams.v[e->ref_i])->dim != NULL;
+		case NAME_CONST: return graph_constval(g, e) >= 0;
 		case NAME_NONE: return 0;
 		}
 		return 0;
@@ -285,16 +319,6 @@ int graph_nonneg(const Graph *g, const Expr *e)
 		return e->fn != FN_UNKNOWN;
 	default: return 0;
 	}
-}
-
-int graph_const(const Graph *g, const char *name, int64_t *val)
-{
-	for (int i = 0; i < g->consts.n; i++)
-		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
-			*val = g->constvals[i];
-			return 1;
-		}
-	return 0;
 }
 
 void graph_order_binds(Arena *a, GInst *gi)

@@ -199,13 +199,19 @@ int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes,
 int graph_ids(const Graph *g);
 /* A name in one of g's run-time expressions (its grid, an expression
  * bound to an integer param, a tensor's sizes), as check_bind allows it:
- * an integer kernel parameter or shape symbol (*kparam: its index in
- * g->kparams) before a recipe const (*val); a tensor's map or pointer is
- * none, whatever its name. The glue, the monolith and the manifest all
- * read names through it. */
-typedef enum { NAME_NONE, NAME_KPARAM, NAME_CONST } NameRef;
-NameRef graph_name(const Graph *g, const char *name, int *kparam, int64_t *val);
+ * an integer kernel parameter or shape symbol (*index: its index in
+ * g->kparams) before a recipe const (*index in g->consts); a tensor's map
+ * or pointer is none, whatever its name. check decides it once for every
+ * run-time expression of the graph (graph_resolve, Expr.ref); the
+ * manifest asks it of the recipe's tensor sizes and conditions, which
+ * no kernel computes. */
+NameRef graph_name(const Graph *g, const char *name, int *index);
 int graph_const(const Graph *g, const char *name, int64_t *val);   /* 1: a const of g's kernel */
+/* e with each name resolved (Expr.ref), a copy: check's last step over
+ * every expression the kernel computes (Graph.tiles, split, ...). */
+Expr *graph_resolve(Arena *a, const Graph *g, const Expr *e);
+/* the value of a resolved name's const (ref NAME_CONST) */
+int64_t graph_constval(const Graph *g, const Expr *e);
 /* 1 when e is >= 0 at every launch: numbers >= 0, shape symbols, consts
  * >= 0, and + * / % and the functions of such; then ceil_div(e, d) is
  * (e + d - 1) / d in the glue and the monolith, else the general form. */

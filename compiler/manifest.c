@@ -4,15 +4,20 @@
 #include "plk.h"
 
 /* A name of an expression over shape symbols: a recipe const by its
- * value, a symbol or scalar by name, for the runtime. */
-static void jname(FILE *o, const char *name, const void *ud)
+ * value, a symbol or scalar by name, for the runtime. The kernel's own
+ * expressions come resolved (Expr.ref); the recipe's tensor sizes and
+ * conditions, which no kernel computes, are read by name here. */
+static void jname(FILE *o, const Expr *n, const void *ud)
 {
-	int kp;
-	int64_t v;
-	if (graph_name(ud, name, &kp, &v) == NAME_CONST)
-		fprintf(o, "%lld", (long long)v);
+	const Graph *g = ud;
+	int i = n->ref_i;
+	NameRef r = n->ref;
+	if (r == NAME_NONE)   /* the recipe's: by name */
+		r = graph_name(g, n->name, &i);
+	if (r == NAME_CONST)
+		fprintf(o, "%lld", (long long)g->constvals[i]);
 	else
-		fputs(name, o);
+		fputs(n->name, o);
 }
 
 static void jexpr_body(FILE *o, const Graph *g, const Expr *e)

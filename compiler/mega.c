@@ -612,13 +612,13 @@ static const char *c_expr_str(M *m, const Expr *e, const Scope *s)
 
 /* In the megakernel's scope: constants and loop variables by value, its
  * scalars by name. */
-static void scope_name(FILE *o, const char *name, const void *ud)
+static void scope_name(FILE *o, const Expr *n, const void *ud)
 {
 	int64_t v;
-	if (scope_lookup(ud, name, &v))
+	if (scope_lookup(ud, n->name, &v))
 		fprintf(o, "%lld", (long long)v);
 	else
-		fputs(name, o);
+		fputs(n->name, o);
 }
 
 /* In an op kernel's terms: its consts and sizes by value, a scalar param
@@ -632,29 +632,28 @@ typedef struct OpNames {
 	const Scope *s;
 } OpNames;
 
-static void op_name(FILE *o, const char *name, const void *ud)
+static void op_name(FILE *o, const Expr *n, const void *ud)
 {
 	const OpNames *on = ud;
-	int kp;
-	int64_t v;
-	if (graph_name(on->g, name, &kp, &v) == NAME_CONST) {
-		fprintf(o, "%lld", (long long)v);
+	if (n->ref == NAME_CONST) {
+		fprintf(o, "%lld", (long long)graph_constval(on->g, n));
 		return;
 	}
-	for (int j = 0; j < on->dims->n; j++)
-		if (!strcmp(on->dims->names[j], name)) {
+	const GKParam *kp = n->ref == NAME_KPARAM ? on->g->kparams.v[n->ref_i] : NULL;
+	for (int j = 0; kp && kp->dim && j < on->dims->n; j++)   /* a size: the op's, a constant */
+		if (!strcmp(on->dims->names[j], kp->dim)) {
 			fprintf(o, "%lld", (long long)on->dims->vals[j]);
 			return;
 		}
-	for (int j = 0; j < on->ns; j++)
-		if (!strcmp(on->sk[j]->name, name)) {
+	for (int j = 0; kp && j < on->ns; j++)   /* a scalar: what the op is given */
+		if (!strcmp(on->sk[j]->name, kp->name)) {
 			if (on->sval[j])   /* parenthesised when compound */
 				expr_print_names(o, on->sval[j], scope_name, on->s);
 			else
-				fputs(name, o);
+				fputs(kp->name, o);
 			return;
 		}
-	fputs(name, o);
+	fputs(n->name, o);
 }
 
 /* An expression the entry or an op's kernel computes in int (MegaPlan.ints),

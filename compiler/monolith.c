@@ -16,16 +16,14 @@
 #include <unistd.h>
 #include "plk.h"
 
-/* A name in a kernel expression: a scalar kernel parameter (p<i>) or a
- * recipe constant (its value). */
-static void kname(FILE *o, const char *n, const void *ud)
+/* A name in a kernel expression, as check resolved it (Expr.ref): a
+ * scalar kernel parameter (p<i>) or a recipe constant (its value). */
+static void kname(FILE *o, const Expr *n, const void *ud)
 {
-	int kp;
-	int64_t v;
-	switch (graph_name(ud, n, &kp, &v)) {
-	case NAME_KPARAM: fprintf(o, "p%d", kp); return;
-	case NAME_CONST: fprintf(o, "%lld", (long long)v); return;
-	case NAME_NONE: fputs(n, o); return;   /* nvcc reports it */
+	switch (n->ref) {
+	case NAME_KPARAM: fprintf(o, "p%d", n->ref_i); return;
+	case NAME_CONST: fprintf(o, "%lld", (long long)graph_constval(ud, n)); return;
+	case NAME_NONE: fputs(n->name, o); return;   /* nvcc reports it */
 	}
 }
 

@@ -269,11 +269,18 @@ Builtin builtin_of(const char *name);
 const char *builtin_name(Builtin f);        /* NULL for FN_UNKNOWN */
 const char *const *builtin_list(int *n);   /* their names, for suggestions */
 
+/* What an EX_NAME of a kernel's run-time expression names, decided once
+ * by check (graph_resolve): an integer kernel parameter or shape symbol,
+ * or a recipe const; NAME_NONE in the AST as parsed. */
+typedef enum { NAME_NONE, NAME_KPARAM, NAME_CONST } NameRef;
+
 typedef struct Expr {
 	ExprKind k;
 	Span sp;
 	int64_t num;         /* EX_NUM */
 	const char *name;    /* EX_NAME, EX_CALL (ceil_div, min, max) */
+	NameRef ref;         /* EX_NAME in a checked graph's expressions: what name is, */
+	int ref_i;           /* its index into Graph.kparams or Graph.consts */
 	Builtin fn;          /* EX_CALL: name's function (FN_UNKNOWN: E0324 where it is evaluated) */
 	int op;              /* EX_BIN: '+', '-', '*', '/', '%' */
 	int depth;           /* of the tree below; the parser caps it */
@@ -563,7 +570,7 @@ void ast_dump(FILE *out, const Module *m);
 void expr_print(FILE *out, const Expr *e);
 /* e in the syntax the runtime evaluates (docs/manifest.md): fully
  * parenthesised, each name as name() prints it (a value, a symbol). */
-typedef void (*NamePrint)(FILE *, const char *, const void *);
+typedef void (*NamePrint)(FILE *, const Expr *name, const void *ud);   /* an EX_NAME */
 void expr_print_names(FILE *out, const Expr *e, NamePrint name, const void *ud);
 void type_print(FILE *out, const Type *t);   /* as the recipe writes it: tensor<bf16>[M, K] */
 /* a `require` condition; each expression printed by pe */
@@ -573,13 +580,13 @@ void names_print(FILE *o, const char *lead, const Vec *names);   /* Feature*: "L
 /* e as a C expression (the component headers, the monolith): every
  * compound operand parenthesised, ceil_div/min/max spelled out with
  * eval.c's semantics, no casts, so the preprocessor can evaluate it too.
- * name(out, n, ud) prints a name; NULL prints it as it is. With nonneg
+ * name(out, e, ud) prints an EX_NAME; NULL prints it as it is. With nonneg
  * (a kernel's expression, the monolith) ceil_div is spelled as the glue
  * builds it, so that both builds compute it alike: (x + y - 1) / y where
  * nonneg(ud, x) and nonneg(ud, y) (graph_nonneg: >= 0 at every launch),
  * else q + 1 when the remainder is nonzero and of y's sign. */
-void expr_print_c(FILE *out, const Expr *e, void (*name)(FILE *, const char *, const void *),
-                  int (*nonneg)(const void *, const Expr *), const void *ud);
+void expr_print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
+                  const void *ud);
 
 /* -------------------------------------------------------------- stdlib
  * the .def files in stdlib/ are the one source of truth for dtypes, layouts and

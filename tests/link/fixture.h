@@ -173,6 +173,9 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 	((GKParam *)f->g.kparams.v[0])->tensor = "Y";
 	((GKParam *)f->g.kparams.v[1])->dim = "M";
 	((GKParam *)f->g.kparams.v[2])->dim = "N";
+	/* as check leaves them: each name resolved (resolve_names) */
+	f->g.tiles[0] = graph_resolve(c->arena, &f->g, f->g.tiles[0]);
+	f->g.tiles[1] = graph_resolve(c->arena, &f->g, f->g.tiles[1]);
 
 	Component *fill = fx_comp(c, "fill", "link_fill", 1);
 	GInst *i0 = fx_inst(f, "load", fill, 1, 40);

@@ -164,14 +164,24 @@ static void test_gemm(void)
 	/* a name in a run-time expression: an integer parameter or shape
 	 * symbol, else a const; never the tensor map named `a` */
 	{
-		int kp = -1;
-		int64_t v = 0;
-		CHECK_EQ_INT(graph_name(g, "M", &kp, &v), NAME_KPARAM);
-		CHECK_EQ_INT(kp, 3);
-		CHECK_EQ_INT(graph_name(g, "BM", &kp, &v), NAME_CONST);
-		CHECK_EQ_INT(v, 128);
-		CHECK_EQ_INT(graph_name(g, "a", &kp, &v), NAME_NONE);
-		CHECK_EQ_INT(graph_name(g, "nope", &kp, &v), NAME_NONE);
+		int i = -1;
+		CHECK_EQ_INT(graph_name(g, "M", &i), NAME_KPARAM);
+		CHECK_EQ_INT(i, 3);
+		CHECK_EQ_INT(graph_name(g, "BM", &i), NAME_CONST);
+		CHECK_EQ_INT(g->constvals[i], 128);
+		CHECK_EQ_INT(graph_name(g, "a", &i), NAME_NONE);
+		CHECK_EQ_INT(graph_name(g, "nope", &i), NAME_NONE);
+		/* check resolved the grid's names once (resolve_names): the
+		 * later stages read Expr.ref */
+		const Expr *t0 = g->tiles[0];   /* ceil_div(M, BM) */
+		CHECK(t0 && t0->k == EX_CALL && t0->args.n == 2);
+		if (t0 && t0->args.n == 2) {
+			const Expr *m = t0->args.v[0], *bm = t0->args.v[1];
+			CHECK_EQ_INT(m->ref, NAME_KPARAM);
+			CHECK_EQ_INT(m->ref_i, 3);
+			CHECK_EQ_INT(bm->ref, NAME_CONST);
+			CHECK_EQ_INT(graph_constval(g, bm), 128);
+		}
 	}
 	CHECK_EQ_INT(scalar_kind("u32"), KP_I32);
 	CHECK_EQ_INT(scalar_kind("u64"), KP_I64);

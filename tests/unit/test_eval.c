@@ -20,7 +20,7 @@ static Expr *call(const char *f, Expr *a, Expr *b)
 	return e;
 }
 
-static void print_name_p(FILE *o, const char *n, const void *ud) { (void)ud; fputs(n, o); }
+static void print_name_p(FILE *o, const Expr *n, const void *ud) { (void)ud; fputs(n->name, o); }
 static int all_nonneg(const void *ud, const Expr *e) { (void)ud; (void)e; return 1; }
 static int no_nonneg(const void *ud, const Expr *e) { (void)ud; (void)e; return 0; }
 
