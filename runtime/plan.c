@@ -208,6 +208,41 @@ static int int_look(void *ctx, const char *name, size_t len, int64_t *v)
 	return -1;
 }
 
+/* "kernel k computes EXPR in 32-bit int, and here WHAT (A = 1, B = 2)":
+ * the evaluator's message without its "in EXPR: ", then each name's
+ * value, once. */
+typedef struct IntVals { IntLook *il; char buf[160]; size_t n; } IntVals;
+
+static void int_val(void *ctx, const char *name, size_t len)
+{
+	IntVals *iv = ctx;
+	int64_t v;
+	char item[96];
+	if (int_look(iv->il, name, len, &v))
+		return;
+	/* ", NAME = " is in the list when NAME is, or it leads it */
+	int k = snprintf(item, sizeof item, ", %.*s = ", (int)len, name);
+	if (k <= 0 || strstr(iv->buf, item) || !strncmp(iv->buf, item + 2, (size_t)k - 2))
+		return;
+	k = snprintf(item, sizeof item, "%s%.*s = %lld", iv->n ? ", " : "", (int)len, name, (long long)v);
+	if (k > 0 && iv->n + (size_t)k < sizeof iv->buf) {
+		memcpy(iv->buf + iv->n, item, (size_t)k + 1);
+		iv->n += (size_t)k;
+	}
+}
+
+static int int_fail(IntLook *il, const char *expr, const char *e, char *err)
+{
+	const char *what = e;
+	if (!strncmp(e, "in \"", 4) && strstr(e, "\": "))
+		what = strstr(e, "\": ") + 3;
+	IntVals iv = { il, { 0 }, 0 };
+	char ne[PLK_ERRLEN];
+	(void)plk_expr_names(expr, int_val, &iv, ne);
+	return pfail(err, "kernel %s computes %s in 32-bit int, and here %s%s%s%s", il->m->entry, expr, what,
+	             iv.n ? " (" : "", iv.buf, iv.n ? ")" : "");
+}
+
 int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
 {
 	char e[PLK_ERRLEN];
@@ -291,7 +326,7 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 	for (int i = 0; i < m->nints; i++) {   /* what else the kernel computes in its 32-bit int */
 		int64_t v;
 		if (plk_expr_eval32(m->ints[i], int_look, &il, &v, e))
-			return pfail(err, "the kernel computes %s in 32-bit int: %s", m->ints[i], e);
+			return int_fail(&il, m->ints[i], e, err);
 	}
 	return 0;
 }

@@ -622,44 +622,52 @@ static void test_ints(void)
 {
 	char err[PLK_ERRLEN];
 	plk_manifest *m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128],"
-	                         " \"int32\": [\"ceil_div(K, 64)\", \"(W * 4)\", \"(Z + 1)\"],"
+	                         " \"int32\": [\"ceil_div(K, 64)\", \"(W * 4)\", \"(Z + 1)\", \"((M * M) + (MM * K))\"],"
 	                         " \"tensors\": [{ \"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"] }],"
 	                         " \"params\": [{ \"name\": \"a\", \"kind\": \"ptr\", \"tensor\": \"A\" },"
 	                         " { \"name\": \"W\", \"kind\": \"i32\" }, { \"name\": \"Z\", \"kind\": \"i64\" },"
-	                         " { \"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\" },"
+	                         " { \"name\": \"MM\", \"kind\": \"i32\" }, { \"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\" },"
 	                         " { \"name\": \"K\", \"kind\": \"i32\", \"dim\": \"K\" }] }", err);
 	CHECK(m != NULL);
 	if (!m) {
 		fprintf(stderr, "%s\n", err);
 		return;
 	}
-	CHECK_EQ(m->nints, 3);
-	CHECK_EQ(m->nsyms, 2);   /* W and Z are params, not symbols */
+	CHECK_EQ(m->nints, 4);
+	CHECK_EQ(m->nsyms, 2);   /* W, Z and MM are params, not symbols */
 	plk_binding *b = plk_binding_new(m);
 	plk_plan *p = plk_plan_new(m);
 	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 128, 4096 }, 2, err), 0);
 	CHECK_EQ(plk_binding_int(m, b, "W", 1000, err), 0);
 	CHECK_EQ(plk_binding_int(m, b, "Z", -7, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "MM", 1, err), 0);
 	CHECK_EQ(plk_resolve(m, b, p, err), 0);
 	/* K fits i32, but the kernel's ceil_div adds 63 to it first */
 	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 1, INT32_MAX }, 2, err), 0);
 	CHECK(plk_resolve(m, b, p, err) != 0);
-	CHECK_HAS(err, "the kernel computes ceil_div(K, 64) in 32-bit int: ");
-	CHECK_HAS(err, "ceil_div's a + b - 1 is 2147483710, past the kernel's 32-bit int");
+	CHECK_HAS(err, "kernel k computes ceil_div(K, 64) in 32-bit int, and here ceil_div's a + b - 1 is "
+	               "2147483710, past the kernel's 32-bit int (K = 2147483647)");
 	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 1, INT32_MAX - 63 }, 2, err), 0);
 	CHECK_EQ(plk_resolve(m, b, p, err), 0);
 	/* a caller's i32, as the kernel reads it, times 4 */
 	CHECK_EQ(plk_binding_int(m, b, "W", 1 << 29, err), 0);
 	CHECK(plk_resolve(m, b, p, err) != 0);
-	CHECK_HAS(err, "the kernel computes (W * 4) in 32-bit int: ");
-	CHECK_HAS(err, "a product is 2147483648");
+	CHECK_HAS(err, "kernel k computes (W * 4) in 32-bit int, and here a product is 2147483648, past the "
+	               "kernel's 32-bit int (W = 536870912)");
 	CHECK_EQ(plk_binding_int(m, b, "W", -(1 << 29), err), 0);
 	CHECK_EQ(plk_resolve(m, b, p, err), 0);   /* -2^31 fits */
 	/* an i64 the kernel's int truncates */
 	CHECK_EQ(plk_binding_int(m, b, "Z", 1LL << 32, err), 0);
 	CHECK(plk_resolve(m, b, p, err) != 0);
-	CHECK_HAS(err, "the kernel computes (Z + 1) in 32-bit int: ");
-	CHECK_HAS(err, "a name's value is 4294967296");
+	CHECK_HAS(err, "kernel k computes (Z + 1) in 32-bit int, and here a name's value is 4294967296, past "
+	               "the kernel's 32-bit int (Z = 4294967296)");
+	/* each name's value once, M's apart from MM's */
+	CHECK_EQ(plk_binding_int(m, b, "Z", 0, err), 0);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 128, 4096 }, 2, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "MM", 1 << 20, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "kernel k computes ((M * M) + (MM * K)) in 32-bit int, and here a product is 4294967296, past "
+	               "the kernel's 32-bit int (M = 128, MM = 1048576, K = 4096)");
 	plk_binding_free(b);
 	plk_plan_free(p);
 	plk_manifest_free(m);

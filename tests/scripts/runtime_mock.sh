@@ -77,7 +77,8 @@ o=$("$RUN" "$W/k.cubin" --manifest "$W/ints.manifest.json" --dim M=64 --dim K=51
 : >"$W/log"
 o=$("$RUN" "$W/k.cubin" --manifest "$W/ints.manifest.json" --dim M=64 --dim K=524288 --set alpha=1 --iters 1 2>&1) &&
 	fail "int32: K * 4096 = 2^31 launched"
-has "$o" "the kernel computes (K * 4096) in 32-bit int: in \"(K * 4096)\": a product is 2147483648"
+has "$o" "kernel tma_scale computes (K * 4096) in 32-bit int, and here a product is 2147483648, past" \
+	"(K = 524288)"
 grep -q '^launch' "$W/log" && fail "int32: a launch reached the driver"
 
 # Clusters: persistent fills the active clusters (the mock says 60 of 2);
