@@ -6,7 +6,8 @@
  *   check_inst.c   instances: cparams, warps, ports, buffers, barriers
  *   check_graph.c  edges, dataflow order, roles
  *   check_bind.c   kernel params, shape symbols, grid, bindings
- *   check_rules.c  the composition rules the driver runs last
+ *   check_rules.c  the composition rules the driver runs last; then each
+ *                  run-time name resolved once, the kernel's int32 list
  *   check_split.c  split grids: split ports, partial sums, the reduction
  *   check_select.c a select's variants and conditions, a kernel's require */
 #ifndef PLK_CHECK_H
