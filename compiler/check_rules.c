@@ -784,9 +784,13 @@ void check_ints(Chk *k)
 		const GEdge *e = g->edges.v[i];
 		if (e->lanes < 2 || !e->per)
 			continue;
+		if (e->lanes == 2) {   /* one lane's item: per */
+			add_int(k, e->per);
+			continue;
+		}
 		Expr *n = arena_alloc(A(k), sizeof *n), *skip = arena_alloc(A(k), sizeof *skip);
 		n->k = EX_NUM, n->num = e->lanes - 1;
 		skip->k = EX_BIN, skip->op = '*', skip->a = n, skip->b = e->per;
-		add_int(k, e->lanes > 2 ? skip : e->per);
+		add_int(k, skip);
 	}
 }

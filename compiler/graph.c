@@ -252,6 +252,14 @@ int graph_ids(const Graph *g)
 	return g->insts.n * lanes;
 }
 
+static int const_index(const Graph *g, const char *name)   /* -1: no const of that name */
+{
+	for (int i = 0; i < g->consts.n; i++)
+		if (!strcmp(((const Const *)g->consts.v[i])->name, name))
+			return i;
+	return -1;
+}
+
 NameRef graph_name(const Graph *g, const char *name, int *index)
 {
 	for (int i = 0; i < g->kparams.n; i++) {
@@ -261,22 +269,16 @@ NameRef graph_name(const Graph *g, const char *name, int *index)
 			return NAME_KPARAM;
 		}
 	}
-	for (int i = 0; i < g->consts.n; i++)
-		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
-			*index = i;
-			return NAME_CONST;
-		}
-	return NAME_NONE;   /* E0511 where the glue computes it */
+	*index = const_index(g, name);
+	return *index >= 0 ? NAME_CONST : NAME_NONE;   /* none: E0511 where the glue computes it */
 }
 
 int graph_const(const Graph *g, const char *name, int64_t *val)
 {
-	for (int i = 0; i < g->consts.n; i++)
-		if (!strcmp(((const Const *)g->consts.v[i])->name, name)) {
-			*val = g->constvals[i];
-			return 1;
-		}
-	return 0;
+	int i = const_index(g, name);
+	if (i >= 0)
+		*val = g->constvals[i];
+	return i >= 0;
 }
 
 Expr *graph_resolve(Arena *a, const Graph *g, const Expr *e)
