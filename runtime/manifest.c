@@ -568,11 +568,7 @@ static void int_name(void *ctx, const char *name, size_t len)
 	for (int i = 0; i < m->nsyms; i++)
 		if (strlen(m->syms[i]) == len && !memcmp(m->syms[i], name, len))
 			return;
-	for (int i = 0; i < m->nparams; i++)
-		if ((m->params[i].kind == PK_I32 || m->params[i].kind == PK_I64) && plk_mparam_free(&m->params[i]) &&
-		    strlen(m->params[i].name) == len && !memcmp(m->params[i].name, name, len))
-			return;
-	if (!in->bad)
+	if (plk_manifest_int_param(m, name, len) < 0 && !in->bad)
 		in->bad = name, in->badlen = len;
 }
 
@@ -763,6 +759,17 @@ int plk_manifest_sym(const plk_manifest *m, const char *name)
 	for (int i = 0; i < m->nsyms; i++)
 		if (!strcmp(m->syms[i], name))
 			return i;
+	return -1;
+}
+
+int plk_manifest_int_param(const plk_manifest *m, const char *name, size_t len)
+{
+	for (int i = 0; i < m->nparams; i++) {
+		const plk_mparam *p = &m->params[i];
+		if ((p->kind == PK_I32 || p->kind == PK_I64) && plk_mparam_free(p) && strlen(p->name) == len &&
+		    !memcmp(p->name, name, len))
+			return i;
+	}
 	return -1;
 }
 

@@ -189,23 +189,18 @@ static int int_look(void *ctx, const char *name, size_t len, int64_t *v)
 	Look l = { il->m, il->p->sym, 0 };
 	if (!look(&l, name, len, v))
 		return 0;
-	for (int i = 0; i < il->m->nparams; i++) {
-		const plk_mparam *mp = &il->m->params[i];
-		if (!plk_mparam_free(mp) || strlen(mp->name) != len || memcmp(mp->name, name, len))
-			continue;
-		if (mp->kind == PK_I32) {
-			int32_t x;
-			uint32_t u = (uint32_t)il->p->pval[i];
-			memcpy(&x, &u, 4);
-			*v = x;
-			return 0;
-		}
-		if (mp->kind == PK_I64) {
-			memcpy(v, &il->p->pval[i], 8);
-			return 0;
-		}
+	int i = plk_manifest_int_param(il->m, name, len);
+	if (i < 0)
+		return -1;
+	if (il->m->params[i].kind == PK_I64) {
+		memcpy(v, &il->p->pval[i], 8);
+	} else {   /* i32: its low 4 bytes, signed */
+		int32_t x;
+		uint32_t u = (uint32_t)il->p->pval[i];
+		memcpy(&x, &u, 4);
+		*v = x;
 	}
-	return -1;
+	return 0;
 }
 
 /* "kernel k computes EXPR in 32-bit int, and here WHAT (A = 1, B = 2)":
@@ -233,9 +228,9 @@ static void int_val(void *ctx, const char *name, size_t len)
 
 static int int_fail(IntLook *il, const char *expr, const char *e, char *err)
 {
-	const char *what = e;
-	if (!strncmp(e, "in \"", 4) && strstr(e, "\": "))
-		what = strstr(e, "\": ") + 3;
+	size_t n = strlen(expr);   /* e is "in \"EXPR\": WHAT" (expr.c, efail) */
+	const char *what = !strncmp(e, "in \"", 4) && !strncmp(e + 4, expr, n) && !strncmp(e + 4 + n, "\": ", 3)
+	                 ? e + 4 + n + 3 : e;
 	IntVals iv = { il, { 0 }, 0 };
 	char ne[PLK_ERRLEN];
 	(void)plk_expr_names(expr, int_val, &iv, ne);

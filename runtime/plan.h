@@ -130,6 +130,9 @@ int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int
 int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, char *err);
 int plk_manifest_param(const plk_manifest *m, const char *name);
 int plk_manifest_sym(const plk_manifest *m, const char *name);
+/* An i32 or i64 param the caller binds by name ("int32"'s names beside
+ * the symbols), named by len bytes of name; -1: none. */
+int plk_manifest_int_param(const plk_manifest *m, const char *name, size_t len);
 int plk_param_bytes(plk_pkind k);          /* size in the kernel's parameter list */
 const char *plk_pkind_name(plk_pkind k);
 
