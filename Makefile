@@ -64,6 +64,8 @@ $(B)/%.o: compiler/%.c $(PLK_H) $(B)/gen/parser.h
 $(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/check*.c)): compiler/check.h
 $(patsubst compiler/%.c,$(B)/%.o,$(wildcard compiler/glue*.c)): compiler/glue.h
 $(B)/main.o $(B)/cli.o $(B)/output.o $(B)/unit/test_driver: compiler/driver.h
+# the hand-built compositions two unit tests share
+$(B)/unit/test_glue $(B)/unit/test_link: tests/link/fixture.h
 
 # plk.h and stdlib.c include the X-macro tables of stdlib/
 $(OBJS) $(B)/main.o: $(wildcard stdlib/*.def)

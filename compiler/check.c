@@ -98,7 +98,7 @@ static void (*const rules[])(Chk *) = {
 	check_warps,       /* WARPS of a component on another's warps; barriers within their role */
 	check_resources,   /* threads, register budgets and least smem fit the arch */
 	resolve_names,     /* not a check: each name of the kernel's run-time expressions */
-	check_ints,        /* not a check: what the kernel computes in int, for the runtime */
+	check_ints,        /* what the kernel computes in int: known now, fits (E0390); else for the runtime */
 };
 
 /* -------------------------------------------------------- unused consts

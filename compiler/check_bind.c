@@ -428,8 +428,10 @@ int bind_params(Chk *k)
 			Span at = gi->decl->sp;
 			if (a) {
 				at = a->sp;
-				int sk = p->ty->k == TY_SCALAR ? scalar_kind(p->ty->dtype) : -1;
-				if (a->val->k != EX_NAME && (sk == KP_I32 || sk == KP_I64)) {
+				int sk = p->ty->k == TY_SCALAR ? scalar_kind(p->ty->dtype) : -1, isconst = 0;
+				if (a->val->k == EX_NAME && find_kparam(kn, a->val->name) < 0 && find_dim(k, a->val->name) < 0)
+					kconst(k, a->val->name, &isconst);   /* `K = KD`: a const alone, an expression */
+				if ((a->val->k != EX_NAME || isconst) && (sk == KP_I32 || sk == KP_I64)) {
 					int before = k->c->nerrors;
 					check_names_in(k, a->val);
 					if (k->c->nerrors != before) {
@@ -459,11 +461,18 @@ int bind_params(Chk *k)
 			}
 			int ki = find_kparam(kn, kname), di = ki < 0 ? find_dim(k, kname) : -1;
 			if (ki < 0 && di < 0) {
-				int n = 0;
+				/* the names p could take: an integer shape symbol or scalar
+				 * for an integer scalar, a kernel param of p's kind else */
+				int n = 0, pint = 0;
+				if (p->ty->k == TY_SCALAR)
+					pint = scalar_kind(p->ty->dtype) == KP_I32 || scalar_kind(p->ty->dtype) == KP_I64;
 				const char **cands = arena_alloc(A(k), (kn->params.n + k->ndims + 1) * sizeof *cands);
-				for (int i = 0; i < kn->params.n; i++)
-					cands[n++] = ((KParam *)kn->params.v[i])->name;
-				for (int i = 0; i < k->ndims; i++)
+				for (int i = 0; i < kn->params.n; i++) {
+					const KParam *q = kn->params.v[i];
+					if ((q->ty->k == TY_SCALAR) == (p->ty->k == TY_SCALAR))
+						cands[n++] = q->name;
+				}
+				for (int i = 0; pint && i < k->ndims; i++)
 					cands[n++] = k->dims[i];
 				Diag *d;
 				if (a) {

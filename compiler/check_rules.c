@@ -730,13 +730,32 @@ void check_resources(Chk *k)
 }
 
 /* ----------------------------------------------------------- names
- * Not a check: every expression the kernel computes at run time, each
- * name in it resolved once (graph_resolve: a kernel parameter's index or
- * a const's), so that the glue, the monolith and the manifest read
- * Expr.ref and never look a name up again. */
+ * Not a check: every expression the kernel computes at run time, and
+ * the recipe's tensor sizes and `require`s that the manifest prints,
+ * each name in them resolved once (graph_resolve: a kernel parameter's
+ * index or a const's), so that the glue, the monolith and the manifest
+ * read Expr.ref and never look a name up again. */
 void resolve_names(Chk *k)
 {
 	Graph *g = k->g;
+	for (int i = 0; i < g->k->requires.n; i++) {
+		const Require *r = g->k->requires.v[i];
+		Require *n = arena_alloc(A(k), sizeof *n);
+		*n = *r;
+		n->lhs = graph_resolve(A(k), g, r->lhs);
+		n->rhs = graph_resolve(A(k), g, r->rhs);
+		n->set = (Vec){ 0 };
+		for (int j = 0; j < r->set.n; j++)
+			vec_push(A(k), &n->set, graph_resolve(A(k), g, r->set.v[j]));
+		vec_push(A(k), &g->requires, n);
+	}
+	for (int i = 0; i < g->k->params.n; i++) {
+		const KParam *kp = g->k->params.v[i];
+		if (!kp->ty || kp->ty->k != TY_TENSOR)
+			continue;
+		for (int j = 0; j < kp->ty->dims.n; j++)
+			vec_push(A(k), &g->tensor_dims, graph_resolve(A(k), g, kp->ty->dims.v[j]));
+	}
 	Expr **fields[] = { &g->tiles[0], &g->tiles[1], &g->split, &g->split_per, &g->ws_bytes, &g->ws_zero };
 	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
 		*fields[i] = graph_resolve(A(k), g, *fields[i]);
@@ -754,17 +773,86 @@ void resolve_names(Chk *k)
 }
 
 /* ------------------------------------------------------------ ints
- * Not a check: the expressions the kernel computes from its scalars in
- * C's int beyond the grid's tiles, split and workspace (which the
- * manifest carries already), each once: every bound param's expression,
- * the split ring's `per`, and the most slots a pingpong lane skips at
- * once ((lanes - 1) x per). A shape past them would wrap the kernel's
- * count, a silently wrong kernel; the runtime refuses it instead. */
-static void add_int(Chk *k, const Expr *e)
+ * The expressions the kernel computes from its scalars in C's int beyond
+ * the grid's tiles, split and workspace (which the manifest carries
+ * already), each once: every bound param's expression (whatever the
+ * param's type: the glue computes it in int and converts the result), the
+ * split ring's `per`, and the most slots a pingpong lane skips at once
+ * ((lanes - 1) x per). One over numbers and consts alone (`K = KD`,
+ * `n = 3 * 1024 * 1024 * 1024`) is known now, and a step of it past 32
+ * bits would make the kernel compute another number than the recipe
+ * says, with no launch to refuse: E0390. The others go into the manifest
+ * ("int32"), and the runtime refuses a shape that takes one past 32 bits
+ * instead of launching a silently wrong kernel. */
+static int const_only(const Expr *e)
+{
+	if (!e)
+		return 1;
+	if (e->k == EX_NAME)
+		return e->ref == NAME_CONST;
+	for (int i = 0; i < e->args.n; i++)
+		if (!const_only(e->args.v[i]))
+			return 0;
+	return const_only(e->a) && const_only(e->b);
+}
+
+/* The first step of e (innermost first) whose value is past int32, its
+ * value in *v (ceil_div's a + b - 1 in *v too, the step in *what); NULL:
+ * all fit, or an error evaluating it (reported). */
+static const Expr *past_int32(Chk *k, const Expr *e, int64_t *v, const char **what)
+{
+	if (!e)
+		return NULL;
+	const Expr *bad;
+	if ((bad = past_int32(k, e->a, v, what)) || (bad = past_int32(k, e->b, v, what)))
+		return bad;
+	for (int i = 0; i < e->args.n; i++)
+		if ((bad = past_int32(k, e->args.v[i], v, what)))
+			return bad;
+	if (eval_expr(k->c, e, &k->kscope, v))
+		return NULL;
+	*what = "is";
+	if (e->k == EX_CALL && e->fn == FN_CEIL_DIV && e->args.n == 2) {
+		int64_t a, b;
+		if (!eval_expr(k->c, e->args.v[0], &k->kscope, &a) && !eval_expr(k->c, e->args.v[1], &k->kscope, &b) &&
+		    b > 0 && a > INT32_MAX - (b - 1)) {
+			*v = a + b - 1;
+			*what = "computes a + b - 1 =";
+			return e;
+		}
+	}
+	return *v < INT32_MIN || *v > INT32_MAX ? e : NULL;
+}
+
+/* e, which the kernel computes in int: checked now when it is known
+ * (b: the bind it is the expression of, else a count of the rings),
+ * else listed. */
+static void add_int(Chk *k, const Expr *e, const GInst *gi, const GBind *b)
 {
 	Vec *v = &k->g->ints;
-	if (!e || e->k == EX_NUM)
+	int64_t val;
+	const char *what;
+	const Expr *bad;
+	if (!e)
 		return;
+	if (const_only(e)) {
+		if (!(bad = past_int32(k, e, &val, &what)))
+			return;
+		Diag *d;
+		if (b) {
+			d = diag_new(k->c, DIAG_ERROR, "E0390", bad->sp,
+			             "`%s` of `%s` is computed in 32-bit int, and a step of it is past that", b->param, gi->name);
+			diag_label(d, b->decl->sp, "`%s` declared here", b->param);
+		} else
+			d = diag_new(k->c, DIAG_ERROR, "E0390", bad->sp,
+			             "a count of the rings is computed in 32-bit int, and a step of it is past that");
+		d->primary.msg = arena_printf(A(k), "this %s %lld; an int holds %d to %d", what, (long long)val,
+		                              INT32_MIN, INT32_MAX);
+		diag_note(d, "the kernel computes it in int from its numbers and consts, whatever the param's type");
+		diag_help(d, "keep every step within 32 bits");
+		diag_end(k->c, d);
+		return;
+	}
 	for (int i = 0; i < v->n; i++)
 		if (expr_same(v->v[i], e))
 			return;
@@ -774,23 +862,27 @@ static void add_int(Chk *k, const Expr *e)
 void check_ints(Chk *k)
 {
 	Graph *g = k->g;
+	int errs0 = k->c->nerrors;
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *gi = g->insts.v[i];
 		for (int j = 0; j < gi->binds.n; j++)
-			add_int(k, ((const GBind *)gi->binds.v[j])->expr);
+			add_int(k, ((const GBind *)gi->binds.v[j])->expr, gi, gi->binds.v[j]);
 	}
-	add_int(k, g->split_per);
+	if (k->c->nerrors != errs0)
+		return;   /* the rings' counts come from the binds: no cascade */
+	add_int(k, g->split_per, NULL, NULL);
 	for (int i = 0; i < g->edges.n; i++) {
 		const GEdge *e = g->edges.v[i];
 		if (e->lanes < 2 || !e->per)
 			continue;
 		if (e->lanes == 2) {   /* one lane's item: per */
-			add_int(k, e->per);
+			add_int(k, e->per, NULL, NULL);
 			continue;
 		}
 		Expr *n = arena_alloc(A(k), sizeof *n), *skip = arena_alloc(A(k), sizeof *skip);
 		n->k = EX_NUM, n->num = e->lanes - 1;
 		skip->k = EX_BIN, skip->op = '*', skip->a = n, skip->b = e->per;
-		add_int(k, skip);
+		skip->sp = n->sp = e->lanes_sp;
+		add_int(k, skip, NULL, NULL);
 	}
 }

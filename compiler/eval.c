@@ -33,8 +33,10 @@ int edit_distance(const char *a, const char *b)
 }
 
 /* The candidate nearest to name within a third of its length (at least
- * one edit), other than name itself; NULL if none. Every "did you mean"
- * of plkc goes through here: names, functions, layouts, keywords. */
+ * one edit), other than name itself; NULL if none. Of two as near, the
+ * first that begins as name does (`K`: `KK` before `M`), else the first.
+ * Every "did you mean" of plkc goes through here: names, functions,
+ * layouts, keywords. */
 const char *did_you_mean(const char *name, const char *const *cands, int n)
 {
 	int len = (int)strlen(name);
@@ -45,7 +47,7 @@ const char *did_you_mean(const char *name, const char *const *cands, int n)
 		if (!cands[i] || !strcmp(cands[i], name))
 			continue;
 		int d = edit_distance(name, cands[i]);
-		if (d < bestd) {
+		if (d < bestd || (d == bestd && best && best[0] != name[0] && cands[i][0] == name[0])) {
 			bestd = d;
 			best = cands[i];
 		}

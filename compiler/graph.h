@@ -189,6 +189,11 @@ typedef struct Graph {
 	 * lane's skip. The manifest lists them ("int32") and the runtime
 	 * refuses a launch where one would not fit, as it does the grid's. */
 	Vec ints;
+	/* The recipe's facts the manifest prints and no kernel computes, with
+	 * their names resolved as the kernel's (resolve_names): the kernel's
+	 * `require`s (Require*) and each tensor param's sizes (Expr*, the
+	 * tensors' in param order, one after another). */
+	Vec requires, tensor_dims;
 } Graph;
 
 /* graph.c: facts of a checked graph that several stages read */
@@ -198,13 +203,12 @@ int inst_lanes(const Graph *g, const GInst *in);   /* its role's pingpong lanes,
  * the next kernel of one cubin starts after them (Graph.inst_base). */
 int graph_ids(const Graph *g);
 /* A name in one of g's run-time expressions (its grid, an expression
- * bound to an integer param, a tensor's sizes), as check_bind allows it:
- * an integer kernel parameter or shape symbol (*index: its index in
- * g->kparams) before a recipe const (*index in g->consts); a tensor's map
- * or pointer is none, whatever its name. check decides it once for every
- * run-time expression of the graph (graph_resolve, Expr.ref); the
- * manifest asks it of the recipe's tensor sizes and conditions, which
- * no kernel computes. */
+ * bound to an integer param, a tensor's sizes, a `require`), as
+ * check_bind allows it: an integer kernel parameter or shape symbol
+ * (*index: its index in g->kparams) before a recipe const (*index in
+ * g->consts); a tensor's map or pointer is none, whatever its name. check
+ * decides it once for every expression of the graph that a later stage
+ * reads (graph_resolve, Expr.ref); nothing after check asks it again. */
 NameRef graph_name(const Graph *g, const char *name, int *index);
 int graph_const(const Graph *g, const char *name, int64_t *val);   /* 1: a const of g's kernel */
 /* e with each name resolved (Expr.ref), a copy: check's last step over

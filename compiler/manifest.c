@@ -3,19 +3,14 @@
 #include <string.h>
 #include "plk.h"
 
-/* A name of an expression over shape symbols: a recipe const by its
- * value, a symbol or scalar by name, for the runtime. The kernel's own
- * expressions come resolved (Expr.ref); the recipe's tensor sizes and
- * conditions, which no kernel computes, are read by name here. */
+/* A name of an expression over shape symbols, as check resolved it
+ * (Expr.ref): a recipe const by its value, a symbol or scalar by name,
+ * for the runtime. */
 static void jname(FILE *o, const Expr *n, const void *ud)
 {
 	const Graph *g = ud;
-	int i = n->ref_i;
-	NameRef r = n->ref;
-	if (r == NAME_NONE)   /* the recipe's: by name */
-		r = graph_name(g, n->name, &i);
-	if (r == NAME_CONST)
-		fprintf(o, "%lld", (long long)g->constvals[i]);
+	if (n->ref == NAME_CONST)
+		fprintf(o, "%lld", (long long)graph_constval(g, n));
 	else
 		fputs(n->name, o);
 }
@@ -25,23 +20,21 @@ static void jexpr_body(FILE *o, const Graph *g, const Expr *e)
 	expr_print_names(o, e, jname, g);
 }
 
+/* An integer (a number, a const), else a string of the runtime's
+ * expression syntax ("M", "ceil_div(K, 64)"); NULL: 1. */
 static void jexpr(FILE *o, const Graph *g, const Expr *e)
 {
-	if (!e) {
+	if (!e)
 		fputs("1", o);
-		return;
-	}
-	if (e->k == EX_NUM) {
+	else if (e->k == EX_NUM)
 		fprintf(o, "%lld", (long long)e->num);
-		return;
-	}
-	if (e->k == EX_NAME) {   /* a bare symbol or a const */
+	else if (e->k == EX_NAME && e->ref == NAME_CONST)
+		fprintf(o, "%lld", (long long)graph_constval(g, e));
+	else {
+		fputc('"', o);
 		jexpr_body(o, g, e);
-		return;
+		fputc('"', o);
 	}
-	fputc('"', o);
-	jexpr_body(o, g, e);
-	fputc('"', o);
 }
 
 /* "hooks": each hook provider instance, its component, the kernel
@@ -120,11 +113,11 @@ static void cond_json(FILE *o, const Graph *g, const Require *r);
 static void launch_json(FILE *o, const Placement *p, const char *ind)
 {
 	const Graph *g = p->g;
-	if (g->k->requires.n) {
+	if (g->requires.n) {
 		fprintf(o, "%s\"requires\": [", ind);
-		for (int i = 0; i < g->k->requires.n; i++) {
+		for (int i = 0; i < g->requires.n; i++) {
 			fputs(i ? ", " : "", o);
-			cond_json(o, g, g->k->requires.v[i]);
+			cond_json(o, g, g->requires.v[i]);
 		}
 		fputs("],\n", o);
 	}
@@ -245,7 +238,7 @@ static void head_json(FILE *o, const Placement *const *ps, int n, const char *ke
 	engines_json(o, ps, n);
 	launch_json(o, p, "  ");
 	fputs(" },\n  \"tensors\": [", o);
-	int nt = 0;
+	int nt = 0, nd = 0;   /* nd: g->tensor_dims taken */
 	for (int i = 0; i < k->params.n; i++) {
 		const KParam *kp = k->params.v[i];
 		if (!kp->ty || kp->ty->k != TY_TENSOR)
@@ -258,12 +251,7 @@ static void head_json(FILE *o, const Placement *const *ps, int n, const char *ke
 		fprintf(o, ", \"elem_bytes\": %d, \"dims\": [", d ? (d->bits + 7) / 8 : 0);
 		for (int j = 0; j < kp->ty->dims.n; j++) {
 			fputs(j ? ", " : "", o);
-			const Expr *e = kp->ty->dims.v[j];
-			int64_t v;   /* a recipe const (`HD` of `const HD = 128`): its value */
-			if (e->k == EX_NAME && !graph_const(g, e->name, &v))
-				json_str(o, e->name);
-			else
-				jexpr(o, g, e);
+			jexpr(o, g, g->tensor_dims.v[nd++]);
 		}
 		fputs("] }", o);
 	}
@@ -418,36 +406,24 @@ int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *
 	return ferror(o) ? -1 : 0;
 }
 
-/* An integer, or a string of the runtime's expression syntax. */
-static void cexpr(FILE *o, const Graph *g, const Expr *e)
-{
-	if (e->k == EX_NUM) {
-		fprintf(o, "%lld", (long long)e->num);
-		return;
-	}
-	fputc('"', o);
-	jexpr_body(o, g, e);
-	fputc('"', o);
-}
-
 /* A condition of a branch as {"lhs", "op", "rhs"} or {"lhs", "op": "in",
  * "set"}, each side an integer or an expression string. */
 static void cond_json(FILE *o, const Graph *g, const Require *r)
 {
 	fputs("{ \"lhs\": ", o);
-	cexpr(o, g, r->lhs);
+	jexpr(o, g, r->lhs);
 	fprintf(o, ", \"op\": \"%s\"", req_op_text(r->op));
 	if (r->op == REQ_IN) {
 		fputs(", \"set\": [", o);
 		for (int i = 0; i < r->set.n; i++) {
 			fputs(i ? ", " : "", o);
-			cexpr(o, g, r->set.v[i]);
+			jexpr(o, g, r->set.v[i]);
 		}
 		fputs("] }", o);
 		return;
 	}
 	fputs(", \"rhs\": ", o);
-	cexpr(o, g, r->rhs);
+	jexpr(o, g, r->rhs);
 	fputs(" }", o);
 }
 

@@ -176,6 +176,8 @@ static void fx_init(Fix *f, Ctx *c, const char *arch, int three)
 	/* as check leaves them: each name resolved (resolve_names) */
 	f->g.tiles[0] = graph_resolve(c->arena, &f->g, f->g.tiles[0]);
 	f->g.tiles[1] = graph_resolve(c->arena, &f->g, f->g.tiles[1]);
+	for (int i = 0; i < Y->ty->dims.n; i++)
+		vec_push(c->arena, &f->g.tensor_dims, graph_resolve(c->arena, &f->g, Y->ty->dims.v[i]));
 
 	Component *fill = fx_comp(c, "fill", "link_fill", 1);
 	GInst *i0 = fx_inst(f, "load", fill, 1, 40);

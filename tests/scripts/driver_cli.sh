@@ -151,14 +151,14 @@ has "$o" "-o FILE" "--manifest FILE" "--emit=KIND" "-MD" "-MF FILE" "-arch sm_XX
 o=$("$PLKC" --version)
 has "$o" "plkc 0.1.0" "CUDA toolkit" "(nvcc V" "libNVVM" "NVRTC" "nvJitLink" "LLVM 14"
 
-# --explain takes E0389, e0389 or 0389; a code with no page lists its
+# --explain takes E0390, e0390 or 0390; a code with no page lists its
 # stage's codes, a malformed one the stages; both exit 2.
-for c in E0389 e0389 0389; do
-	cmp -s <("$PLKC" --explain $c) docs/errors/E0389.md || fail "--explain $c does not print docs/errors/E0389.md"
+for c in E0390 e0390 0390; do
+	cmp -s <("$PLKC" --explain $c) docs/errors/E0390.md || fail "--explain $c does not print docs/errors/E0390.md"
 done
-o=$("$PLKC" --explain E0390 2>&1) && fail "--explain E0390 exits 0"
-has "$o" "no error E0390: plkc never reports it; the codes of its stage are:" "E0301" "E0389"
-case "$o" in *E0101*) fail "--explain E0390 lists another stage's codes: $o" ;; esac
+o=$("$PLKC" --explain E0391 2>&1) && fail "--explain E0391 exits 0"
+has "$o" "no error E0391: plkc never reports it; the codes of its stage are:" "E0301" "E0390"
+case "$o" in *E0101*) fail "--explain E0391 lists another stage's codes: $o" ;; esac
 o=$("$PLKC" --explain E0999 2>&1) && fail "--explain E0999 exits 0"
 has "$o" "no error E0999" "E03xx contracts and composition"
 o=$("$PLKC" --explain E03 2>&1) && fail "--explain E03 exits 0"

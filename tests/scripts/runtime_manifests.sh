@@ -39,6 +39,15 @@ for e in examples/*.plk; do
 	printf '%s' "$o" | grep -q "work items, grid" || { echo "FAIL: $e: $o"; fails=$((fails + 1)); }
 done
 [ $n -gt 0 ] || { echo "no examples in examples/"; exit 1; }
+# bare names where the manifest takes an expression: a scalar alone as the
+# grid's tiles ("T"), a const alone as a tensor's size and in a `require`
+n=$((n + 1))
+m="$out/manifest_bare_names.manifest.json"
+if ! "$B/plkc" tests/cli/manifest_bare_names.plk -arch sm_90a --emit=manifest >"$m" 2>"$m.err" ||
+   ! o=$("$out/test_runtime" --manifest "$m" M=256 N=4096 T=7 2>&1) ||
+   ! printf '%s' "$o" | grep -q "7 work items"; then
+	echo "FAIL: tests/cli/manifest_bare_names.plk: $(head -c 2000 "$m.err") ${o:-}"; fails=$((fails + 1))
+fi
 # a linked kernel's manifest carries its link map ("instances" with each
 # object's digest): the runtime reads it as well
 if command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then

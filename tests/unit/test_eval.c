@@ -107,6 +107,9 @@ int main(void)
 	CHECK_STR(did_you_mean("setmaxreg", cands, 4), "setmaxnreg");
 	CHECK(did_you_mean("zzz", cands, 4) == NULL);
 	CHECK(did_you_mean("tma", cands, 4) == NULL);     /* itself is no suggestion */
+	const char *dims[] = { "A", "M", "KK", "N" };   /* as near: the one beginning as K, else the first */
+	CHECK_STR(did_you_mean("K", dims, 4), "KK");
+	CHECK_STR(did_you_mean("K", dims, 2), "A");
 
 	/* C text of sizes (the monolith's): a ceil_div is one operand, so
 	 * 2 * ceil_div(x, 128) multiplies the quotient, not divides 2 x */
