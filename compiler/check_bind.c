@@ -603,7 +603,10 @@ int bind_params(Chk *k)
 				}
 				if (kp && kp->ty->k != TY_SCALAR) {
 					wrong_kind(k, at, p, gi, kname, ksp, kind_str(kp->ty),
-					           "a scalar is bound to a scalar kernel parameter or a tensor's shape symbol");
+					           sk == KP_I32 || sk == KP_I64
+					               ? "an integer is bound to an integer kernel parameter, a tensor's shape symbol, "
+					                 "a const, or an expression of them"
+					               : "a scalar is bound to a scalar kernel parameter");
 					bad = 1;
 					continue;
 				}
