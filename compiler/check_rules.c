@@ -796,34 +796,6 @@ static int const_only(const Expr *e)
 	return const_only(e->a) && const_only(e->b);
 }
 
-/* The first step of e (innermost first) whose value is past int32, its
- * value in *v (ceil_div's a + b - 1 in *v too, the step in *what); NULL:
- * all fit, or an error evaluating it (reported). */
-static const Expr *past_int32(Chk *k, const Expr *e, int64_t *v, const char **what)
-{
-	if (!e)
-		return NULL;
-	const Expr *bad;
-	if ((bad = past_int32(k, e->a, v, what)) || (bad = past_int32(k, e->b, v, what)))
-		return bad;
-	for (int i = 0; i < e->args.n; i++)
-		if ((bad = past_int32(k, e->args.v[i], v, what)))
-			return bad;
-	if (eval_expr(k->c, e, &k->kscope, v))
-		return NULL;
-	*what = "is";
-	if (e->k == EX_CALL && e->fn == FN_CEIL_DIV && e->args.n == 2) {
-		int64_t a, b;
-		if (!eval_expr(k->c, e->args.v[0], &k->kscope, &a) && !eval_expr(k->c, e->args.v[1], &k->kscope, &b) &&
-		    b > 0 && a > INT32_MAX - (b - 1)) {
-			*v = a + b - 1;
-			*what = "computes a + b - 1 =";
-			return e;
-		}
-	}
-	return *v < INT32_MIN || *v > INT32_MAX ? e : NULL;
-}
-
 /* e, which the kernel computes in int: checked now when it is known
  * (b: the bind it is the expression of, else a count of the rings),
  * else listed. */
@@ -836,7 +808,7 @@ static void add_int(Chk *k, const Expr *e, const GInst *gi, const GBind *b)
 	if (!e)
 		return;
 	if (const_only(e)) {
-		if (!(bad = past_int32(k, e, &val, &what)))
+		if (!(bad = expr_past_int32(k->c, e, &k->kscope, &val, &what)))
 			return;
 		Diag *d;
 		if (b) {

@@ -258,3 +258,28 @@ int require_met(Ctx *c, const Require *r, const Scope *s)
 	default: return 1;
 	}
 }
+
+const Expr *expr_past_int32(Ctx *c, const Expr *e, const Scope *s, int64_t *v, const char **what)
+{
+	if (!e)
+		return NULL;
+	const Expr *bad;
+	if ((bad = expr_past_int32(c, e->a, s, v, what)) || (bad = expr_past_int32(c, e->b, s, v, what)))
+		return bad;
+	for (int i = 0; i < e->args.n; i++)
+		if ((bad = expr_past_int32(c, e->args.v[i], s, v, what)))
+			return bad;
+	if (eval_expr(c, e, s, v))
+		return NULL;
+	*what = "is";
+	if (e->k == EX_CALL && e->fn == FN_CEIL_DIV && e->args.n == 2) {
+		int64_t a, b;
+		if (!eval_expr(c, e->args.v[0], s, &a) && !eval_expr(c, e->args.v[1], s, &b) && b > 0 &&
+		    a > INT32_MAX - (b - 1)) {
+			*v = a + b - 1;
+			*what = "computes a + b - 1 =";
+			return e;
+		}
+	}
+	return *v < INT32_MIN || *v > INT32_MAX ? e : NULL;
+}

@@ -675,13 +675,102 @@ static void add_int(M *m, const Expr *e, NamePrint name, const void *ud)
 	free(buf);
 }
 
+/* 1: every name of e has a value in s. */
+static int names_known(const Expr *e, const Scope *s)
+{
+	int64_t v;
+	if (!e)
+		return 1;
+	if (e->k == EX_NAME)
+		return scope_lookup(s, e->name, &v);
+	for (int i = 0; i < e->args.n; i++)
+		if (!names_known(e->args.v[i], s))
+			return 0;
+	return names_known(e->a, s) && names_known(e->b, s);
+}
+
+/* "NAME = value" of each name of e in s, once, after *at (len so far). */
+static void names_values(M *m, const Expr *e, const Scope *s, char **at)
+{
+	int64_t v;
+	if (!e)
+		return;
+	if (e->k == EX_NAME && scope_lookup(s, e->name, &v)) {
+		char *one = arena_printf(AR(m), "%s = %lld", e->name, (long long)v);
+		const char *p = *at;   /* listed: at the start or after ", ", whole */
+		size_t n = strlen(one);
+		while ((p = strstr(p, one)) && !((p == *at || p[-1] == ' ') && (!p[n] || p[n] == ',')))
+			p++;
+		if (!p)
+			*at = arena_printf(AR(m), "%s%s%s", *at, **at ? ", " : "", one);
+	}
+	for (int i = 0; i < e->args.n; i++)
+		names_values(m, e->args.v[i], s, at);
+	names_values(m, e->a, s, at);
+	names_values(m, e->b, s, at);
+}
+
+/* An expression of the op's kernel (its "int32") that the op's sizes,
+ * its kernel's consts and the scalars it is given as constants make
+ * known at link time: each step must fit in int (E0390), as check holds
+ * a kernel's own. 1: known (reported when past), 0: for the runtime. */
+static int op_int_known(M *m, const MOp *op, const Graph *g, const Expr *e, const Dims *dims, const KParam **sk,
+                        const Expr **sval, int ns, const Scope *s)
+{
+	int n = g->consts.n + g->kparams.n, k = 0;
+	const char **names = arena_alloc(AR(m), (n + 1) * sizeof *names);
+	int64_t *vals = arena_alloc(AR(m), (n + 1) * sizeof *vals);
+	for (int i = 0; i < g->consts.n; i++)
+		names[k] = ((const Const *)g->consts.v[i])->name, vals[k++] = g->constvals[i];
+	for (int i = 0; i < g->kparams.n; i++) {
+		const GKParam *kp = g->kparams.v[i];
+		for (int j = 0; kp->dim && j < dims->n; j++)
+			if (!strcmp(dims->names[j], kp->dim))
+				names[k] = kp->name, vals[k++] = dims->vals[j];
+	}
+	for (int j = 0; j < ns && k < n; j++)
+		if (sval[j] && names_known(sval[j], s) && !eval_expr(m->c, sval[j], s, &vals[k]))
+			names[k++] = sk[j]->name;
+	Scope os = { names, vals, k, NULL };
+	int64_t v;
+	const char *what;
+	const Expr *bad;
+	if (!names_known(e, &os))
+		return 0;
+	if ((bad = expr_past_int32(m->c, e, &os, &v, &what))) {
+		char *txt = NULL;
+		size_t len = 0;
+		FILE *o = open_memstream(&txt, &len);
+		if (o) {
+			expr_print(o, bad);
+			fclose(o);
+		}
+		Diag *d = diag_new(m->c, DIAG_ERROR, "E0390", op->decl->sp,
+		                   "op `%s`'s kernel `%s` computes `%s` in 32-bit int, and at this op's sizes it is past that",
+		                   op->name, op->k->name, txt ? txt : "");
+		d->primary.msg = arena_printf(AR(m), "here it %s %lld; an int holds %d to %d", what, (long long)v,
+		                              INT32_MIN, INT32_MAX);
+		if (bad->sp.src >= 0)
+			diag_label(d, bad->sp, "computed here");
+		char *vals = "";
+		names_values(m, bad, &os, &vals);
+		if (*vals)
+			diag_note(d, "at op `%s`: %s", op->name, vals);
+		diag_help(d, "give the op smaller sizes, or a kernel that counts them in fewer steps");
+		diag_end(m->c, d);
+		free(txt);
+	}
+	return 1;
+}
+
 /* What the megakernel's runtime must check: each i32 param the entry
  * computes from the scalars in 64 bits and passes as int (not a number,
  * checked when linked, nor an i32 scalar alone: an i64 one, given or
  * taken by name, must fit), and the op kernel's own
- * "int32" (check_ints) with its sizes and scalars substituted. */
-static void op_ints(M *m, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval, int ns,
-                    const Scope *s)
+ * "int32" (check_ints) with its sizes and scalars substituted, but for
+ * those its sizes make known (op_int_known). */
+static void op_ints(M *m, const MOp *op, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval,
+                    int ns, const Scope *s)
 {
 	for (int j = 0; j < ns; j++) {
 		Expr alone = { .k = EX_NAME, .name = sk[j]->name };   /* the megakernel's scalar of its name */
@@ -696,7 +785,8 @@ static void op_ints(M *m, const Graph *g, const Dims *dims, const KParam **sk, c
 	}
 	OpNames on = { g, dims, sk, sval, ns, s };
 	for (int i = 0; i < g->ints.n; i++)
-		add_int(m, g->ints.v[i], op_name, &on);
+		if (!op_int_known(m, op, g, g->ints.v[i], dims, sk, sval, ns, s))
+			add_int(m, g->ints.v[i], op_name, &on);
 }
 
 /* What op's kernel main takes for each of its kernel params: a tensor's
@@ -828,7 +918,7 @@ static void bind_op(M *m, const MItem *it, const char *name, const Scope *s)
 	}
 	if (m->c->nerrors == before && !op_pieces(m, op, pk->g, &dims)) {
 		op_args(m, op, pk->g, &dims, scalars, sk, ns);
-		op_ints(m, pk->g, &dims, sk, sval, ns, s);
+		op_ints(m, op, pk->g, &dims, sk, sval, ns, s);
 		vec_push(AR(m), &m->mp->ops, op);
 	}
 }

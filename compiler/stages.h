@@ -163,6 +163,10 @@ typedef struct Scope { const char **names; const int64_t *vals; int n; const str
 int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
 int scope_lookup(const Scope *s, const char *name, int64_t *out);  /* 1: name in s (the innermost, last first) */
 int require_met(Ctx *c, const Require *r, const Scope *s);           /* 1 met, 0 not, -1 error (reported) */
+/* The first step of e (innermost first) whose value is past C's int, as
+ * the kernel computes it, its value in *v (ceil_div's a + b - 1 too: *what
+ * says which); NULL: every step fits, or an error (reported). */
+const Expr *expr_past_int32(Ctx *c, const Expr *e, const Scope *s, int64_t *v, const char **what);
 const Expr *expr_find_name(const Expr *e, const char *name);       /* its first EX_NAME `name`, or NULL */
 const Expr *require_find_name(const Require *r, const char *name);  /* the same over a condition */
 /* The candidate closest to name by edit distance, if close enough; else NULL. */
