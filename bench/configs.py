@@ -951,3 +951,10 @@ SETS["swiglu_skinny128"] = [SWIGLU_SK] + [_skinny128(SWIGLU_SK, "swiglu_sk", SWI
 # wait, --suffix _nw, once as committed, --append): is the split's cost
 # (2026-12-05-swiglu-skinny.md: 6-18% slower at split 2) the wait?
 SETS["split_wait"] = [SETS["skinny_split"][i] for i in (0, 1, 4, 5)]
+
+# The 64-row skinny tiles with deeper K steps (fewer, larger TMA loads and
+# barrier round trips per byte of W): BK 256 in 4 stages (the ring's
+# bytes as the committed BK 128 x 8 stages) and in 5.
+SETS["swiglu_skinny_bk"] = [SWIGLU_SK] + [_skinny128(SWIGLU_SK, "swiglu_sk", SWIGLU_SKINNY_GRID, f) for f in (
+    ("64_bk256", "const BM = 64, BN = 16, BK = 256", None, "[stages = 4, pingpong = 2]", False),
+    ("64_bk256s5", "const BM = 64, BN = 16, BK = 256", None, "[stages = 5, pingpong = 2]", False))]
