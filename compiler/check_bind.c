@@ -463,9 +463,8 @@ int bind_params(Chk *k)
 			if (ki < 0 && di < 0) {
 				/* the names p could take: an integer shape symbol or scalar
 				 * for an integer scalar, a kernel param of p's kind else */
-				int n = 0, pint = 0;
-				if (p->ty->k == TY_SCALAR)
-					pint = scalar_kind(p->ty->dtype) == KP_I32 || scalar_kind(p->ty->dtype) == KP_I64;
+				int pk = p->ty->k == TY_SCALAR ? scalar_kind(p->ty->dtype) : -1;
+				int n = 0, pint = pk == KP_I32 || pk == KP_I64;
 				const char **cands = arena_alloc(A(k), (kn->params.n + k->ndims + 1) * sizeof *cands);
 				for (int i = 0; i < kn->params.n; i++) {
 					const KParam *q = kn->params.v[i];

@@ -11,49 +11,15 @@
  * worse, compile into a kernel that hangs). Checked before anything is
  * placed, at the instance. */
 
-/* the distinct names a condition's expressions use, in order */
-static void req_names(const Expr *e, Vec *seen, Arena *a)
-{
-	if (!e)
-		return;
-	switch (e->k) {
-	case EX_NAME:
-		for (int i = 0; i < seen->n; i++)
-			if (!strcmp(seen->v[i], e->name))
-				return;
-		vec_push(a, seen, (void *)e->name);
-		return;
-	case EX_NEG:
-		req_names(e->a, seen, a);
-		return;
-	case EX_BIN:
-		req_names(e->a, seen, a);
-		req_names(e->b, seen, a);
-		return;
-	case EX_CALL:
-		for (int i = 0; i < e->args.n; i++)
-			req_names(e->args.v[i], seen, a);
-		return;
-	default:
-		return;
-	}
-}
-
 /* "A = 1, B = 2": the values of the cparams r names */
 static const char *req_values(Chk *k, const Require *r, const Scope *cs)
 {
 	Vec seen = { 0 };
-	req_names(r->lhs, &seen, A(k));
-	req_names(r->rhs, &seen, A(k));
+	expr_names(A(k), r->lhs, &seen);
+	expr_names(A(k), r->rhs, &seen);
 	for (int i = 0; i < r->set.n; i++)
-		req_names(r->set.v[i], &seen, A(k));
-	const char *out = "";
-	for (int i = 0; i < seen.n; i++)
-		for (int j = 0; j < cs->n; j++)
-			if (!strcmp(cs->names[j], seen.v[i]))
-				out = arena_printf(A(k), "%s%s%s = %lld", out, *out ? ", " : "", cs->names[j],
-				                   (long long)cs->vals[j]);
-	return out;
+		expr_names(A(k), r->set.v[i], &seen);
+	return scope_values(A(k), &seen, cs);
 }
 
 void check_requires(Chk *k)

@@ -283,3 +283,30 @@ const Expr *expr_past_int32(Ctx *c, const Expr *e, const Scope *s, int64_t *v, c
 	}
 	return *v < INT32_MIN || *v > INT32_MAX ? e : NULL;
 }
+
+void expr_names(Arena *a, const Expr *e, Vec *seen)
+{
+	if (!e)
+		return;
+	if (e->k == EX_NAME) {
+		for (int i = 0; i < seen->n; i++)
+			if (!strcmp(seen->v[i], e->name))
+				return;
+		vec_push(a, seen, (void *)e->name);
+		return;
+	}
+	expr_names(a, e->a, seen);
+	expr_names(a, e->b, seen);
+	for (int i = 0; i < e->args.n; i++)
+		expr_names(a, e->args.v[i], seen);
+}
+
+const char *scope_values(Arena *a, const Vec *names, const Scope *s)
+{
+	const char *out = "";
+	int64_t v;
+	for (int i = 0; i < names->n; i++)
+		if (scope_lookup(s, names->v[i], &v))
+			out = arena_printf(a, "%s%s%s = %lld", out, *out ? ", " : "", (const char *)names->v[i], (long long)v);
+	return out;
+}

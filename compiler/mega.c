@@ -689,33 +689,10 @@ static int names_known(const Expr *e, const Scope *s)
 	return names_known(e->a, s) && names_known(e->b, s);
 }
 
-/* "NAME = value" of each name of e in s, once, after *at (len so far). */
-static void names_values(M *m, const Expr *e, const Scope *s, char **at)
-{
-	int64_t v;
-	if (!e)
-		return;
-	if (e->k == EX_NAME && scope_lookup(s, e->name, &v)) {
-		char *one = arena_printf(AR(m), "%s = %lld", e->name, (long long)v);
-		const char *p = *at;   /* listed: at the start or after ", ", whole */
-		size_t n = strlen(one);
-		while ((p = strstr(p, one)) && !((p == *at || p[-1] == ' ') && (!p[n] || p[n] == ',')))
-			p++;
-		if (!p)
-			*at = arena_printf(AR(m), "%s%s%s", *at, **at ? ", " : "", one);
-	}
-	for (int i = 0; i < e->args.n; i++)
-		names_values(m, e->args.v[i], s, at);
-	names_values(m, e->a, s, at);
-	names_values(m, e->b, s, at);
-}
-
-/* An expression of the op's kernel (its "int32") that the op's sizes,
- * its kernel's consts and the scalars it is given as constants make
- * known at link time: each step must fit in int (E0390), as check holds
- * a kernel's own. 1: known (reported when past), 0: for the runtime. */
-static int op_int_known(M *m, const MOp *op, const Graph *g, const Expr *e, const Dims *dims, const KParam **sk,
-                        const Expr **sval, int ns, const Scope *s)
+/* What the op's kernel's names are at this op, where known at link time:
+ * its consts, its sizes, and the scalars it is given as constants. */
+static Scope op_values(M *m, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval, int ns,
+                       const Scope *s)
 {
 	int n = g->consts.n + g->kparams.n, k = 0;
 	const char **names = arena_alloc(AR(m), (n + 1) * sizeof *names);
@@ -731,13 +708,21 @@ static int op_int_known(M *m, const MOp *op, const Graph *g, const Expr *e, cons
 	for (int j = 0; j < ns && k < n; j++)
 		if (sval[j] && names_known(sval[j], s) && !eval_expr(m->c, sval[j], s, &vals[k]))
 			names[k++] = sk[j]->name;
-	Scope os = { names, vals, k, NULL };
+	return (Scope){ names, vals, k, NULL };
+}
+
+/* An expression of the op's kernel (its "int32") whose names all have
+ * values at this op (os: op_values) is known at link time: each step
+ * must fit in int (E0390), as check holds a kernel's own. 1: known
+ * (reported when past), 0: for the runtime. */
+static int op_int_known(M *m, const MOp *op, const Expr *e, const Scope *os)
+{
 	int64_t v;
 	const char *what;
 	const Expr *bad;
-	if (!names_known(e, &os))
+	if (!names_known(e, os))
 		return 0;
-	if ((bad = expr_past_int32(m->c, e, &os, &v, &what))) {
+	if ((bad = expr_past_int32(m->c, e, os, &v, &what))) {
 		char *txt = NULL;
 		size_t len = 0;
 		FILE *o = open_memstream(&txt, &len);
@@ -752,8 +737,9 @@ static int op_int_known(M *m, const MOp *op, const Graph *g, const Expr *e, cons
 		                              INT32_MIN, INT32_MAX);
 		if (bad->sp.src >= 0)
 			diag_label(d, bad->sp, "computed here");
-		char *vals = "";
-		names_values(m, bad, &os, &vals);
+		Vec seen = { 0 };
+		expr_names(AR(m), bad, &seen);
+		const char *vals = scope_values(AR(m), &seen, os);
 		if (*vals)
 			diag_note(d, "at op `%s`: %s", op->name, vals);
 		diag_help(d, "give the op smaller sizes, or a kernel that counts them in fewer steps");
@@ -768,7 +754,7 @@ static int op_int_known(M *m, const MOp *op, const Graph *g, const Expr *e, cons
  * checked when linked, nor an i32 scalar alone: an i64 one, given or
  * taken by name, must fit), and the op kernel's own
  * "int32" (check_ints) with its sizes and scalars substituted, but for
- * those its sizes make known (op_int_known). */
+ * those its sizes make known (op_int_known, checked now). */
 static void op_ints(M *m, const MOp *op, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval,
                     int ns, const Scope *s)
 {
@@ -783,9 +769,12 @@ static void op_ints(M *m, const MOp *op, const Graph *g, const Dims *dims, const
 			continue;
 		add_int(m, e, scope_name, s);
 	}
+	if (!g->ints.n)
+		return;
 	OpNames on = { g, dims, sk, sval, ns, s };
+	Scope os = op_values(m, g, dims, sk, sval, ns, s);
 	for (int i = 0; i < g->ints.n; i++)
-		if (!op_int_known(m, op, g, g->ints.v[i], dims, sk, sval, ns, s))
+		if (!op_int_known(m, op, g->ints.v[i], &os))
 			add_int(m, g->ints.v[i], op_name, &on);
 }
 

@@ -168,6 +168,8 @@ int require_met(Ctx *c, const Require *r, const Scope *s);           /* 1 met, 0
  * says which); NULL: every step fits, or an error (reported). */
 const Expr *expr_past_int32(Ctx *c, const Expr *e, const Scope *s, int64_t *v, const char **what);
 const Expr *expr_find_name(const Expr *e, const char *name);       /* its first EX_NAME `name`, or NULL */
+void expr_names(Arena *a, const Expr *e, Vec *seen);   /* e's distinct names (const char *), in order, added */
+const char *scope_values(Arena *a, const Vec *names, const Scope *s);   /* "A = 1, B = 2": those with a value in s */
 const Expr *require_find_name(const Require *r, const char *name);  /* the same over a condition */
 /* The candidate closest to name by edit distance, if close enough; else NULL. */
 const char *did_you_mean(const char *name, const char *const *cands, int n);
