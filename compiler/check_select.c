@@ -109,9 +109,8 @@ static int same_params(Ctx *c, const Select *s, const Kernel *k)
 
 /* ------------------------------------------------------- conditions */
 
-typedef struct Names { const char **v; int n; } Names;
-
-static int has_name(const Names *ns, const char *name)
+/* 1 if name is one of ns's (const char *). */
+static int has_name(const Vec *ns, const char *name)
 {
 	for (int i = 0; i < ns->n; i++)
 		if (!strcmp(ns->v[i], name))
@@ -119,57 +118,39 @@ static int has_name(const Names *ns, const char *name)
 	return 0;
 }
 
-static void names_in(Ctx *c, const Expr *e, Names *ns, int cap)
+/* The distinct names in the tensor dims of params (KParam*), in order,
+ * added to ns. */
+static void dim_names(Ctx *c, const Vec *params, Vec *ns)
 {
-	if (!e)
-		return;
-	if (e->k == EX_NAME && !has_name(ns, e->name) && ns->n < cap)
-		ns->v[ns->n++] = e->name;
-	names_in(c, e->a, ns, cap);
-	names_in(c, e->b, ns, cap);
-	for (int i = 0; i < e->args.n; i++)
-		names_in(c, e->args.v[i], ns, cap);
-}
-
-/* The distinct names in the tensor dims of params (KParam*), at most
- * *cap - reserve of them; *cap: room for them and `reserve` more. */
-static Names dim_names(Ctx *c, const Vec *params, int reserve, int *cap)
-{
-	*cap = 1;
-	for (int i = 0; i < params->n; i++)
-		*cap += 8 * ((const KParam *)params->v[i])->ty->dims.n;
-	Names ns = { arena_alloc(c->arena, *cap * sizeof(char *)), 0 };
 	for (int i = 0; i < params->n; i++) {
 		const Type *t = ((const KParam *)params->v[i])->ty;
 		for (int j = 0; t->k == TY_TENSOR && j < t->dims.n; j++)
-			names_in(c, t->dims.v[j], &ns, *cap - reserve);
+			expr_names(c->arena, t->dims.v[j], ns);
 	}
-	return ns;
 }
 
 /* The names a condition may use: SMS, then the shape symbols of s's
  * tensors (a `const` of a variant is no symbol: its value is in the dims).
  * SMS first: a misspelt `SM` is nearer it than `M` is, in a tie. */
-static Names rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
+static Vec rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 {
-	int cap;
-	Names all = dim_names(c, &s->params, 1, &cap);
-	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
-	ns.v[ns.n++] = "SMS";
+	Vec all = { 0 }, ns = { 0 };
+	dim_names(c, &s->params, &all);
+	vec_push(c->arena, &ns, "SMS");
 	for (int i = 0; i < all.n; i++) {
 		int cst = 0;
 		for (int v = 0; v < nv && !cst; v++)
 			for (int j = 0; j < vs[v].k->consts.n && !cst; j++)
 				cst = !strcmp(((const Const *)vs[v].k->consts.v[j])->name, all.v[i]);
 		if (!cst)
-			ns.v[ns.n++] = all.v[i];
+			vec_push(c->arena, &ns, all.v[i]);
 	}
 	return ns;
 }
 
 /* E0320 / E0323 / E0324 for what a condition cannot say; of says what
  * its names may be ("a shape symbol of the select"). */
-static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope, const char *of)
+static int check_cond_expr(Ctx *c, const Expr *e, const Vec *scope, const char *of)
 {
 	if (!e)
 		return 0;
@@ -184,7 +165,7 @@ static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope, const char
 		{
 			Diag *d = diag_new(c, DIAG_ERROR, "E0320", e->sp, "unknown name `%s`", e->name);
 			d->primary.msg = arena_printf(c->arena, "not %s, nor SMS", of);
-			help_similar(d, e->name, scope->v, scope->n, "names a condition can use");
+			help_similar(d, e->name, (const char **)scope->v, scope->n, "names a condition can use");
 			diag_end(c, d);
 		}
 		return -1;
@@ -201,7 +182,7 @@ static int check_cond_expr(Ctx *c, const Expr *e, const Names *scope, const char
 	return rc;
 }
 
-static int check_conds(Ctx *c, const Vec *conds, const Names *scope, const char *of)
+static int check_conds(Ctx *c, const Vec *conds, const Vec *scope, const char *of)
 {
 	int rc = 0;
 	for (int i = 0; i < conds->n; i++) {
@@ -220,15 +201,12 @@ int kernel_requires_check(Ctx *c, const Kernel *k)
 {
 	if (!k->requires.n)
 		return 0;
-	int cap;
-	Names all = dim_names(c, &k->params, 1 + k->consts.n, &cap);
-	Names ns = { arena_alloc(c->arena, cap * sizeof(char *)), 0 };
-	ns.v[ns.n++] = "SMS";
-	for (int i = 0; i < all.n; i++)
-		ns.v[ns.n++] = all.v[i];
+	Vec ns = { 0 };
+	vec_push(c->arena, &ns, "SMS");
+	dim_names(c, &k->params, &ns);
 	for (int j = 0; j < k->consts.n; j++)
 		if (!has_name(&ns, ((const Const *)k->consts.v[j])->name))
-			ns.v[ns.n++] = ((const Const *)k->consts.v[j])->name;
+			vec_push(c->arena, &ns, (void *)((const Const *)k->consts.v[j])->name);
 	return check_conds(c, &k->requires, &ns, "a shape symbol or const of the kernel");
 }
 
@@ -328,7 +306,7 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
 		if (!twice && !same_params(c, s, k))
 			vs[(*nv)++] = (Variant){ k, b };
 	}
-	Names scope = rule_scope(c, s, vs, *nv);
+	Vec scope = rule_scope(c, s, vs, *nv);
 	for (int i = 0; i < s->branches.n; i++)
 		check_conds(c, &((const Branch *)s->branches.v[i])->conds, &scope, "a shape symbol of the select");
 	return c->nerrors == before ? vs : NULL;
@@ -341,8 +319,8 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
  * one for all of them (the manifest's). */
 static int same_dims(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int nv)
 {
-	int cap;
-	Names ns = dim_names(c, &s->params, 0, &cap);
+	Vec ns = { 0 };
+	dim_names(c, &s->params, &ns);
 	for (int i = 0; i < ns.n; i++) {
 		int64_t x0 = 0, x = 0;
 		int c0 = graph_const(ps[0]->g, ns.v[i], &x0);
