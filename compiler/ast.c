@@ -522,21 +522,24 @@ void ast_dump(FILE *o, const Module *m)
 }
 
 /* A number as a C operand: parenthesised when negative. */
-static void print_cnum(FILE *out, int64_t v)
+/* ll: as a long long literal (1LL), so that what it meets is computed
+ * in long long */
+static void print_cnum(FILE *out, int64_t v, int ll)
 {
+	const char *sfx = ll ? "LL" : "";
 	if (v == INT64_MIN)   /* no literal spells it */
-		fputs("(-9223372036854775807 - 1)", out);
+		fprintf(out, "(-9223372036854775807%s - 1)", sfx);
 	else
-		fprintf(out, v < 0 ? "(%lld)" : "%lld", (long long)v);
+		fprintf(out, v < 0 ? "(%lld%s)" : "%lld%s", (long long)v, sfx);
 }
 
-void expr_print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
-                  const void *ud)
+static void print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
+                    const void *ud, int ll)
 {
-#define SUB(x) expr_print_c(out, (x), name, nonneg, ud)
+#define SUB(x) print_c(out, (x), name, nonneg, ud, ll)
 	switch (e->k) {
 	case EX_NUM:
-		print_cnum(out, e->num);
+		print_cnum(out, e->num, ll);
 		break;
 	case EX_NAME:
 		if (name)
@@ -579,4 +582,16 @@ void expr_print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const 
 		break;
 	}
 #undef SUB
+}
+
+void expr_print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
+                  const void *ud)
+{
+	print_c(out, e, name, nonneg, ud, 0);
+}
+
+void expr_print_c_ll(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
+                     const void *ud)
+{
+	print_c(out, e, name, nonneg, ud, 1);
 }

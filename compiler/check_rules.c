@@ -741,15 +741,15 @@ void resolve_names(Chk *k)
 /* ------------------------------------------------------------ ints
  * The expressions the kernel computes from its scalars in C's int beyond
  * the grid's tiles, split and workspace (which the manifest carries
- * already), each once: every bound param's expression (whatever the
- * param's type: the glue computes it in int and converts the result), the
- * split ring's `per`, and the most slots a pingpong lane skips at once
- * ((lanes - 1) x per). One over numbers and consts alone (`K = KD`,
- * `n = 3 * 1024 * 1024 * 1024`) is known now, and a step of it past 32
- * bits would make the kernel compute another number than the recipe
- * says, with no launch to refuse: E0390. The others go into the manifest
- * ("int32"), and the runtime refuses a shape that takes one past 32 bits
- * instead of launching a silently wrong kernel. */
+ * already), each once: every bound param's expression (an `i64` or `u64`
+ * param's in long long, any other's in int, the result converted to the
+ * param's type), the split ring's `per`, and the most slots a pingpong
+ * lane skips at once ((lanes - 1) x per). One over numbers and consts
+ * alone (`K = KD`, `n = 3 * 1024 * 1024 * 1024`) is known now, and a step
+ * of it past its width would make the kernel compute another number than
+ * the recipe says, with no launch to refuse: E0390. The others go into
+ * the manifest ("int32", "int64"), and the runtime refuses a shape that
+ * takes one past its width instead of launching a silently wrong kernel. */
 static int const_only(const Expr *e)
 {
 	if (!e)
@@ -762,32 +762,38 @@ static int const_only(const Expr *e)
 	return const_only(e->a) && const_only(e->b);
 }
 
-/* e, which the kernel computes in int: checked now when it is known
- * (b: the bind it is the expression of, else a count of the rings),
- * else listed. */
-static void add_int(Chk *k, const Expr *e, const GInst *gi, const GBind *b)
+/* e, which the kernel computes in C's int of `bits`: checked now when it
+ * is known (b: the bind it is the expression of, else a count of the
+ * rings), else listed. */
+static void add_int(Chk *k, const Expr *e, const GInst *gi, const GBind *b, int bits)
 {
-	Vec *v = &k->g->ints;
+	Vec *v = bits == 64 ? &k->g->ints64 : &k->g->ints;
+	const char *cint = bits == 64 ? "long long" : "int";
 	int64_t val;
 	const char *what;
 	const Expr *bad;
 	if (!e)
 		return;
 	if (const_only(e)) {
-		if (!(bad = expr_past_int32(k->c, e, &k->kscope, &val, &what)))
+		if (!(bad = expr_past(k->c, e, &k->kscope, bits, &val, &what)))
 			return;
 		Diag *d;
 		if (b) {
 			d = diag_new(k->c, DIAG_ERROR, "E0390", bad->sp,
-			             "`%s` of `%s` is computed in 32-bit int, and a step of it is past that", b->param, gi->name);
+			             "`%s` of `%s` is computed in %d-bit %s, and a step of it is past that", b->param, gi->name,
+			             bits, cint);
 			diag_label(d, b->decl->sp, "`%s` declared here", b->param);
 		} else
 			d = diag_new(k->c, DIAG_ERROR, "E0390", bad->sp,
 			             "a count of the rings is computed in 32-bit int, and a step of it is past that");
-		d->primary.msg = arena_printf(A(k), "this %s %lld; an int holds %d to %d", what, (long long)val,
-		                              INT32_MIN, INT32_MAX);
-		diag_note(d, "the kernel computes it in int from its numbers and consts, whatever the param's type");
-		diag_help(d, "keep every step within 32 bits");
+		d->primary.msg = arena_printf(A(k), "this %s; %s", what, int_range(bits));
+		if (bits == 64)
+			diag_note(d, "the kernel computes an `%s` param's expression in long long from its numbers and consts",
+			          b->decl->ty->dtype);
+		else
+			diag_note(d, "the kernel computes it in int from its numbers and consts%s",
+			          b ? " (an `i64` param's in long long)" : "");
+		diag_help(d, "keep every step within %d bits", bits);
 		diag_end(k->c, d);
 		return;
 	}
@@ -803,24 +809,28 @@ void check_ints(Chk *k)
 	int errs0 = k->c->nerrors;
 	for (int i = 0; i < g->insts.n; i++) {
 		const GInst *gi = g->insts.v[i];
-		for (int j = 0; j < gi->binds.n; j++)
-			add_int(k, ((const GBind *)gi->binds.v[j])->expr, gi, gi->binds.v[j]);
+		for (int j = 0; j < gi->binds.n; j++) {
+			GBind *b = gi->binds.v[j];
+			const Type *t = b->decl ? b->decl->ty : NULL;
+			b->bits = t && t->k == TY_SCALAR && scalar_kind(t->dtype) == KP_I64 ? 64 : 32;
+			add_int(k, b->expr, gi, b, b->bits);
+		}
 	}
 	if (k->c->nerrors != errs0)
 		return;   /* the rings' counts come from the binds: no cascade */
-	add_int(k, g->split_per, NULL, NULL);
+	add_int(k, g->split_per, NULL, NULL, 32);
 	for (int i = 0; i < g->edges.n; i++) {
 		const GEdge *e = g->edges.v[i];
 		if (e->lanes < 2 || !e->per)
 			continue;
 		if (e->lanes == 2) {   /* one lane's item: per */
-			add_int(k, e->per, NULL, NULL);
+			add_int(k, e->per, NULL, NULL, 32);
 			continue;
 		}
 		Expr *n = arena_alloc(A(k), sizeof *n), *skip = arena_alloc(A(k), sizeof *skip);
 		n->k = EX_NUM, n->num = e->lanes - 1;
 		skip->k = EX_BIN, skip->op = '*', skip->a = n, skip->b = e->per;
 		skip->sp = n->sp = e->lanes_sp;
-		add_int(k, skip, NULL, NULL);
+		add_int(k, skip, NULL, NULL, 32);
 	}
 }

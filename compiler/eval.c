@@ -259,29 +259,61 @@ int require_met(Ctx *c, const Require *r, const Scope *s)
 	}
 }
 
-const Expr *expr_past_int32(Ctx *c, const Expr *e, const Scope *s, int64_t *v, const char **what)
+const char *int_range(int bits)
+{
+	return bits == 64 ? "a long long holds -9223372036854775808 to 9223372036854775807"
+	                  : "an int holds -2147483648 to 2147483647";
+}
+
+/* 1 if the step e (its operands' values a, b) is past 64 bits */
+static int step_past64(const Expr *e, int64_t a, int64_t b)
+{
+	int64_t r;
+	if (e->k == EX_NEG)
+		return a == INT64_MIN;
+	if (e->k != EX_BIN)
+		return 0;
+	switch (e->op) {
+	case '+': return __builtin_add_overflow(a, b, &r);
+	case '-': return __builtin_sub_overflow(a, b, &r);
+	case '*': return __builtin_mul_overflow(a, b, &r);
+	case '/': case '%': return a == INT64_MIN && b == -1;
+	default: return 0;
+	}
+}
+
+const Expr *expr_past(Ctx *c, const Expr *e, const Scope *s, int bits, int64_t *v, const char **what)
 {
 	if (!e)
 		return NULL;
+	const int64_t lo = bits == 64 ? INT64_MIN : INT32_MIN, hi = bits == 64 ? INT64_MAX : INT32_MAX;
 	const Expr *bad;
-	if ((bad = expr_past_int32(c, e->a, s, v, what)) || (bad = expr_past_int32(c, e->b, s, v, what)))
+	if ((bad = expr_past(c, e->a, s, bits, v, what)) || (bad = expr_past(c, e->b, s, bits, v, what)))
 		return bad;
 	for (int i = 0; i < e->args.n; i++)
-		if ((bad = expr_past_int32(c, e->args.v[i], s, v, what)))
+		if ((bad = expr_past(c, e->args.v[i], s, bits, v, what)))
 			return bad;
-	if (eval_expr(c, e, s, v))
-		return NULL;
-	*what = "is";
-	if (e->k == EX_CALL && e->fn == FN_CEIL_DIV && e->args.n == 2) {
-		int64_t a, b;
-		if (!eval_expr(c, e->args.v[0], s, &a) && !eval_expr(c, e->args.v[1], s, &b) && b > 0 &&
-		    a > INT32_MAX - (b - 1)) {
-			*v = a + b - 1;
-			*what = "computes a + b - 1 =";
-			return e;
-		}
+	int64_t a = 0, b = 0;
+	if (e->k == EX_NEG || e->k == EX_BIN || (e->k == EX_CALL && e->fn == FN_CEIL_DIV && e->args.n == 2)) {
+		const Expr *x = e->k == EX_CALL ? e->args.v[0] : e->a, *y = e->k == EX_CALL ? e->args.v[1] : e->b;
+		if (eval_expr(c, x, s, &a) || (y && eval_expr(c, y, s, &b)))
+			return NULL;   /* reported */
 	}
-	return *v < INT32_MIN || *v > INT32_MAX ? e : NULL;
+	if (step_past64(e, a, b)) {   /* no int64_t holds it: said, not shown */
+		*v = 0;
+		*what = "is past 64 bits";
+		return e;
+	}
+	if (e->k == EX_CALL && e->fn == FN_CEIL_DIV && e->args.n == 2 && b > 0 && a > hi - (b - 1)) {
+		*v = bits == 64 ? 0 : a + b - 1;   /* a and b fit in 32 bits here: their children were checked */
+		*what = bits == 64 ? "computes a + b - 1, past 64 bits"
+		                   : arena_printf(c->arena, "computes a + b - 1 = %lld", (long long)(a + b - 1));
+		return e;
+	}
+	if (eval_expr(c, e, s, v))
+		return NULL;   /* reported */
+	*what = arena_printf(c->arena, "is %lld", (long long)*v);
+	return *v < lo || *v > hi ? e : NULL;
 }
 
 void expr_names(Arena *a, const Expr *e, Vec *seen)

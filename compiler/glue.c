@@ -165,24 +165,26 @@ LLVMTypeRef glue_param_type(G *g, const Param *pa)
 }
 
 /* A runtime integer expression over kernel scalars and recipe consts, in
- * C's int arithmetic (no signed wrap), as the monolith writes it. */
-LLVMValueRef glue_expr_ir(G *g, const Expr *e)
+ * C's arithmetic of t's width (no signed wrap), as the monolith writes
+ * it: int (i32), or long long for an `i64` param (i64). */
+LLVMValueRef glue_expr_ir_t(G *g, const Expr *e, LLVMTypeRef t)
 {
 	const Graph *gr = g->p->g;
+	LLVMValueRef one = LLVMConstInt(t, 1, 1);
 	if (!e)
-		return ci32(g, 1);
+		return one;
 	switch (e->k) {
-	case EX_NUM: return ci32(g, e->num);
-	case EX_NEG: return LLVMBuildNSWNeg(g->b, glue_expr_ir(g, e->a), "");
+	case EX_NUM: return LLVMConstInt(t, (uint64_t)e->num, 1);
+	case EX_NEG: return LLVMBuildNSWNeg(g->b, glue_expr_ir_t(g, e->a, t), "");
 	case EX_NAME:
 		switch (e->ref) {   /* decided by check (graph_resolve) */
-		case NAME_KPARAM: return LLVMBuildIntCast2(g->b, g->kargs[e->ref_i], g->i32, 1, "");
-		case NAME_CONST: return ci32(g, graph_constval(gr, e));
+		case NAME_KPARAM: return LLVMBuildIntCast2(g->b, g->kargs[e->ref_i], t, 1, "");
+		case NAME_CONST: return LLVMConstInt(t, (uint64_t)graph_constval(gr, e), 1);
 		case NAME_NONE: break;
 		}
 		break;
 	case EX_BIN: {
-		LLVMValueRef a = glue_expr_ir(g, e->a), b = glue_expr_ir(g, e->b);
+		LLVMValueRef a = glue_expr_ir_t(g, e->a, t), b = glue_expr_ir_t(g, e->b, t);
 		switch (e->op) {
 		case '+': return LLVMBuildNSWAdd(g->b, a, b, "");
 		case '-': return LLVMBuildNSWSub(g->b, a, b, "");
@@ -194,18 +196,19 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	}
 	case EX_CALL:
 		if (builtin_call(e)) {
-			LLVMValueRef a = glue_expr_ir(g, e->args.v[0]), b = glue_expr_ir(g, e->args.v[1]);
+			LLVMValueRef a = glue_expr_ir_t(g, e->args.v[0], t), b = glue_expr_ir_t(g, e->args.v[1], t);
+			LLVMValueRef zero = LLVMConstNull(t);
 			switch (e->fn) {
 			case FN_CEIL_DIV: {   /* toward +inf, as eval.c: of sizes (a + b - 1) / b, else q + 1
 			                       * when r is nonzero of b's sign; the monolith's expr_print_c alike */
 				if (graph_nonneg(gr, e->args.v[0]) && graph_nonneg(gr, e->args.v[1]))
-					return LLVMBuildSDiv(g->b, LLVMBuildNSWSub(g->b, LLVMBuildNSWAdd(g->b, a, b, ""), ci32(g, 1), ""),
+					return LLVMBuildSDiv(g->b, LLVMBuildNSWSub(g->b, LLVMBuildNSWAdd(g->b, a, b, ""), one, ""),
 					                     b, "");
 				LLVMValueRef q = LLVMBuildSDiv(g->b, a, b, ""), r = LLVMBuildSRem(g->b, a, b, "");
-				LLVMValueRef rb = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, b, ci32(g, 0), ""), r,
+				LLVMValueRef rb = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, b, zero, ""), r,
 				                                  LLVMBuildNSWNeg(g->b, r, ""), "");
-				LLVMValueRef up = LLVMBuildICmp(g->b, LLVMIntSGT, rb, ci32(g, 0), "");
-				return LLVMBuildNSWAdd(g->b, q, LLVMBuildZExt(g->b, up, g->i32, ""), "");
+				LLVMValueRef up = LLVMBuildICmp(g->b, LLVMIntSGT, rb, zero, "");
+				return LLVMBuildNSWAdd(g->b, q, LLVMBuildZExt(g->b, up, t, ""), "");
 			}
 			case FN_MIN: return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, a, b, ""), a, b, "");
 			case FN_MAX: return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, a, b, ""), a, b, "");
@@ -218,8 +221,10 @@ LLVMValueRef glue_expr_ir(G *g, const Expr *e)
 	}
 	error_at(g->c, "E0511", e->sp, "this expression cannot be computed in the kernel");
 	g->err = 1;
-	return ci32(g, 1);
+	return one;
 }
+
+LLVMValueRef glue_expr_ir(G *g, const Expr *e) { return glue_expr_ir_t(g, e, g->i32); }
 
 /* Code out of line (glue.h): the builder in use keeps its exact place (a
  * block's end, or before its terminator) for the caller. */
@@ -347,7 +352,9 @@ int glue_param_values(G *g, const GInst *in, LLVMTypeRef *ts, LLVMValueRef *as)
 		const GBind *b = in->bind ? in->bind[i] : NULL;
 		ts[n] = glue_param_type(g, pa);
 		if (b && b->kparam < 0 && b->expr && LLVMGetTypeKind(ts[n]) == LLVMIntegerTypeKind) {
-			as[n] = LLVMBuildIntCast2(g->b, glue_expr_ir(g, b->expr), ts[n], 1, "");
+			/* an `i64` param's in long long, any other's in int (check_ints) */
+			LLVMTypeRef w = b->bits == 64 ? g->i64 : g->i32;
+			as[n] = LLVMBuildIntCast2(g->b, glue_expr_ir_t(g, b->expr, w), ts[n], 1, "");
 			n++;
 			continue;
 		}

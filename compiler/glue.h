@@ -86,6 +86,7 @@ typedef struct Counts {
 
 /* glue.c */
 LLVMValueRef glue_expr_ir(G *g, const Expr *e);
+LLVMValueRef glue_expr_ir_t(G *g, const Expr *e, LLVMTypeRef t);
 LLVMValueRef glue_frag_ptr(G *g, Frag *fr, int *nfr, const GPort *pt, int role_threads);
 void glue_call_entry(G *g, const GInst *in, Frag *fr, int *nfr, int role_threads,
                      LLVMValueRef tm, LLVMValueRef tn, const LLVMValueRef kr[2]);

@@ -52,6 +52,9 @@ typedef struct GBind {
 	const Expr *expr;        /* an integer scalar bound to `p = 2 * N`: names are
 	                            kernel consts, shape symbols or scalar kernel
 	                            params, evaluated at run time by the glue */
+	int bits;                /* with expr: the width the kernel computes it in
+	                            (check_ints): 64 for an i64 or u64 param (long
+	                            long), else 32 (int) */
 } GBind;
 
 typedef struct GInst {
@@ -189,6 +192,9 @@ typedef struct Graph {
 	 * lane's skip. The manifest lists them ("int32") and the runtime
 	 * refuses a launch where one would not fit, as it does the grid's. */
 	Vec ints;
+	/* Expr*: an `i64` param's bound expression, which the kernel computes
+	 * in 64-bit long long: the same for 64 bits ("int64"). */
+	Vec ints64;
 	/* The recipe's facts the manifest prints and no kernel computes, with
 	 * their names resolved as the kernel's (resolve_names): the kernel's
 	 * `require`s (Require*) and each tensor param's sizes (Expr*, the

@@ -105,6 +105,20 @@ static int cluster_dim(const Graph *g, int d)
 	return g->cluster[d] > 0 ? g->cluster[d] : 1;
 }
 
+/* "key": [the expressions of v (Expr*)], when there are some */
+static void ints_json(FILE *o, const Graph *g, const char *ind, const char *key, const Vec *v)
+{
+	if (!v->n)
+		return;
+	fprintf(o, "%s\"%s\": [", ind, key);
+	for (int i = 0; i < v->n; i++) {
+		fputs(i ? ", \"" : "\"", o);
+		jexpr_body(o, g, v->v[i]);
+		fputc('"', o);
+	}
+	fputs("],\n", o);
+}
+
 static void cond_json(FILE *o, const Graph *g, const Require *r);
 
 /* The kernel's launch: its `require` conditions and the expressions it
@@ -121,15 +135,8 @@ static void launch_json(FILE *o, const Placement *p, const char *ind)
 		}
 		fputs("],\n", o);
 	}
-	if (g->ints.n) {   /* what else it computes in int (check_ints), for the runtime to check */
-		fprintf(o, "%s\"int32\": [", ind);
-		for (int i = 0; i < g->ints.n; i++) {
-			fputs(i ? ", \"" : "\"", o);
-			jexpr_body(o, g, g->ints.v[i]);
-			fputc('"', o);
-		}
-		fputs("],\n", o);
-	}
+	ints_json(o, g, ind, "int32", &g->ints);   /* what else it computes in int (check_ints), for the runtime */
+	ints_json(o, g, ind, "int64", &g->ints64);   /* and in long long */
 	fprintf(o, "%s\"block\": [%d, 1, 1],\n%s\"cluster\": [%d, %d, 1],\n%s\"dynamic_smem\": %u,\n",
 	        ind, p->threads, ind, cluster_dim(g, 0), cluster_dim(g, 1), ind, p->smem_bytes);
 	fprintf(o, "%s\"grid\": { \"policy\": \"%s\", \"tiles\": [[", ind, g->persistent ? "persistent" : "tiles");

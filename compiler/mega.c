@@ -656,9 +656,9 @@ static void op_name(FILE *o, const Expr *n, const void *ud)
 	fputs(n->name, o);
 }
 
-/* An expression the entry or an op's kernel computes in int (MegaPlan.ints),
- * printed by name(): each once. */
-static void add_int(M *m, const Expr *e, NamePrint name, const void *ud)
+/* An expression the entry or an op's kernel computes in int or long long
+ * (MegaPlan.ints, ints64: v), printed by name(): each once. */
+static void add_int(M *m, Vec *v, const Expr *e, NamePrint name, const void *ud)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -668,10 +668,10 @@ static void add_int(M *m, const Expr *e, NamePrint name, const void *ud)
 	expr_print_names(o, e, name, ud);
 	fclose(o);
 	int seen = !buf;
-	for (int i = 0; i < m->mp->ints.n && !seen; i++)
-		seen = !strcmp(m->mp->ints.v[i], buf);
+	for (int i = 0; i < v->n && !seen; i++)
+		seen = !strcmp(v->v[i], buf);
 	if (!seen)
-		vec_push(AR(m), &m->mp->ints, (void *)arena_strdup(AR(m), buf));
+		vec_push(AR(m), v, (void *)arena_strdup(AR(m), buf));
 	free(buf);
 }
 
@@ -711,18 +711,18 @@ static Scope op_values(M *m, const Graph *g, const Dims *dims, const KParam **sk
 	return (Scope){ names, vals, k, NULL };
 }
 
-/* An expression of the op's kernel (its "int32") whose names all have
- * values at this op (os: op_values) is known at link time: each step
- * must fit in int (E0390), as check holds a kernel's own. 1: known
- * (reported when past), 0: for the runtime. */
-static int op_int_known(M *m, const MOp *op, const Expr *e, const Scope *os)
+/* An expression of the op's kernel (its "int32", bits 32, or "int64")
+ * whose names all have values at this op (os: op_values) is known at
+ * link time: each step must fit (E0390), as check holds a kernel's own.
+ * 1: known (reported when past), 0: for the runtime. */
+static int op_int_known(M *m, const MOp *op, const Expr *e, const Scope *os, int bits)
 {
 	int64_t v;
 	const char *what;
 	const Expr *bad;
 	if (!names_known(e, os))
 		return 0;
-	if ((bad = expr_past_int32(m->c, e, os, &v, &what))) {
+	if ((bad = expr_past(m->c, e, os, bits, &v, &what))) {
 		char *txt = NULL;
 		size_t len = 0;
 		FILE *o = open_memstream(&txt, &len);
@@ -730,11 +730,11 @@ static int op_int_known(M *m, const MOp *op, const Expr *e, const Scope *os)
 			expr_print(o, bad);
 			fclose(o);
 		}
+		const char *cint = bits == 64 ? "long long" : "int";
 		Diag *d = diag_new(m->c, DIAG_ERROR, "E0390", op->decl->sp,
-		                   "op `%s`'s kernel `%s` computes `%s` in 32-bit int, and at this op's sizes it is past that",
-		                   op->name, op->k->name, txt ? txt : "");
-		d->primary.msg = arena_printf(AR(m), "here it %s %lld; an int holds %d to %d", what, (long long)v,
-		                              INT32_MIN, INT32_MAX);
+		                   "op `%s`'s kernel `%s` computes `%s` in %d-bit %s, and at this op's sizes it is past that",
+		                   op->name, op->k->name, txt ? txt : "", bits, cint);
+		d->primary.msg = arena_printf(AR(m), "here it %s; %s", what, int_range(bits));
 		if (bad->sp.src >= 0)
 			diag_label(d, bad->sp, "computed here");
 		Vec seen = { 0 };
@@ -752,9 +752,10 @@ static int op_int_known(M *m, const MOp *op, const Expr *e, const Scope *os)
 /* What the megakernel's runtime must check: each i32 param the entry
  * computes from the scalars in 64 bits and passes as int (not a number,
  * checked when linked, nor an i32 scalar alone: an i64 one, given or
- * taken by name, must fit), and the op kernel's own
- * "int32" (check_ints) with its sizes and scalars substituted, but for
- * those its sizes make known (op_int_known, checked now). */
+ * taken by name, must fit), each i64 param it computes from them (in
+ * long long: "int64"), and the op kernel's own "int32" and "int64"
+ * (check_ints) with its sizes and scalars substituted, but for those its
+ * sizes make known (op_int_known, checked now). */
 static void op_ints(M *m, const MOp *op, const Graph *g, const Dims *dims, const KParam **sk, const Expr **sval,
                     int ns, const Scope *s)
 {
@@ -762,20 +763,26 @@ static void op_ints(M *m, const MOp *op, const Graph *g, const Dims *dims, const
 		Expr alone = { .k = EX_NAME, .name = sk[j]->name };   /* the megakernel's scalar of its name */
 		const Expr *e = sval[j] ? sval[j] : &alone;
 		int64_t v;
-		if (scalar_kind(sk[j]->ty->dtype) != KP_I32 || e->k == EX_NUM)
+		int kind = scalar_kind(sk[j]->ty->dtype);
+		if (kind == KP_I64 && e->k != EX_NUM && e->k != EX_NAME)
+			add_int(m, &m->mp->ints64, e, scope_name, s);
+		if (kind != KP_I32 || e->k == EX_NUM)
 			continue;
 		if (e->k == EX_NAME && !scope_lookup(s, e->name, &v) &&
 		    ((const MTensor *)namemap_get(&m->tensors, e->name))->kind == KP_I32)
 			continue;
-		add_int(m, e, scope_name, s);
+		add_int(m, &m->mp->ints, e, scope_name, s);
 	}
-	if (!g->ints.n)
+	if (!g->ints.n && !g->ints64.n)
 		return;
 	OpNames on = { g, dims, sk, sval, ns, s };
 	Scope os = op_values(m, g, dims, sk, sval, ns, s);
 	for (int i = 0; i < g->ints.n; i++)
-		if (!op_int_known(m, op, g->ints.v[i], &os))
-			add_int(m, g->ints.v[i], op_name, &on);
+		if (!op_int_known(m, op, g->ints.v[i], &os, 32))
+			add_int(m, &m->mp->ints, g->ints.v[i], op_name, &on);
+	for (int i = 0; i < g->ints64.n; i++)
+		if (!op_int_known(m, op, g->ints64.v[i], &os, 64))
+			add_int(m, &m->mp->ints64, g->ints64.v[i], op_name, &on);
 }
 
 /* What op's kernel main takes for each of its kernel params: a tensor's

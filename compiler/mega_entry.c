@@ -227,6 +227,19 @@ int mega_entry_ltoir(Ctx *c, const MegaPlan *mp, const Placement *const *ps, int
 
 /* ------------------------------------------------------- the manifest */
 
+/* "key": [v's strings], when there are some */
+static void str_list_json(FILE *o, const char *key, const Vec *v)
+{
+	if (!v->n)
+		return;
+	fprintf(o, "  \"%s\": [", key);
+	for (int i = 0; i < v->n; i++) {
+		fputs(i ? ", " : "", o);
+		json_str(o, v->v[i]);
+	}
+	fputs("],\n", o);
+}
+
 int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const char *binary, FILE *o)
 {
 	fputs("{\n  \"plk_manifest\": 1,\n  \"kernel\": ", o);
@@ -241,14 +254,9 @@ int manifest_write_mega(Ctx *c, const MegaPlan *mp, const LinkResult *r, const c
 		json_str(o, binary);
 		fputs(",\n", o);
 	}
-	if (mp->ints.n) {   /* the i32 op params it computes from its scalars (mega.c, add_int) */
-		fputs("  \"int32\": [", o);
-		for (int i = 0; i < mp->ints.n; i++) {
-			fputs(i ? ", " : "", o);
-			json_str(o, mp->ints.v[i]);
-		}
-		fputs("],\n", o);
-	}
+	/* what it and its ops compute from its scalars in int, long long (mega.c, add_int) */
+	str_list_json(o, "int32", &mp->ints);
+	str_list_json(o, "int64", &mp->ints64);
 	fprintf(o, "  \"block\": [%d, 1, 1],\n  \"cluster\": [1, 1, 1],\n  \"dynamic_smem\": %u,\n  \"cooperative\": true,\n"
 	           "  \"grid\": { \"policy\": \"tiles\", \"tiles\": [[%lld, 1], [1, 1]] },\n  \"tensors\": [",
 	        mp->threads, mp->page_bytes, (long long)mp->blocks);

@@ -40,6 +40,16 @@ static void cexpr(FILE *o, const Graph *g, const Expr *e)
 		fputs("1", o);
 }
 
+/* kname's, each a long long */
+static void kname_ll(FILE *o, const Expr *n, const void *ud)
+{
+	switch (n->ref) {
+	case NAME_KPARAM: fprintf(o, "((long long)p%d)", n->ref_i); return;
+	case NAME_CONST: fprintf(o, "%lldLL", (long long)graph_constval(ud, n)); return;
+	case NAME_NONE: fputs(n->name, o); return;
+	}
+}
+
 /* value: base [+ rel * d] [+ the extra argument * step], into smem or not */
 static void abi_value(FILE *o, const AbiFn *f, const char *rel, int64_t base, int64_t d, int64_t step)
 {
@@ -195,7 +205,9 @@ static void param_args(FILE *o, const Graph *g, const GInst *in, const char *fir
 		const GBind *b = in->bind ? in->bind[i] : NULL;
 		int kp = b ? b->kparam : -1;
 		fputs(i ? ", " : first, o);
-		if (b && kp < 0 && b->expr)
+		if (b && kp < 0 && b->expr && b->bits == 64)
+			expr_print_c_ll(o, b->expr, kname_ll, knonneg, g);   /* in long long, as the glue (check_ints) */
+		else if (b && kp < 0 && b->expr)
 			cexpr(o, g, b->expr);
 		else if (pa->ty && pa->ty->k == TY_TENSORMAP)
 			fprintf(o, "&p%d", kp);

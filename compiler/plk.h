@@ -587,6 +587,10 @@ void names_print(FILE *o, const char *lead, const Vec *names);   /* Feature*: "L
  * else q + 1 when the remainder is nonzero and of y's sign. */
 void expr_print_c(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
                   const void *ud);
+/* the same in long long (an `i64` param's expression): each number a
+ * long long literal; name() prints each name as a long long too */
+void expr_print_c_ll(FILE *out, const Expr *e, NamePrint name, int (*nonneg)(const void *, const Expr *),
+                     const void *ud);
 
 /* -------------------------------------------------------------- stdlib
  * the .def files in stdlib/ are the one source of truth for dtypes, layouts and

@@ -163,10 +163,13 @@ typedef struct Scope { const char **names; const int64_t *vals; int n; const str
 int eval_expr(Ctx *c, const Expr *e, const Scope *s, int64_t *out);  /* 0 ok */
 int scope_lookup(const Scope *s, const char *name, int64_t *out);  /* 1: name in s (the innermost, last first) */
 int require_met(Ctx *c, const Require *r, const Scope *s);           /* 1 met, 0 not, -1 error (reported) */
-/* The first step of e (innermost first) whose value is past C's int, as
- * the kernel computes it, its value in *v (ceil_div's a + b - 1 too: *what
- * says which); NULL: every step fits, or an error (reported). */
-const Expr *expr_past_int32(Ctx *c, const Expr *e, const Scope *s, int64_t *v, const char **what);
+/* The first step of e (innermost first) whose value is past C's int of
+ * `bits` (32: int, 64: long long), as the kernel computes it: *what says
+ * what it is ("is 4294967296", "computes a + b - 1 = ..." for ceil_div's
+ * first step, "is past 64 bits"), *v its value where an int64_t holds
+ * it; NULL: every step fits, or an error (reported). */
+const Expr *expr_past(Ctx *c, const Expr *e, const Scope *s, int bits, int64_t *v, const char **what);
+const char *int_range(int bits);   /* "an int holds -2147483648 to 2147483647" (32), long long's (64) */
 const Expr *expr_find_name(const Expr *e, const char *name);       /* its first EX_NAME `name`, or NULL */
 void expr_names(Arena *a, const Expr *e, Vec *seen);   /* e's distinct names (const char *), in order, added */
 const char *scope_values(Arena *a, const Vec *names, const Scope *s);   /* "A = 1, B = 2": those with a value in s */
@@ -273,6 +276,8 @@ typedef struct MegaPlan {
 	                          * writes, per block and op it runs: wait, start, end (ns), SM */
 	Vec ints;                /* char*: the i32 op params' expressions over its scalars, in the
 	                          * manifest's syntax ("int32"), which the runtime checks */
+	Vec ints64;              /* char*: the same for 64 bits ("int64"): the i64 op params'
+	                          * expressions, the op kernels' own long long ones */
 } MegaPlan;
 int mega_order(Ctx *c, MegaPlan *mp);   /* mega_order.c: E0373-E0376, E0382, E0383; the order and waits */
 MegaPlan *mega_check(Ctx *c, const Program *p, const Mega *m, const ArchInfo *arch);

@@ -15,7 +15,9 @@ typedef struct E {
 	void *ctx;
 	char *err;
 	int failed;
-	int i32;      /* plk_expr_eval32: every value along the way fits C's int */
+	int bits;     /* the kernel's: 32 (plk_expr_eval32), every value along the way fits
+	               * C's int; 64 (plk_expr_eval64), ceil_div's a + b - 1 fits long long
+	               * too; 0: the host's own */
 } E;
 
 static int efail(E *e, const char *fmt, ...)
@@ -41,7 +43,7 @@ static void sp(E *e)
 
 static int ovf(E *e, const char *op)
 {
-	return efail(e, "integer overflow in '%s'", op);
+	return efail(e, "integer overflow: '%s' goes past 64 bits", op);
 }
 
 /* v, a value the kernel computes too: under plk_expr_eval32 it must fit
@@ -49,7 +51,7 @@ static int ovf(E *e, const char *op)
  * silently wrong kernel). */
 static int fits(E *e, int64_t v, const char *what)
 {
-	if (e->i32 && e->lookup && (v < INT32_MIN || v > INT32_MAX))
+	if (e->bits == 32 && e->lookup && (v < INT32_MIN || v > INT32_MAX))
 		return efail(e, "%s is %lld, past the kernel's 32-bit int", what, (long long)v);
 	return 0;
 }
@@ -83,7 +85,7 @@ static int call(E *e, const char *name, size_t len, int64_t *v, int depth)
 			return ovf(e, "ceil_div");
 		*v = a[0] / a[1] + (a[0] % a[1] != 0 && (a[0] < 0) == (a[1] < 0));
 		int64_t up;   /* the glue's form of sizes (graph_nonneg): a + b - 1 must fit too */
-		if (a[0] >= 0 && a[1] > 0 && e->i32 &&
+		if (a[0] >= 0 && a[1] > 0 && e->bits &&
 		    (__builtin_add_overflow(a[0], a[1] - 1, &up) ? ovf(e, "ceil_div") : fits(e, up, "ceil_div's a + b - 1")))
 			return -1;
 	} else if (len == 3 && !memcmp(name, "min", 3)) {
@@ -232,7 +234,13 @@ int plk_expr_eval(const char *s, plk_lookup lookup, void *ctx, int64_t *out, cha
 
 int plk_expr_eval32(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err)
 {
-	E e = { s, s, lookup, NULL, ctx, err, 0, 1 };
+	E e = { s, s, lookup, NULL, ctx, err, 0, 32 };
+	return run(&e, out);
+}
+
+int plk_expr_eval64(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err)
+{
+	E e = { s, s, lookup, NULL, ctx, err, 0, 64 };
 	return run(&e, out);
 }
 

@@ -572,20 +572,27 @@ static void int_name(void *ctx, const char *name, size_t len)
 		in->bad = name, in->badlen = len;
 }
 
-static int parse_ints(plk_manifest *m, const pj_val *l, char *err)
+static int parse_int_list(plk_manifest *m, const pj_val *l, const char *key, char ***out, int *n, char *err)
 {
-	if (get_strs(l, "int32", &m->ints, &m->nints, err))
+	if (get_strs(l, key, out, n, err))
 		return -1;
-	for (int i = 0; i < m->nints; i++) {
+	for (int i = 0; i < *n; i++) {
 		char e[PLK_ERRLEN];
 		IntNames in = { m, NULL, 0 };
-		if (plk_expr_names(m->ints[i], int_name, &in, e))
-			return mfail(err, "\"int32\"[%d]: %s", i, e);
+		if (plk_expr_names((*out)[i], int_name, &in, e))
+			return mfail(err, "\"%s\"[%d]: %s", key, i, e);
 		if (in.bad)
-			return mfail(err, "\"int32\"[%d] \"%s\" names '%.*s', neither a shape symbol nor an integer param", i,
-			             m->ints[i], (int)in.badlen, in.bad);
+			return mfail(err, "\"%s\"[%d] \"%s\" names '%.*s', neither a shape symbol nor an integer param", key,
+			             i, (*out)[i], (int)in.badlen, in.bad);
 	}
 	return 0;
+}
+
+/* "int32" and "int64" (long long) */
+static int parse_ints(plk_manifest *m, const pj_val *l, char *err)
+{
+	return parse_int_list(m, l, "int32", &m->ints, &m->nints, err) ||
+	       parse_int_list(m, l, "int64", &m->ints64, &m->nints64, err) ? -1 : 0;
 }
 
 /* The manifest r, or with kv the kernel variant kv of r: its own entry
@@ -735,6 +742,9 @@ void plk_manifest_free(plk_manifest *m)
 	for (int i = 0; i < m->nints; i++)
 		free(m->ints[i]);
 	free(m->ints);
+	for (int i = 0; i < m->nints64; i++)
+		free(m->ints64[i]);
+	free(m->ints64);
 	free(m);
 }
 

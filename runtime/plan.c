@@ -226,7 +226,7 @@ static void int_val(void *ctx, const char *name, size_t len)
 	}
 }
 
-static int int_fail(IntLook *il, const char *expr, const char *e, char *err)
+static int int_fail(IntLook *il, const char *expr, const char *e, char *err, int bits)
 {
 	size_t n = strlen(expr);   /* e is "in \"EXPR\": WHAT" (expr.c, efail) */
 	const char *what = !strncmp(e, "in \"", 4) && !strncmp(e + 4, expr, n) && !strncmp(e + 4 + n, "\": ", 3)
@@ -234,8 +234,8 @@ static int int_fail(IntLook *il, const char *expr, const char *e, char *err)
 	IntVals iv = { il, { 0 }, 0 };
 	char ne[PLK_ERRLEN];
 	(void)plk_expr_names(expr, int_val, &iv, ne);
-	return pfail(err, "kernel %s computes %s in 32-bit int, and here %s%s%s%s", il->m->entry, expr, what,
-	             iv.n ? " (" : "", iv.buf, iv.n ? ")" : "");
+	return pfail(err, "kernel %s computes %s in %s, and here %s%s%s%s", il->m->entry, expr,
+	             bits == 64 ? "64-bit long long" : "32-bit int", what, iv.n ? " (" : "", iv.buf, iv.n ? ")" : "");
 }
 
 int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
@@ -321,7 +321,12 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 	for (int i = 0; i < m->nints; i++) {   /* what else the kernel computes in its 32-bit int */
 		int64_t v;
 		if (plk_expr_eval32(m->ints[i], int_look, &il, &v, e))
-			return int_fail(&il, m->ints[i], e, err);
+			return int_fail(&il, m->ints[i], e, err, 32);
+	}
+	for (int i = 0; i < m->nints64; i++) {   /* and in its 64-bit long long */
+		int64_t v;
+		if (plk_expr_eval64(m->ints64[i], int_look, &il, &v, e))
+			return int_fail(&il, m->ints64[i], e, err, 64);
 	}
 	return 0;
 }

@@ -105,6 +105,9 @@ typedef struct plk_manifest {
 	 * one would not fit, as plk_work_items does the grid's counts */
 	char **ints;
 	int nints;
+	/* "int64": the same in C's long long (an i64 param's expression) */
+	char **ints64;
+	int nints64;
 } plk_manifest;
 
 /* manifest.c */
@@ -145,6 +148,9 @@ int plk_expr_eval(const char *s, plk_lookup lookup, void *ctx, int64_t *out, cha
  * and split, its workspace's counters): every value along the way must
  * fit the 32-bit int the glue computes it in, else an error. */
 int plk_expr_eval32(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err);
+/* ... and in the kernel's long long (an i64 param's expression): ceil_div's
+ * a + b - 1 must fit 64 bits too. */
+int plk_expr_eval64(const char *s, plk_lookup lookup, void *ctx, int64_t *out, char *err);
 /* Calls each(ctx, name, len) for every symbol in s; checks the syntax. */
 int plk_expr_names(const char *s, void (*each)(void *ctx, const char *name, size_t len),
                    void *ctx, char *err);

@@ -13,7 +13,8 @@
 # (gpu_python.py: the kernel from PLK_PY_KERNEL, else
 # .carry/python/gemm_swiglu.cubin that tests/runtime/gpu_prepare.sh links
 # on the build host, else linked here by build/plkc), the selects of
-# tests/gpu/gemm_auto_check.py (their cubins from gpu_prepare.sh) and, when available,
+# tests/gpu/gemm_auto_check.py (their cubins from gpu_prepare.sh), an i64
+# param's long long expression (tests/gpu/wide.py) and, when available,
 # compute-sanitizer: its API check on a load (no failing CUDA call) and
 # memcheck, racecheck and synccheck on plk-run.
 # PLK_KERNELS=DIR also runs plk-run --check on every plkc-linked
@@ -90,6 +91,15 @@ if [ -f .carry/python/gemm_auto.cubin ] && [ -f .carry/python/gemm_swiglu_auto.c
 	step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/gpu/gemm_auto_check.py .carry/python
 else
 	echo "== FAIL: gemm_auto_check.py has no cubins: run tests/runtime/gpu_prepare.sh on the build host (.carry/python)"
+	fail=1
+fi
+
+# An i64 param's bound expression computed in long long, and the runtime's
+# refusals past 64 and 32 bits (tests/cli/manifest_int64.plk, from gpu_prepare.sh).
+if [ -f .carry/python/wide.cubin ]; then
+	step env PLKRT_LIB="$W/rt/libplkrt.so" python3 tests/gpu/wide.py .carry/python/wide.cubin
+else
+	echo "== FAIL: wide.py has no cubin: run tests/runtime/gpu_prepare.sh on the build host (.carry/python)"
 	fail=1
 fi
 

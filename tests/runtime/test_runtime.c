@@ -673,6 +673,51 @@ static void test_ints(void)
 	plk_manifest_free(m);
 }
 
+/* What the kernel computes in long long ("int64": an i64 param's
+ * expression): past 32 bits is what it is for, past 64 refused. */
+static void test_ints64(void)
+{
+	char err[PLK_ERRLEN];
+	plk_manifest *m = mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [128],"
+	                         " \"int32\": [\"(M + K)\"], \"int64\": [\"((M * K) * 4)\", \"(Z * Z)\"],"
+	                         " \"tensors\": [{ \"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"] }],"
+	                         " \"params\": [{ \"name\": \"a\", \"kind\": \"ptr\", \"tensor\": \"A\" },"
+	                         " { \"name\": \"Z\", \"kind\": \"i64\" }] }", err);
+	CHECK(m != NULL);
+	if (!m) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK_EQ(m->nints, 1);
+	CHECK_EQ(m->nints64, 2);
+	plk_binding *b = plk_binding_new(m);
+	plk_plan *p = plk_plan_new(m);
+	CHECK_EQ(plk_binding_tensor(m, b, "A", 0x1000, (int64_t[]){ 1 << 20, 1 << 20 }, 2, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "Z", 3000000000LL, err), 0);   /* Z * Z = 9e18: fits */
+	CHECK_EQ(plk_resolve(m, b, p, err), 0);
+	CHECK_EQ(plk_binding_int(m, b, "Z", 1LL << 32, err), 0);
+	CHECK(plk_resolve(m, b, p, err) != 0);
+	CHECK_HAS(err, "kernel k computes (Z * Z) in 64-bit long long, and here integer overflow: '*' goes past 64 "
+	               "bits (Z = 4294967296)");
+	/* the kernel's ceil_div adds b - 1 first, in long long too; the host's
+	 * own evaluation is exact */
+	{
+		Env env = { { "M", "N", "K_dim" }, { INT64_MAX, 2, 64 } };
+		int64_t v = 0;
+		CHECK(plk_expr_eval64("ceil_div(M, N)", env_look, &env, &v, err) != 0);
+		CHECK_HAS(err, "integer overflow: 'ceil_div' goes past 64 bits");
+		CHECK_EQ(plk_expr_eval("ceil_div(M, N)", env_look, &env, &v, err), 0);
+		CHECK_EQ(v, INT64_MAX / 2 + 1);
+	}
+	plk_binding_free(b);
+	plk_plan_free(p);
+	/* a malformed list is refused as "int32"'s is */
+	CHECK(mparse("{\"plk_manifest\": 1, \"entry\": \"k\", \"block\": [1], \"params\": [], \"int64\": [\"(2 * q)\"]}",
+	             err) == NULL);
+	CHECK_HAS(err, "\"int64\"[0] \"(2 * q)\" names 'q', neither a shape symbol nor an integer param");
+	plk_manifest_free(m);
+}
+
 /* ----------------------------------------------------------------- grid */
 
 static void test_grid(void)
@@ -1267,6 +1312,7 @@ int main(int argc, char **argv)
 	test_resolve();
 	test_writer_forms();
 	test_ints();
+	test_ints64();
 	test_grid();
 	test_variants();
 	test_kernel_variants();

@@ -8,7 +8,7 @@ B=${1:-build}
 if ! nvidia-smi -L >/dev/null 2>&1; then
 	echo "no GPU here: skipped bench/gpu_run.sh (tests/link/gpu_run.sh, tests/runtime/gpu_all.sh:" \
 	     "gpu_runtime.py, gpu_threads.py (4 threads x own stream x 200 calls), gpu_python.py" \
-	     "(pipelink custom op: torch.compile fullgraph, CUDA graph replay), compute-sanitizer API check" \
+	     "(pipelink custom op: torch.compile fullgraph, CUDA graph replay), wide.py (i64 params), compute-sanitizer API check" \
 	     "and memcheck/racecheck/synccheck; bench/linked_bench.py) and bench/gpu_lanes.sh (3 and 4" \
 	     "pingpong lanes, sm_80 lanes); and, each after its prepare step on the build host:" \
 	     "tests/gpu/mega_gpu.sh (megakernels: mega_chain.py, llama_decode.py, compute-sanitizer)," \

@@ -135,6 +135,39 @@ int main(void)
 		fclose(o);
 		CHECK_STR(txt, "(x / 64 + (x % 64 != 0 && (x < 0) == (64 < 0)))");
 		free(txt);
+		/* in long long (an i64 param's): every number a long long literal,
+		 * so that 3000000000 * 2 is not computed in int */
+		txt = NULL;
+		o = open_memstream(&txt, &n);
+		expr_print_c_ll(o, bin('*', bin('*', num(3000000000LL), num(2)), call("ceil_div", name("x"), num(-64))),
+		                print_name_p, all_nonneg, NULL);
+		fclose(o);
+		CHECK_STR(txt, "((3000000000LL * 2LL) * (((x) + ((-64LL)) - 1) / ((-64LL))))");
+		free(txt);
+	}
+
+	/* expr_past: the first step past the width, innermost first */
+	{
+		int64_t v = 0;
+		const char *what = NULL;
+		const Expr *e4g = bin('/', bin('*', num(4), num(1073741824)), num(8));
+		CHECK(expr_past(&c, e4g, NULL, 32, &v, &what) == e4g->a);
+		CHECK_EQ_INT(v, 4294967296LL);
+		CHECK_STR(what, "is 4294967296");
+		CHECK(expr_past(&c, e4g, NULL, 64, &v, &what) == NULL);   /* fits in long long */
+		const Expr *cd32 = call("ceil_div", num(INT32_MAX), num(64));
+		CHECK(expr_past(&c, cd32, NULL, 32, &v, &what) == cd32);
+		CHECK_STR(what, "computes a + b - 1 = 2147483710");
+		const Expr *cd = call("ceil_div", num(INT64_MAX), num(2));
+		CHECK(expr_past(&c, cd, NULL, 64, &v, &what) == cd);   /* its a + b - 1 */
+		CHECK_STR(what, "computes a + b - 1, past 64 bits");
+		before = c.nerrors;   /* a step past 64 bits: found, not reported as eval's E0322 */
+		const Expr *twice = bin('+', num(1), bin('*', num(INT64_MAX), num(2)));
+		CHECK(expr_past(&c, twice, NULL, 64, &v, &what) == twice->b);
+		CHECK_STR(what, "is past 64 bits");
+		CHECK(expr_past(&c, twice, NULL, 32, &v, &what) == twice->b->a);   /* the number itself */
+		CHECK(expr_past(&c, bin('*', num(-1), num(INT64_MIN)), NULL, 64, &v, &what) != NULL);
+		CHECK_EQ_INT(c.nerrors, before);
 	}
 
 	/* ceil_div rounds toward +inf whatever the signs; a function's name

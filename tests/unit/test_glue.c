@@ -196,6 +196,16 @@ static void test_expr_ir(void)
 		if (LLVMIsAConstantInt(v))
 			CHECK_EQ_INT(LLVMConstIntGetSExtValue(v), cases[i][2]);
 	}
+	/* an i64 param's expression in long long: 3000000000 * 2 whole, where
+	 * in int it would be past 32 bits */
+	g.i64 = LLVMInt64TypeInContext(g.cx);
+	Expr big = { .k = EX_NUM, .num = 3000000000LL }, two = { .k = EX_NUM, .num = 2 };
+	Expr mul = { .k = EX_BIN, .op = '*', .a = &big, .b = &two };
+	LLVMValueRef w = glue_expr_ir_t(&g, &mul, g.i64);
+	CHECK(LLVMTypeOf(w) == g.i64);
+	CHECK(LLVMIsAConstantInt(w) != NULL);
+	if (LLVMIsAConstantInt(w))
+		CHECK_EQ_INT(LLVMConstIntGetSExtValue(w), 6000000000LL);
 	CHECK_EQ_INT(g.err, 0);
 	LLVMDisposeBuilder(g.b);
 	LLVMDisposeModule(g.m);
