@@ -55,8 +55,9 @@ manifest)
 		-Iruntime -I"$CUDA_HOME/include" -o $B/fuzz_manifest tests/fuzz/fuzz_manifest.c \
 		runtime/json.c runtime/expr.c runtime/manifest.c runtime/plan.c
 	cp tests/runtime/*.manifest.json $B/mancorpus/
-	if [ -x build/plkc ]; then   # the manifests of the examples, selects and megakernels among them
-		for f in examples/*.plk; do
+	if [ -x build/plkc ]; then   # the manifests of the examples (selects and megakernels among them), and
+	                             # the int32 and int64 lists' tests
+		for f in examples/*.plk tests/cli/manifest_int*.plk tests/cli/mega_manifest_int*.plk; do
 			build/plkc "$f" -arch sm_90a --emit=manifest -o "$B/mancorpus/$(basename "$f" .plk).json" 2>/dev/null || true
 		done
 	fi
