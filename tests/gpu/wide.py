@@ -33,7 +33,7 @@ for M, N in ((3, 5), (32768, 32768), (65535, 65537), (2000000000, 3), (-40000, 7
     fails += not ok
     print(f"{'ok  ' if ok else 'FAIL'}  M={M} N={N}: {got}{'' if ok else f' (want {want})'}")
 
-for M, N, what in ((2**31 - 1, 2**31 - 1, "64-bit long long"), (2**30, 2**30, "32-bit int")):
+for M, N, what in ((-2**31, 2**31 - 1, "64-bit long long"), (2**30, 2**30, "32-bit int")):
     try:
         put(M, N)
         print(f"FAIL  M={M} N={N}: launched; want a refusal ({what})")
