@@ -568,9 +568,11 @@ oargs_opt
 	| oargs
 	;
 
-oargs
+oargs   /* recovery as args' */
 	: oarg { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
 	| oargs ',' oarg { $$ = $1; vec_push(A, &$$, $3); }
+	| error { memset(&$$, 0, sizeof $$); }
+	| oargs ',' error { $$ = $1; }
 	;
 
 /* oarg = IDENT "=" expr | IDENT "=" IDENT "[" expr "]" . */
@@ -656,9 +658,13 @@ args_opt
 	| args
 	;
 
+/* Recovery: a bad argument is skipped up to the `,` or the bracket that
+ * ends it, so the arguments after it parse as themselves. */
 args
 	: arg { memset(&$$, 0, sizeof $$); vec_push(A, &$$, $1); }
 	| args ',' arg { $$ = $1; vec_push(A, &$$, $3); }
+	| error { memset(&$$, 0, sizeof $$); }
+	| args ',' error { $$ = $1; }
 	;
 
 /* arg = IDENT "=" expr . */
