@@ -958,3 +958,15 @@ SETS["split_wait"] = [SETS["skinny_split"][i] for i in (0, 1, 4, 5)]
 SETS["swiglu_skinny_bk"] = [SWIGLU_SK] + [_skinny128(SWIGLU_SK, "swiglu_sk", SWIGLU_SKINNY_GRID, f) for f in (
     ("64_bk256", "const BM = 64, BN = 16, BK = 256", None, "[stages = 4, pingpong = 2]", False),
     ("64_bk256s5", "const BM = 64, BN = 16, BK = 256", None, "[stages = 5, pingpong = 2]", False))]
+
+# The skinny tiles with stream-K as it is since 2026-12-04 (the full
+# rounds of tiles whole, only the last round's K tiles shared out:
+# 2026-12-03-skinny-stream-k.md streamed every tile): swiglu_skinny's
+# 448 tiles at N = 14336 are 3.39 rounds of 132, so 52 blocks stream the
+# last round alone. Stream-K takes no pingpong lanes: one consumer
+# warpgroup, the ring 8 or 10 stages deep (12 do not fit: E0401).
+SK_AUTO = [("auto", "[stages = 8]"), ("auto10", "[stages = 10]")]
+SETS["skinny_stream"] = [SWIGLU_SK] + [dict(SWIGLU_SK, name="swiglu_sk_" + s, edit=[
+    (SKINNY_RING, ring), (SWIGLU_SKINNY_GRID, SWIGLU_SKINNY_GRID + ", split(auto)")]) for s, ring in SK_AUTO] + \
+    [GEMM_SK] + [dict(GEMM_SK, name="skinny16_" + s, edit=[
+        (SKINNY_RING, ring), (SKINNY_GRID, SKINNY_GRID + ", split(auto)")]) for s, ring in SK_AUTO]
