@@ -206,24 +206,31 @@ static int int_look(void *ctx, const char *name, size_t len, int64_t *v)
 /* "kernel k computes EXPR in 32-bit int, and here WHAT (A = 1, B = 2)":
  * the evaluator's message without its "in EXPR: ", then each name's
  * value, once. */
-typedef struct IntVals { IntLook *il; char buf[160]; size_t n; } IntVals;
+typedef struct IntVals {
+	IntLook *il;
+	struct { const char *s; size_t len; } seen[16];   /* the names listed: slices of EXPR */
+	int nseen;
+	char buf[160];
+	size_t n;
+} IntVals;
 
 static void int_val(void *ctx, const char *name, size_t len)
 {
 	IntVals *iv = ctx;
 	int64_t v;
-	char item[96];
-	if (int_look(iv->il, name, len, &v))
+	for (int i = 0; i < iv->nseen; i++)
+		if (iv->seen[i].len == len && !memcmp(iv->seen[i].s, name, len))
+			return;
+	if (iv->nseen == (int)(sizeof iv->seen / sizeof iv->seen[0]) || int_look(iv->il, name, len, &v))
 		return;
-	/* ", NAME = " is in the list when NAME is, or it leads it */
-	int k = snprintf(item, sizeof item, ", %.*s = ", (int)len, name);
-	if (k <= 0 || strstr(iv->buf, item) || !strncmp(iv->buf, item + 2, (size_t)k - 2))
-		return;
-	k = snprintf(item, sizeof item, "%s%.*s = %lld", iv->n ? ", " : "", (int)len, name, (long long)v);
-	if (k > 0 && iv->n + (size_t)k < sizeof iv->buf) {
-		memcpy(iv->buf + iv->n, item, (size_t)k + 1);
+	iv->seen[iv->nseen].s = name;
+	iv->seen[iv->nseen++].len = len;
+	int k = snprintf(iv->buf + iv->n, sizeof iv->buf - iv->n, "%s%.*s = %lld", iv->n ? ", " : "", (int)len, name,
+	                 (long long)v);
+	if (k > 0 && iv->n + (size_t)k < sizeof iv->buf)
 		iv->n += (size_t)k;
-	}
+	else
+		iv->buf[iv->n] = 0;   /* what does not fit is left out whole */
 }
 
 static int int_fail(IntLook *il, const char *expr, const char *e, char *err, int bits)
@@ -231,7 +238,7 @@ static int int_fail(IntLook *il, const char *expr, const char *e, char *err, int
 	size_t n = strlen(expr);   /* e is "in \"EXPR\": WHAT" (expr.c, efail) */
 	const char *what = !strncmp(e, "in \"", 4) && !strncmp(e + 4, expr, n) && !strncmp(e + 4 + n, "\": ", 3)
 	                 ? e + 4 + n + 3 : e;
-	IntVals iv = { il, { 0 }, 0 };
+	IntVals iv = { .il = il };
 	char ne[PLK_ERRLEN];
 	(void)plk_expr_names(expr, int_val, &iv, ne);
 	return pfail(err, "kernel %s computes %s in %s, and here %s%s%s%s", il->m->entry, expr,
