@@ -10,6 +10,7 @@
 #   bash tests/gpu/mega_prepare.sh [OUT]       (default .carry/mega)
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-.carry/mega}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 1   # absolute: the recipe below names the object by it
 PLKC=${PLKC:-$PWD/build/plkc}
 src=tests/gpu/mega/chain.plk
 for size in "small 2 256 512" "l4 4 2048 8192" "l16 16 2048 8192"; do
@@ -53,7 +54,7 @@ CUTE=$(python3 -c 'import cutlass_library, os; print(os.path.join(os.path.dirnam
 mkdir -p "$OUT/llama_kv2048_cute" || exit 1
 "$PLKC" -c components/decode/attn_decode_cute.plk -I "$CUTE" -arch sm_90a -o "$OUT/attn_decode_cute.o" || exit 1
 sed -e 's|^  run = attn_decode(q = Q|  run = attn_decode_cute(q = Q|' \
-	-e "s|^use \"../components/decode/attn_decode.plk\"|use object \"$PWD/$OUT/attn_decode_cute.o\"|" "$ex" >examples/.llama_cute.plk
+	-e "s|^use \"../components/decode/attn_decode.plk\"|use object \"$OUT/attn_decode_cute.o\"|" "$ex" >examples/.llama_cute.plk
 "$PLKC" examples/.llama_cute.plk -arch sm_90a -o "$OUT/llama_kv2048_cute/llama_decode.cubin"
 rc=$?
 rm -f examples/.llama_cute.plk "$OUT/attn_decode_cute.o" "$OUT/attn_decode_cute.plk.h"
