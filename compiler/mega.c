@@ -676,17 +676,15 @@ static void add_int(M *m, Vec *v, const Expr *e, NamePrint name, const void *ud)
 }
 
 /* 1: every name of e has a value in s. */
-static int names_known(const Expr *e, const Scope *s)
+static int names_known(M *m, const Expr *e, const Scope *s)
 {
+	Vec ns = { 0 };
 	int64_t v;
-	if (!e)
-		return 1;
-	if (e->k == EX_NAME)
-		return scope_lookup(s, e->name, &v);
-	for (int i = 0; i < e->args.n; i++)
-		if (!names_known(e->args.v[i], s))
+	expr_names(AR(m), e, &ns);
+	for (int i = 0; i < ns.n; i++)
+		if (!scope_lookup(s, ns.v[i], &v))
 			return 0;
-	return names_known(e->a, s) && names_known(e->b, s);
+	return 1;
 }
 
 /* What the op's kernel's names are at this op, where known at link time:
@@ -706,7 +704,7 @@ static Scope op_values(M *m, const Graph *g, const Dims *dims, const KParam **sk
 				names[k] = kp->name, vals[k++] = dims->vals[j];
 	}
 	for (int j = 0; j < ns && k < n; j++)
-		if (sval[j] && names_known(sval[j], s) && !eval_expr(m->c, sval[j], s, &vals[k]))
+		if (sval[j] && names_known(m, sval[j], s) && !eval_expr(m->c, sval[j], s, &vals[k]))
 			names[k++] = sk[j]->name;
 	return (Scope){ names, vals, k, NULL };
 }
@@ -720,7 +718,7 @@ static int op_int_known(M *m, const MOp *op, const Expr *e, const Scope *os, int
 	int64_t v;
 	const char *what;
 	const Expr *bad;
-	if (!names_known(e, os))
+	if (!names_known(m, e, os))
 		return 0;
 	if ((bad = expr_past(m->c, e, os, bits, &v, &what))) {
 		char *txt = NULL;

@@ -245,6 +245,19 @@ static int int_fail(IntLook *il, const char *expr, const char *e, char *err, int
 	             bits == 64 ? "64-bit long long" : "32-bit int", what, iv.n ? " (" : "", iv.buf, iv.n ? ")" : "");
 }
 
+/* Each of xs as the kernel computes it, in its int of `bits` (32, 64):
+ * 0 when every value along the way fits, else int_fail's refusal. */
+static int ints_fit(IntLook *il, char *const *xs, int n, int bits, char *err)
+{
+	char e[PLK_ERRLEN];
+	for (int i = 0; i < n; i++) {
+		int64_t v;
+		if ((bits == 64 ? plk_expr_eval64 : plk_expr_eval32)(xs[i], int_look, il, &v, e))
+			return int_fail(il, xs[i], e, err, bits);
+	}
+	return 0;
+}
+
 int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *err)
 {
 	char e[PLK_ERRLEN];
@@ -325,17 +338,8 @@ int plk_resolve(const plk_manifest *m, const plk_binding *b, plk_plan *p, char *
 		}
 	}
 	IntLook il = { m, p };
-	for (int i = 0; i < m->nints; i++) {   /* what else the kernel computes in its 32-bit int */
-		int64_t v;
-		if (plk_expr_eval32(m->ints[i], int_look, &il, &v, e))
-			return int_fail(&il, m->ints[i], e, err, 32);
-	}
-	for (int i = 0; i < m->nints64; i++) {   /* and in its 64-bit long long */
-		int64_t v;
-		if (plk_expr_eval64(m->ints64[i], int_look, &il, &v, e))
-			return int_fail(&il, m->ints64[i], e, err, 64);
-	}
-	return 0;
+	/* what else the kernel computes in its 32-bit int, and in its long long */
+	return ints_fit(&il, m->ints, m->nints, 32, err) || ints_fit(&il, m->ints64, m->nints64, 64, err) ? -1 : 0;
 }
 
 int plk_work_items(const plk_manifest *m, const int64_t *sym, int64_t *work, char *err)
