@@ -30,6 +30,9 @@ def main():
     ap.add_argument("--dir", default=".carry/bench")
     ap.add_argument("--iters", type=int, default=300)
     ap.add_argument("--out")
+    ap.add_argument("--cold", action="store_true", help="GEMM and SwiGLU: each launch on the next of several "
+                    "copies of the weights (linked_bench.cold), as the shape suite times; for kernels whose L2 "
+                    "hints differ, a warm A/B times what their last launches left in L2")
     ap.add_argument("pairs", nargs="+")
     args = ap.parse_args()
     cfgs = {c["name"]: c for c in json.load(open(os.path.join(args.dir, "configs.json")))}
@@ -60,13 +63,17 @@ def main():
                 errs.append(lb.rel_err(out, ref))
             ok = all(e < lb.TOL for e in errs)
             fails += not ok
-            t_a, t_b, t_base = lb.bench([lambda: ka(**bind, **dims), lambda: kb(**bind, **dims), base], args.iters)
+            fa, fb = (lambda: ka(**bind, **dims)), (lambda: kb(**bind, **dims))
+            if args.cold:
+                ours, base, _ = lb.cold(ca["kind"], bind, N)
+                fa, fb = (lambda: ours(ka, **dims)), (lambda: ours(kb, **dims))
+            t_a, t_b, t_base = lb.bench([fa, fb, base], args.iters)
             row = "| %s | %s | %dx%dx%d | %.2e / %.2e %s | %.4f | %.4f | %.3f | %.4f | %.3f | %.3f |" % (
                 a, b, M, N, K, errs[0], errs[1], "ok" if ok else "FAIL", t_a, t_b, t_a / t_b, t_base,
                 t_base / t_a, t_base / t_b)
             print(row, flush=True)
             rows.append(row)
-            del bind, out, ref
+            del bind, out, ref, base, fa, fb
             torch.cuda.empty_cache()
         ka.close()
         kb.close()

@@ -121,6 +121,45 @@ def problem(kind, M, N, K, gen):
     return dict(A=a, W=w_il, Y=y), y, ref, base, 2.0 * M * 2 * N * K
 
 
+def cold(kind, bind, N, floor=400e6):
+    """Cold-L2 launches of a GEMM or GEMM + SwiGLU problem (problem()'s
+    bind): (ours, base), where ours(k, **dims) launches k and base() the
+    baseline, each on the next of R copies of the weights (one counter for
+    both), R such that at least `floor` bytes of other copies stream
+    through L2 between two reads of one copy. A benchmark that reads the
+    same weights every launch leaves some of them in L2 for the next (50 MB
+    on an H100 or H200): more the more a kernel's L2 hints keep them, which
+    a model, each layer reading its own weights once a step, never sees
+    (bench/results/2026-12-06-l2-evict-first.md)."""
+    name = "B" if kind == "gemm" else "W"
+    w = bind[name]
+    R = max(3, math.ceil(floor / (w.numel() * w.element_size())) + 1)
+    if kind == "gemm":
+        bw = w
+    else:   # the baseline's [gate; up] from the interleaved W (8 rows of each in turn)
+        K = w.shape[1]
+        il = w.view(N // 8, 2, 8, K)
+        bw = torch.cat([il[:, 0].reshape(N, K), il[:, 1].reshape(N, K)], 0)
+    ours_w = [w] + [w.clone() for _ in range(R - 1)]
+    base_w = [bw] + [bw.clone() for _ in range(R - 1)]
+    a = bind["A"]
+    h = torch.empty(a.shape[0], bw.shape[0], device=a.device, dtype=a.dtype)
+    turn = [0]
+
+    def step():
+        turn[0] = (turn[0] + 1) % R
+        return turn[0]
+
+    def ours(k, **dims):
+        k(**dict(bind, **{name: ours_w[step()]}), **dims)
+
+    def base():
+        y = torch.matmul(a, base_w[step()].t(), out=h)
+        if kind != "gemm":
+            _act(y, N)
+    return ours, base, R
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=".carry/bench")

@@ -7,7 +7,12 @@ each configuration's time over the baseline's, timed interleaved in one
 process (linked_bench.bench: medians, fresh random order every round),
 after each output was checked against the fp32 reference on a NaN-poisoned
 buffer. The best configuration of each row is the tuning table a `select`
-rule is written from.
+rule is written from. The weights are cold in L2: each launch reads the
+next of several copies (linked_bench.cold), since a kernel whose L2
+hints keep some of them for its next launch on the same weights would be
+timed faster than a model, whose layers read theirs once a step, ever
+runs it (bench/results/2026-12-06-l2-evict-first.md; `--warm` times the
+old way).
 
     python3 bench/prepare.py --set shape_suite --out .carry/shapes --repeat 1   # build host
     python3 bench/shape_suite.py --dir .carry/shapes [--out results.md]         # GPU host
@@ -26,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 import plkrt  # noqa: E402
-from linked_bench import TOL, bench, problem, rel_err  # noqa: E402
+from linked_bench import TOL, bench, cold, finish, problem, rel_err  # noqa: E402
 
 # the SwiGLU baseline compiles once a shape (dynamic=False): past dynamo's
 # recompile limit (8) it would silently run eagerly, a weak baseline
@@ -56,6 +61,10 @@ def main():
     ap.add_argument("--min-s", type=float, default=0.25, help="seconds of each kernel timed, at least")
     ap.add_argument("--out")
     ap.add_argument("--only", choices=("gemm", "swiglu"), help="one kind of the two")
+    ap.add_argument("--warm", action="store_true", help="every launch on the same weights, so that a kernel "
+                    "finds in L2 what its last launch left there (the suite's way before 2026-12-06); by "
+                    "default each launch takes the next of several copies (linked_bench.cold), every kernel "
+                    "and the baseline alike")
     ap.add_argument("--force", default="", help="variants to time forced too, as columns of their own: "
                     "a,b,... (a tuning run: the rule's table)")
     args = ap.parse_args()
@@ -91,6 +100,8 @@ def main():
             # whose rows are not a multiple of 16 bytes) is refused by the
             # runtime, and the row says so
             dims = {"N": N} if kind == "swiglu" else {}
+            if not args.warm:
+                ours, base, _ = cold(kind, bind, N)
             runs, cells, good = [], [], []
             for name, k in ks:
                 if name.startswith("=") and M > 1000 and N % 8 == 0:   # forced: the small and odd shapes only
@@ -109,7 +120,7 @@ def main():
                     continue
                 e = rel_err(out, ref)
                 fails += not e < TOL
-                runs.append(lambda k=k: k(**bind, **dims))
+                runs.append(lambda k=k: k(**bind, **dims) if args.warm else ours(k, **dims))
                 cells.append("" if e < TOL else "FAIL %.1e " % e)
                 good.append(e < TOL)
             ts = bench([r for r in runs if r] + [base], args.iters, min_s=args.min_s)
@@ -128,7 +139,7 @@ def main():
                                                            best[1], best[0])
             print(row, flush=True)
             rows.append(row)
-            del bind, out, ref
+            del bind, out, ref, base, runs
             torch.cuda.empty_cache()
         # each configuration as linked (a select: its rule's picks), then
         # the best column of each row (forced variants included: what a
@@ -148,13 +159,11 @@ def main():
         text.append("\n".join(head + rows) + "\n\n" + summary + "\n")
         for _, k in ks:
             k.close()
-    doc = "device: %s (%d SMs), torch %s, %s; medians, at least %d launches and %.2f s of each kernel\n\n%s" % (
-        dev, sms, torch.__version__, stamp, args.iters, args.min_s, "\n".join(text))
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(doc)
-    print("FAILURES: %d" % fails if fails else "all correct")
-    return 1 if fails else 0
+    doc = "device: %s (%d SMs), torch %s, %s; medians, at least %d launches and %.2f s of each kernel%s\n\n%s" % (
+        dev, sms, torch.__version__, stamp, args.iters, args.min_s,
+        "; weights warm in L2 (the same every launch)" if args.warm else
+        "; weights cold in L2 (each launch on the next of several copies)", "\n".join(text))
+    return finish(doc, args.out, fails)
 
 
 if __name__ == "__main__":
