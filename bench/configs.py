@@ -674,9 +674,9 @@ SETS["wave_quads"] = [
     _auto("gemm_wide_mc", QUAD_SHAPES),
     _auto("gemm_wide_mc", QUAD_SHAPES, "gemm_wide_q", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4"), QUAD]),
     _auto("gemm_n224", QUAD_SHAPES, "gemm_n224_q",
-          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG\n  grid persistent, "
+          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
-            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4\n  grid persistent, "
+            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, MCAST = 4\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 2)")]),
 ]
 
@@ -764,9 +764,9 @@ SETS["misaligned_fours"] = [
     _auto("gemm_wide_mc", MIS_FOURS, "gemm_wide_f4", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4, BWAYS = 4"),
                                                       FOUR]),
     _auto("gemm_n224", MIS_FOURS, "gemm_n224_f4",
-          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG\n  grid persistent, "
+          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
-            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, MCAST = 4, BWAYS = 4\n  grid persistent, "
+            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, MCAST = 4, BWAYS = 4\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(4, 1)")]),
     _auto("gemm_pp", MIS_FOURS, "gemm_pp_f4",
           [(PP_MC[0][0], PP_MC[0][1].replace("MCAST = 2", "MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
@@ -970,3 +970,19 @@ SETS["skinny_stream"] = [SWIGLU_SK] + [dict(SWIGLU_SK, name="swiglu_sk_" + s, ed
     (SKINNY_RING, ring), (SWIGLU_SKINNY_GRID, SWIGLU_SKINNY_GRID + ", split(auto)")]) for s, ring in SK_AUTO] + \
     [GEMM_SK] + [dict(GEMM_SK, name="skinny16_" + s, edit=[
         (SKINNY_RING, ring), (SKINNY_GRID, SKINNY_GRID + ", split(auto)")]) for s, ring in SK_AUTO]
+
+# L2 eviction hints on the TMA loads (tma_load_ab's AHINT, BHINT: 1
+# evict_first, 2 evict_last): at a decode-sized M the weights are read
+# once and the activations by every tile (swiglu_skinny's L2 hit rate is
+# 30% under ncu, A's 128 KB read again for each of 448 tiles). The
+# skinny tiles load W as `a`; the 64-row tiles of gemm_auto load it as `b`.
+SMALL_WG = "const WG = 1, WARPS = 4 * WG, CH = 64, TURN = 2"
+SMALL_SHAPES = [(64, 14336, 4096), (128, 14336, 4096), (64, 4096, 14336), (128, 6144, 4096)]
+GEMM_SMALL = dict(name="small", recipe="examples/gemm_auto.plk", arch="sm_90a", kind="gemm", shapes=SMALL_SHAPES,
+                  kernel="gemm_small")
+SETS["l2_hint"] = [SWIGLU_SK] + [dict(SWIGLU_SK, name="swiglu_sk_" + s, edit=[(SKINNY_WG, SKINNY_WG + h)])
+                                 for s, h in (("wf", ", AHINT = 1"), ("wfal", ", AHINT = 1, BHINT = 2"))] + \
+    [GEMM_SK] + [dict(GEMM_SK, name="skinny16_" + s, edit=[(SKINNY_WG, SKINNY_WG + h)])
+                 for s, h in (("wf", ", AHINT = 1"), ("wfal", ", AHINT = 1, BHINT = 2"))] + \
+    [GEMM_SMALL] + [dict(GEMM_SMALL, name="small_" + s, edit=[(SMALL_WG, SMALL_WG + h)])
+                    for s, h in (("wf", ", BHINT = 1"), ("wfal", ", BHINT = 1, AHINT = 2"))]

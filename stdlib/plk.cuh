@@ -337,6 +337,42 @@ __device__ __forceinline__ void plk_tma_load_2d_mcast(void *dst, const void *tma
 	               "r"(c0), "r"(c1), "h"(mask) : "memory");
 }
 
+/* An L2 eviction policy for the cache hint of the loads below, by kind:
+ * PLK_L2_FIRST for bytes read once (the weights a decode-sized M
+ * streams), PLK_L2_LAST for bytes every tile reads again (that M's
+ * activations), PLK_L2_NORMAL for neither (no hint at all). */
+enum { PLK_L2_NORMAL = 0, PLK_L2_FIRST = 1, PLK_L2_LAST = 2 };
+
+__device__ __forceinline__ uint64_t plk_l2_policy(int kind)
+{
+	uint64_t p = 0;
+	if (kind == PLK_L2_FIRST)
+		asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+	else if (kind == PLK_L2_LAST)
+		asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+	return p;
+}
+
+/* plk_tma_load_2d and plk_tma_load_2d_mcast with an L2 policy from
+ * plk_l2_policy (not PLK_L2_NORMAL's 0: call those instead). */
+__device__ __forceinline__ void plk_tma_load_2d_hint(void *dst, const void *tmap, void *bar,
+                                                     int c0, int c1, uint64_t policy)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+	             " [%0], [%1, {%3, %4}], [%2], %5;"
+	             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
+	               "r"(c0), "r"(c1), "l"(policy) : "memory");
+}
+
+__device__ __forceinline__ void plk_tma_load_2d_mcast_hint(void *dst, const void *tmap, void *bar,
+                                                           int c0, int c1, uint16_t mask, uint64_t policy)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             ".multicast::cluster.L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5, %6;"
+	             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
+	               "r"(c0), "r"(c1), "h"(mask), "l"(policy) : "memory");
+}
+
 /* ---- Clusters (sm_90): a CTA's rank, remote mbarrier arrivals, the
  * cluster-wide barrier. A 1-D cluster of the grid's x dimension holds
  * blocks [c * X, c * X + X), so rank == blockIdx.x % X. */

@@ -35,6 +35,10 @@
  * rows are no whole 128-byte lines each B row is the costly request
  * (bench/results/2026-12-03-gemm-k-sweep.md).
  *
+ * AHINT, BHINT: each operand's L2 eviction hint (PLK_L2_NORMAL, _FIRST,
+ * _LAST: plk.cuh): at a decode-sized M the weights are read once and the
+ * activations by every tile.
+ *
  * Like every component source it may be included into one unit with others
  * (the monolithic build): everything but the entry and its guarded header
  * is local to it.
@@ -69,6 +73,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	/* A's rows may come from another GPU (an all-gather's comm stage):
 	 * wait for them; unconnected, the default returns at once */
 	plk_tile_ready(inst, TMA_LOAD_AB_PORT_READY, ready, tile_m * BM, BM);
+	static_assert(AHINT >= 0 && AHINT <= 2 && BHINT >= 0 && BHINT <= 2, "AHINT, BHINT: PLK_L2_NORMAL, _FIRST or _LAST");
+	const uint64_t apol = plk_l2_policy(AHINT), bpol = plk_l2_policy(BHINT);
+	(void)apol, (void)bpol;
 	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
@@ -82,8 +89,14 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 #pragma unroll
 			for (int c = 0; c < BOXES; c++) {
 #if MCAST == 1
-				plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
-				plk_tma_load_2d(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN);
+				if constexpr (AHINT != PLK_L2_NORMAL)
+					plk_tma_load_2d_hint(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
+				else
+					plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
+				if constexpr (BHINT != PLK_L2_NORMAL)
+					plk_tma_load_2d_hint(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN, bpol);
+				else
+					plk_tma_load_2d(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN);
 #else
 				/* this CTA's rows of box c (the tensormaps' boxes are
 				 * BN / MB and BM / MA rows), to the same offset of its
@@ -92,14 +105,25 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 				const unsigned r = plk_cluster_ctarank(), x = r % MB, y = r / MB;
 				if constexpr (MA == 2) {
 					constexpr int AROWS = BM / MA;
-					plk_tma_load_2d_mcast(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
-					                      tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x));
+					void *da = sa + c * A_BOX + y * (AROWS * 128);
+					const int ra = tile_m * BM + (int)y * AROWS;
+					if constexpr (AHINT != PLK_L2_NORMAL)
+						plk_tma_load_2d_mcast_hint(da, a, full, k * BK + c * 64, ra, (uint16_t)(5u << x), apol);
+					else
+						plk_tma_load_2d_mcast(da, a, full, k * BK + c * 64, ra, (uint16_t)(5u << x));
+				} else if constexpr (AHINT != PLK_L2_NORMAL) {
+					plk_tma_load_2d_hint(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
 				} else {
 					plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
 				}
 				constexpr int BROWS = BN / MB;
-				plk_tma_load_2d_mcast(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
-				                      tile_n * BN + (int)x * BROWS, (uint16_t)(((1u << MB) - 1) << (MB * y)));
+				void *db = sb + c * B_BOX + x * (BROWS * 128);
+				const int rb = tile_n * BN + (int)x * BROWS;
+				const uint16_t mb = (uint16_t)(((1u << MB) - 1) << (MB * y));
+				if constexpr (BHINT != PLK_L2_NORMAL)
+					plk_tma_load_2d_mcast_hint(db, b, full, k * BK + c * 64, rb, mb, bpol);
+				else
+					plk_tma_load_2d_mcast(db, b, full, k * BK + c * 64, rb, mb);
 #endif
 			}
 		}

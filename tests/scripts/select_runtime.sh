@@ -72,7 +72,11 @@ expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_n192 of gemm_auto"
 expect "3000x3000x3000" "$(run 3000 3000 3000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120"
 expect "4096x4096x4000" "$(run 4096 4096 4000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120"
 # ... but not for one row of tiles: a pair's second CTA would compute rows past M
-expect "128x14336x4000" "$(run 128 14336 4000)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 112"
+# (the pingpong tiles with B's L2 hint: at most 8 tile rows)
+expect "128x14336x4000" "$(run 128 14336 4000)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 112"
+expect "1024x14336x4000" "$(run 1024 14336 4000)" "variant gemm_n192_mc of gemm_auto"
+expect "1024x16384x4096" "$(run 1024 16384 4096)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 132"
+expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
@@ -100,7 +104,7 @@ expect "swiglu forced N=4100" "$(CUBIN=gs run 16 4100 4096 PLK_VARIANT=swiglu_sk
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_pp_ef, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -117,7 +121,7 @@ import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
 assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n192_mc", "gemm_wide_mc",
-                      "gemm_n192", "gemm_n224", "gemm_wide", "gemm_pp"), k.variants
+                      "gemm_n192", "gemm_n224", "gemm_wide", "gemm_pp_ef", "gemm_pp"), k.variants
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
@@ -134,6 +138,7 @@ for shape in ((33, 4096, 14336), (33, 4096, 14336), (33, 4096, 4096), (33, 4096,
 assert call(16, 4096, 4096) == "gemm_skinny"
 assert call(4096, 4095, 4096) == "gemm_odd"
 assert call(4096, 4096, 4096) == "gemm_pp"
+assert call(1000, 16384, 4096) == "gemm_pp_ef"
 k.force_variant("gemm_wide")
 assert call(128, 4096, 4096) == "gemm_wide"
 k.force_variant(None)
@@ -150,7 +155,7 @@ print("python ok")
 PY
 ) || fail "python: $o"
 	expect "python" "$o" "python ok"
-	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp" "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
+	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp " "$W/pylog" && grep -q "launch gemm_pp_ef " "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
 		grep -q "launch gemm_skinny" "$W/pylog" && grep -q "launch gemm_odd" "$W/pylog" &&
 		grep -q "launch gemm_n192_mc grid 120 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
 		grep -q "launch gemm_wide_mc grid 120 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
