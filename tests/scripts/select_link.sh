@@ -60,6 +60,12 @@ n=$(grep -cE '^\.weak \.func plk_(tma_load_ab|wgmma_mainloop|store_bf16_tma)__[0
 # store from registers; the multicast ones' are those of their tiles without)
 [ "$n" -eq 26 ] || { echo "gemm_auto: $n renamed entries in the PTX, not 26 (10 + 11 specializations + 5)"; fail=1; }
 grep -q '^\.weak \.func plk_tma_load_ab(' "$tmp/ga.ptx" && { echo "gemm_auto: a plain entry left"; fail=1; }
+# the loader's L2 hints (AHINT, BHINT) in the specializations of the eight
+# variants whose weights are marked evict_first (skinny, small and small_sk,
+# s64, n96, n192, n224, wide, pp_ef), in none of the other three
+h=$(awk '/^\.(weak|visible) \.(func|entry)/ { f = /plk_tma_load_ab__/; if (f) n++ }
+         /L2::cache_hint/ && f && !seen[n]++ { h++ } END { print n + 0, h + 0 }' "$tmp/ga.ptx")
+[ "$h" = "11 8" ] || { echo "gemm_auto: loader specializations, those with L2 hints: $h, not 11 8"; fail=1; }
 
 # two variants of the same components and constants (raster only differs):
 # each object once, the entries keep their names
