@@ -986,3 +986,16 @@ SETS["l2_hint"] = [SWIGLU_SK] + [dict(SWIGLU_SK, name="swiglu_sk_" + s, edit=[(S
                  for s, h in (("wf", ", AHINT = 1"), ("wfal", ", AHINT = 1, BHINT = 2"))] + \
     [GEMM_SMALL] + [dict(GEMM_SMALL, name="small_" + s, edit=[(SMALL_WG, SMALL_WG + h)])
                     for s, h in (("wf", ", BHINT = 1"), ("wfal", ", BHINT = 1, AHINT = 2"))]
+
+# The L2 hints on the multicast loads (tma_load_ab's mcast paths, which
+# no select marks yet): examples/gemm_mcast.plk in pairs, 2 x 2 quads and
+# 4 x 1 fours, each without and with hints on both operands, at odd
+# shapes (partial pairs and quads) and a weight-streaming one.
+MC_SHAPES = [(1100, 904, 1000), (300, 776, 520), (256, 14336, 4096)]
+MC_FORMS = [("pair", "const MCAST = 2 ", "cluster(2, 1)"), ("quad", "const MCAST = 4 ", "cluster(2, 2)"),
+            ("four", "const MCAST = 4, BWAYS = 4 ", "cluster(4, 1)")]
+SETS["l2_hint_mcast"] = [
+    dict(name="mcast_%s%s" % (f, h and "_h"), recipe="examples/gemm_mcast.plk", arch="sm_90a", kind="gemm",
+         shapes=MC_SHAPES, edit=[("const MCAST = 2 ", c.rstrip() + (h and ", AHINT = 2, BHINT = 1") + " "),
+                                 ("cluster(2, 1)", cl)])
+    for f, c, cl in MC_FORMS for h in ("", "1")]
