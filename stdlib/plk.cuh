@@ -353,24 +353,33 @@ __device__ __forceinline__ uint64_t plk_l2_policy(int kind)
 	return p;
 }
 
-/* plk_tma_load_2d and plk_tma_load_2d_mcast with an L2 policy from
- * plk_l2_policy (not PLK_L2_NORMAL's 0: call those instead). */
-__device__ __forceinline__ void plk_tma_load_2d_hint(void *dst, const void *tmap, void *bar,
-                                                     int c0, int c1, uint64_t policy)
+/* plk_tma_load_2d and plk_tma_load_2d_mcast with the L2 policy of a
+ * hint HINT (`policy`: plk_l2_policy(HINT)); for PLK_L2_NORMAL, those
+ * calls themselves, no hint. */
+template <int HINT>
+__device__ __forceinline__ void plk_tma_load_2d_l2(void *dst, const void *tmap, void *bar, int c0, int c1,
+                                                   uint64_t policy)
 {
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
-	             " [%0], [%1, {%3, %4}], [%2], %5;"
-	             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
-	               "r"(c0), "r"(c1), "l"(policy) : "memory");
+	if constexpr (HINT == PLK_L2_NORMAL)
+		plk_tma_load_2d(dst, tmap, bar, c0, c1);
+	else
+		asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		             ".L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5;"
+		             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
+		               "r"(c0), "r"(c1), "l"(policy) : "memory");
 }
 
-__device__ __forceinline__ void plk_tma_load_2d_mcast_hint(void *dst, const void *tmap, void *bar,
-                                                           int c0, int c1, uint16_t mask, uint64_t policy)
+template <int HINT>
+__device__ __forceinline__ void plk_tma_load_2d_mcast_l2(void *dst, const void *tmap, void *bar, int c0, int c1,
+                                                         uint16_t mask, uint64_t policy)
 {
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-	             ".multicast::cluster.L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5, %6;"
-	             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
-	               "r"(c0), "r"(c1), "h"(mask), "l"(policy) : "memory");
+	if constexpr (HINT == PLK_L2_NORMAL)
+		plk_tma_load_2d_mcast(dst, tmap, bar, c0, c1, mask);
+	else
+		asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		             ".multicast::cluster.L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5, %6;"
+		             ::"r"(plk_smem_u32(dst)), "l"(tmap), "r"(plk_smem_u32(bar)),
+		               "r"(c0), "r"(c1), "h"(mask), "l"(policy) : "memory");
 }
 
 /* ---- Clusters (sm_90): a CTA's rank, remote mbarrier arrivals, the

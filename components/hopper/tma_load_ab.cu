@@ -75,7 +75,6 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	plk_tile_ready(inst, TMA_LOAD_AB_PORT_READY, ready, tile_m * BM, BM);
 	static_assert(AHINT >= 0 && AHINT <= 2 && BHINT >= 0 && BHINT <= 2, "AHINT, BHINT: PLK_L2_NORMAL, _FIRST or _LAST");
 	const uint64_t apol = plk_l2_policy(AHINT), bpol = plk_l2_policy(BHINT);
-	(void)apol, (void)bpol;
 	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
@@ -89,14 +88,8 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 #pragma unroll
 			for (int c = 0; c < BOXES; c++) {
 #if MCAST == 1
-				if constexpr (AHINT != PLK_L2_NORMAL)
-					plk_tma_load_2d_hint(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
-				else
-					plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
-				if constexpr (BHINT != PLK_L2_NORMAL)
-					plk_tma_load_2d_hint(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN, bpol);
-				else
-					plk_tma_load_2d(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN);
+				plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
+				plk_tma_load_2d_l2<BHINT>(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN, bpol);
 #else
 				/* this CTA's rows of box c (the tensormaps' boxes are
 				 * BN / MB and BM / MA rows), to the same offset of its
@@ -105,25 +98,15 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 				const unsigned r = plk_cluster_ctarank(), x = r % MB, y = r / MB;
 				if constexpr (MA == 2) {
 					constexpr int AROWS = BM / MA;
-					void *da = sa + c * A_BOX + y * (AROWS * 128);
-					const int ra = tile_m * BM + (int)y * AROWS;
-					if constexpr (AHINT != PLK_L2_NORMAL)
-						plk_tma_load_2d_mcast_hint(da, a, full, k * BK + c * 64, ra, (uint16_t)(5u << x), apol);
-					else
-						plk_tma_load_2d_mcast(da, a, full, k * BK + c * 64, ra, (uint16_t)(5u << x));
-				} else if constexpr (AHINT != PLK_L2_NORMAL) {
-					plk_tma_load_2d_hint(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
+					plk_tma_load_2d_mcast_l2<AHINT>(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
+					                                tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x), apol);
 				} else {
-					plk_tma_load_2d(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM);
+					plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
 				}
 				constexpr int BROWS = BN / MB;
-				void *db = sb + c * B_BOX + x * (BROWS * 128);
-				const int rb = tile_n * BN + (int)x * BROWS;
-				const uint16_t mb = (uint16_t)(((1u << MB) - 1) << (MB * y));
-				if constexpr (BHINT != PLK_L2_NORMAL)
-					plk_tma_load_2d_mcast_hint(db, b, full, k * BK + c * 64, rb, mb, bpol);
-				else
-					plk_tma_load_2d_mcast(db, b, full, k * BK + c * 64, rb, mb);
+				plk_tma_load_2d_mcast_l2<BHINT>(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
+				                                tile_n * BN + (int)x * BROWS,
+				                                (uint16_t)(((1u << MB) - 1) << (MB * y)), bpol);
 #endif
 			}
 		}
