@@ -296,7 +296,6 @@ def main():
                 ts[1] / ts[0], "%.3f" % (tf[0] / best_sdpa) if best_sdpa else "-",
                 "%.2f" % (tf[0] / col["flex"]) if "flex" in col else "-"))
             print(lines[-1], flush=True)
-    med = sorted(ratios)[len(ratios) // 2] if ratios else float("nan")
     dev = [abs(r - 1) for r in ratios]
     head = ["# Attention: linked vs monolith vs SDPA and FlexAttention",
             "", "%s, %s, torch %s" % (datetime.date.today(), torch.cuda.get_device_name(), torch.__version__),
