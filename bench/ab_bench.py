@@ -65,7 +65,7 @@ def main():
             fails += not ok
             fa, fb = (lambda: ka(**bind, **dims)), (lambda: kb(**bind, **dims))
             if args.cold:
-                ours, base, _ = lb.cold(ca["kind"], bind, N)
+                ours, base, _ = lb.cold(ca["kind"], bind, base, N)
                 fa, fb = (lambda: ours(ka, **dims)), (lambda: ours(kb, **dims))
             t_a, t_b, t_base = lb.bench([fa, fb, base], args.iters)
             row = "| %s | %s | %dx%dx%d | %.2e / %.2e %s | %.4f | %.4f | %.3f | %.4f | %.3f | %.3f |" % (

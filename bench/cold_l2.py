@@ -78,7 +78,7 @@ def main():
                 R, base = 1, base_warm
                 fns = [lambda k=k: k(**bind, **dims) for _, k in ks] + [base]
             else:
-                ours, base, R = cold(args.kind, bind, N)
+                ours, base, R = cold(args.kind, bind, base_warm, N)
                 fns = [lambda k=k: ours(k, **dims) for _, k in ks] + [base]
             ts = bench(fns, args.iters, min_s=args.min_s)
             tb = ts[-1]

@@ -94,7 +94,8 @@ _act = torch.compile(lambda x, n: F.silu(x[:, :n]) * x[:, n:], dynamic=False)
 
 
 def problem(kind, M, N, K, gen):
-    """Inputs, the reference, the output, and the baseline's callable."""
+    """Inputs, the reference, the output, and the baseline's callable
+    (its `weights`: the weight tensor it reads, in its own layout)."""
     bf = dict(device="cuda", dtype=torch.bfloat16)
     a = torch.randn(M, K, generator=gen, **bf)
     if kind in ("gemm", "bias_gelu"):
@@ -104,6 +105,7 @@ def problem(kind, M, N, K, gen):
         ref = a.float() @ b.float().t()
         if kind == "gemm":
             base = lambda: torch.matmul(a, b.t(), out=h)
+            base.weights = b
             return dict(A=a, B=b, C=c), c, ref, base, 2.0 * M * N * K
         bias = torch.randn(N, generator=gen, **bf)
         ref = F.gelu(ref + bias.float(), approximate="tanh")
@@ -118,13 +120,15 @@ def problem(kind, M, N, K, gen):
     y = torch.empty(M, N, **bf)
     h = torch.empty(M, 2 * N, **bf)
     base = lambda: _act(torch.matmul(a, w_cat.t(), out=h), N)
+    base.weights = w_cat
     return dict(A=a, W=w_il, Y=y), y, ref, base, 2.0 * M * 2 * N * K
 
 
-def cold(kind, bind, N, floor=400e6):
+def cold(kind, bind, base, N, floor=400e6):
     """Cold-L2 launches of a GEMM or GEMM + SwiGLU problem (problem()'s
-    bind): (ours, base), where ours(k, **dims) launches k and base() the
-    baseline, each on the next of R copies of the weights (one counter for
+    bind and baseline): (ours, base, R), where ours(k, **dims) launches k
+    and base() the baseline, each on the next of R copies of its weights
+    (ours bind's B or W, the baseline's `weights`; one counter for
     both), R such that at least `floor` bytes of other copies stream
     through L2 between two reads of one copy. A benchmark that reads the
     same weights every launch leaves some of them in L2 for the next (50 MB
@@ -132,14 +136,8 @@ def cold(kind, bind, N, floor=400e6):
     a model, each layer reading its own weights once a step, never sees
     (bench/results/2026-12-06-l2-evict-first.md)."""
     name = "B" if kind == "gemm" else "W"
-    w = bind[name]
+    w, bw = bind[name], base.weights
     R = max(3, math.ceil(floor / (w.numel() * w.element_size())) + 1)
-    if kind == "gemm":
-        bw = w
-    else:   # the baseline's [gate; up] from the interleaved W (8 rows of each in turn)
-        K = w.shape[1]
-        il = w.view(N // 8, 2, 8, K)
-        bw = torch.cat([il[:, 0].reshape(N, K), il[:, 1].reshape(N, K)], 0)
     ours_w = [w] + [w.clone() for _ in range(R - 1)]
     base_w = [bw] + [bw.clone() for _ in range(R - 1)]
     a = bind["A"]
@@ -153,11 +151,11 @@ def cold(kind, bind, N, floor=400e6):
     def ours(k, **dims):
         k(**dict(bind, **{name: ours_w[step()]}), **dims)
 
-    def base():
+    def base_cold():
         y = torch.matmul(a, base_w[step()].t(), out=h)
         if kind != "gemm":
             _act(y, N)
-    return ours, base, R
+    return ours, base_cold, R
 
 
 def main():

@@ -101,7 +101,7 @@ def main():
             # runtime, and the row says so
             dims = {"N": N} if kind == "swiglu" else {}
             if not args.warm:
-                ours, base, _ = cold(kind, bind, N)
+                ours, base, _ = cold(kind, bind, base, N)
             runs, cells, good = [], [], []
             for name, k in ks:
                 if name.startswith("=") and M > 1000 and N % 8 == 0:   # forced: the small and odd shapes only
