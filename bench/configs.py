@@ -999,3 +999,31 @@ SETS["l2_hint_mcast"] = [
          shapes=MC_SHAPES, edit=[("const MCAST = 2 ", c.rstrip() + (h and ", AHINT = 2, BHINT = 1") + " "),
                                  ("cluster(2, 1)", cl)])
     for f, c, cl in MC_FORMS for h in ("", "1")]
+
+# The large square shapes on an H100: gemm_auto's gemm_pp ran 16384^3 at
+# 0.75x cuBLAS there (1.03x on the H200), 8192^3 at 1.04x. The pingpong
+# tiles with the raster's group of tile rows at 4, 8 (as linked) and 16,
+# and the 128 x 256 tiles of gemm_wide, forced at every shape.
+BIG_SHAPES = [(16384, 16384, 16384), (8192, 8192, 8192), (4097, 4096, 4096)]
+BIG_SWEEP = [(16384, 16384, 4096), (16384, 16384, 8192), (16384, 16384, 16384), (8192, 8192, 4096),
+             (8192, 8192, 8192), (8192, 8192, 16384), (8192, 8192, 32768), (4096, 4096, 8192), (4096, 4096, 16384),
+             (2048, 2048, 2048), (4096, 4096, 4096), (4097, 4096, 4096), (8192, 28672, 4096), (8192, 4096, 14336),
+             (4096, 14336, 4096), (12288, 4096, 11008), (6144, 12288, 5120), (2048, 11008, 4096)]
+GEMM_PP = dict(name="pp", recipe="examples/gemm_auto.plk", arch="sm_90a", kind="gemm", shapes=BIG_SHAPES,
+               kernel="gemm_pp")
+SETS["big_square"] = [GEMM_PP] + \
+    [dict(GEMM_PP, name="pp_r%d" % g, edit=[("raster grouped(8)", "raster grouped(%d)" % g)]) for g in (4, 16)] + \
+    [dict(GEMM_PP, name="wide", kernel="gemm_wide")]
+# pp against wide over more of the large shapes: where each wins
+SETS["big_sweep"] = [dict(GEMM_PP, shapes=BIG_SWEEP), dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=BIG_SWEEP)]
+# and across N at the sizes where the two part: M 2048 to 16384, N 8192 to
+# 28672 (64 to 224 tile columns), K 4096 and 8192
+BIG_N = [(m, n, k) for m in (2048, 4096, 8192, 16384) for n in (12288, 16384, 20480, 28672) for k in (4096, 8192)
+         if m * n * k <= 16384 * 16384 * 8192]
+SETS["big_n"] = [dict(GEMM_PP, shapes=BIG_N), dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=BIG_N)]
+# Under 4 TB/s gemm_auto now takes gemm_big (gemm_wide's tiles without
+# its L2 hint) where the pingpong tiles fell: each against both
+BIG_H100 = [(16384, 16384, 16384), (16384, 16384, 8192), (8192, 28672, 8192), (16384, 20480, 4096),
+            (8192, 16384, 8192), (8192, 28672, 4096), (16384, 16384, 4096)]
+SETS["big_h100"] = [dict(GEMM_PP, name="big", kernel="gemm_big", shapes=BIG_H100),
+                    dict(GEMM_PP, shapes=BIG_H100), dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=BIG_H100)]

@@ -3,12 +3,13 @@
  * `select NAME(PARAMS) { when CONDS: KERNEL ... else: KERNEL }` names
  * kernels of the same file, each linked into one cubin as a kernel entry
  * of its own; the runtime launches the first whose conditions hold for
- * the bound shapes and the device's SM count. What is checked here: each
- * branch names a kernel (E0361) that takes the select's parameters
- * (E0360), none twice and no name declared twice (E0363), the last branch
- * and only the last is `else` (E0362), and the conditions use only shape
- * symbols, SMS and integers. After each variant is placed, the tensors'
- * dims must agree (E0360); the kernel parameters they launch may differ
+ * the bound shapes and the device (its SM count, its DRAM bandwidth).
+ * What is checked here: each branch names a kernel (E0361) that takes the
+ * select's parameters (E0360), none twice and no name declared twice
+ * (E0363), the last branch and only the last is `else` (E0362), and the
+ * conditions use only shape symbols, the device's values (SMS, DRAM_GBPS)
+ * and integers. After each variant is placed, the tensors' dims must agree
+ * (E0360); the kernel parameters they launch may differ
  * (select_check_launch). */
 #include <stdlib.h>
 #include <string.h>
@@ -129,14 +130,16 @@ static void dim_names(Ctx *c, const Vec *params, Vec *ns)
 	}
 }
 
-/* The names a condition may use: SMS, then the shape symbols of s's
- * tensors (a `const` of a variant is no symbol: its value is in the dims).
- * SMS first: a misspelt `SM` is nearer it than `M` is, in a tie. */
+/* The names a condition may use: the device's values, then the shape
+ * symbols of s's tensors (a `const` of a variant is no symbol: its value
+ * is in the dims). SMS first: a misspelt `SM` is nearer it than `M` is,
+ * in a tie. */
 static Vec rule_scope(Ctx *c, const Select *s, const Variant *vs, int nv)
 {
 	Vec all = { 0 }, ns = { 0 };
 	dim_names(c, &s->params, &all);
-	vec_push(c->arena, &ns, "SMS");
+	for (int i = 0; i < NDEVICE_NAMES; i++)
+		vec_push(c->arena, &ns, (void *)device_names[i]);
 	for (int i = 0; i < all.n; i++) {
 		int cst = 0;
 		for (int v = 0; v < nv && !cst; v++)
@@ -164,7 +167,7 @@ static int check_cond_expr(Ctx *c, const Expr *e, const Vec *scope, const char *
 			return 0;
 		{
 			Diag *d = diag_new(c, DIAG_ERROR, "E0320", e->sp, "unknown name `%s`", e->name);
-			d->primary.msg = arena_printf(c->arena, "not %s, nor SMS", of);
+			d->primary.msg = arena_printf(c->arena, "not %s, nor SMS or DRAM_GBPS", of);
 			help_similar(d, e->name, (const char **)scope->v, scope->n, "names a condition can use");
 			diag_end(c, d);
 		}
@@ -196,13 +199,14 @@ static int check_conds(Ctx *c, const Vec *conds, const Vec *scope, const char *o
 
 /* A kernel's `require` conditions (held at launch, docs/language.md):
  * over its shape symbols, its `const`s (the manifest writes their values)
- * and SMS. */
+ * and the device's values. */
 int kernel_requires_check(Ctx *c, const Kernel *k)
 {
 	if (!k->requires.n)
 		return 0;
 	Vec ns = { 0 };
-	vec_push(c->arena, &ns, "SMS");
+	for (int i = 0; i < NDEVICE_NAMES; i++)
+		vec_push(c->arena, &ns, (void *)device_names[i]);
 	dim_names(c, &k->params, &ns);
 	for (int j = 0; j < k->consts.n; j++)
 		if (!has_name(&ns, ((const Const *)k->consts.v[j])->name))

@@ -229,6 +229,16 @@ const Expr *require_find_name(const Require *r, const char *name)
 	return f;
 }
 
+const char *const device_names[NDEVICE_NAMES] = { "SMS", "DRAM_GBPS" };
+
+const Expr *require_find_device_name(const Require *r)
+{
+	const Expr *f = NULL;
+	for (int i = 0; !f && i < NDEVICE_NAMES; i++)
+		f = require_find_name(r, device_names[i]);
+	return f;
+}
+
 /* 1 when r holds in s, 0 when not, -1 when an expression did not
  * evaluate (reported): a component's `require` (check_rules.c), a
  * megakernel op's kernel's (mega.c). */

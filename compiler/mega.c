@@ -473,13 +473,13 @@ static int op_pieces(M *m, MOp *op, const Graph *g, const Dims *dims)
 	Scope s = { names, vals, n, NULL };
 	for (int i = 0; i < op->k->requires.n; i++) {   /* the kernel's `require`, at the op's shapes */
 		const Require *r = op->k->requires.v[i];
-		const Expr *sms = require_find_name(r, "SMS");
-		if (sms) {   /* the device's SM count is no link-time size */
+		const Expr *dev = require_find_device_name(r);
+		if (dev) {   /* the device's values are no link-time sizes */
 			Diag *d = diag_new(m->c, DIAG_ERROR, "E0372", op->decl->sp, "op `%s`'s kernel `%s` requires "
 			                   "`%s`, which plkc cannot check for a megakernel", op->name, op->k->name,
 			                   require_text(AR(m), r));
 			d->primary.msg = "a megakernel checks its ops' `require` here, at link time";
-			diag_label(d, sms->sp, "the SM count is known only at launch");
+			diag_label(d, dev->sp, "the device's `%s` is known only at launch", dev->name);
 			diag_help(d, "give `%s` a `require` over its tensors' sizes and consts, or use a kernel "
 			          "without this condition", op->k->name);
 			diag_end(m->c, d);

@@ -493,14 +493,15 @@ typedef struct Kernel {
 	Vec policies;           /* Policy* */
 	Vec insts;              /* Inst* */
 	Vec conns;              /* Conn* */
-	Vec requires;           /* Require*: `require COND, ...` over its shape symbols, consts and SMS,
+	Vec requires;           /* Require*: `require COND, ...` over its shape symbols, consts and the
+	                           device's values (SMS, DRAM_GBPS),
 	                           held at launch (a megakernel op's: at link) */
 } Kernel;
 
 /* A branch of a select: `when COND, ...: KERNEL` (every condition holds)
  * or `else: KERNEL` (conds empty, dflt set): the default, always last. */
 typedef struct Branch {
-	Vec conds;              /* Require*: over shape symbols, SMS and integers */
+	Vec conds;              /* Require*: over shape symbols, the device's values and integers */
 	int dflt;               /* `else` */
 	const char *kernel;
 	Span sp, kernel_sp;

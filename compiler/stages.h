@@ -174,6 +174,12 @@ const Expr *expr_find_name(const Expr *e, const char *name);       /* its first 
 void expr_names(Arena *a, const Expr *e, Vec *seen);   /* e's distinct names (const char *), in order, added */
 const char *scope_values(Arena *a, const Vec *names, const Scope *s);   /* "A = 1, B = 2": those with a value in s */
 const Expr *require_find_name(const Require *r, const char *name);  /* the same over a condition */
+/* The device's values a select's rule or a kernel's `require` may name,
+ * known only at launch: SMS, its multiprocessor count, and DRAM_GBPS, its
+ * peak DRAM bandwidth in GB/s (docs/language.md, "Variants"). */
+enum { NDEVICE_NAMES = 2 };
+extern const char *const device_names[NDEVICE_NAMES];
+const Expr *require_find_device_name(const Require *r);   /* the first of them r names, or NULL */
 /* The candidate closest to name by edit distance, if close enough; else NULL. */
 const char *did_you_mean(const char *name, const char *const *cands, int n);
 /* check.c: a help for an unknown name, the candidate closest to it, else
@@ -193,7 +199,7 @@ typedef struct Variant {
 /* s's variants in branch order, checked: each branch names a kernel of the
  * file (E0361) that takes s's parameters (E0360), none twice and s's name
  * declared once (E0363), `else` last and only last (E0362), conditions over
- * s's shape symbols, SMS and integers (E0320, E0323, E0324). NULL on errors
+ * s's shape symbols, the device's values and integers (E0320, E0323, E0324). NULL on errors
  * (reported). */
 Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
 int kernel_requires_check(Ctx *c, const Kernel *k);   /* E0320 for a kernel's `require` (check_select.c) */

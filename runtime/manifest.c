@@ -124,14 +124,28 @@ static int get_shape_expr(const pj_val *v, char **out, const char *what, char *e
 	return *out ? 0 : mfail(err, "out of memory");
 }
 
+/* Whether name (len bytes) is one of the device's values; its value in
+ * *v from dv where both are given. */
+static int device_val(const plk_device_vals *dv, const char *name, size_t len, int64_t *v)
+{
+	static const char *const names[] = { "SMS", "DRAM_GBPS" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strlen(names[i]) == len && !memcmp(name, names[i], len)) {
+			if (dv && v)
+				*v = i == 0 ? dv->sms : dv->dram_gbps;
+			return 1;
+		}
+	return 0;
+}
+
 typedef struct SymAdd { plk_manifest *m; int oom; } SymAdd;
 
 static void add_sym(void *ctx, const char *name, size_t len)
 {
 	SymAdd *sa = ctx;
 	plk_manifest *m = sa->m;
-	if (len == 3 && !memcmp(name, "SMS", 3))
-		return;   /* the launch's resident blocks (plk_plan.sms), not a shape symbol */
+	if (device_val(NULL, name, len, NULL))
+		return;   /* the device's (plk_device_vals), not a shape symbol */
 	for (int i = 0; i < m->nsyms; i++)
 		if (strlen(m->syms[i]) == len && !memcmp(m->syms[i], name, len))
 			return;
@@ -807,15 +821,13 @@ int plk_manifest_variant(const plk_manifest *m, const char *name)
 	return -1;
 }
 
-typedef struct PickCtx { const plk_manifest *m; const int64_t *sym; int64_t sms; } PickCtx;
+typedef struct PickCtx { const plk_manifest *m; const int64_t *sym; const plk_device_vals *dv; } PickCtx;
 
 static int pick_lookup(void *ctx, const char *name, size_t len, int64_t *v)
 {
 	const PickCtx *pc = ctx;
-	if (len == 3 && !memcmp(name, "SMS", 3)) {
-		*v = pc->sms;
+	if (device_val(pc->dv, name, len, v))
 		return 0;
-	}
 	for (int i = 0; i < pc->m->nsyms; i++)
 		if (strlen(pc->m->syms[i]) == len && !memcmp(pc->m->syms[i], name, len)) {
 			*v = pc->sym[i];
@@ -858,9 +870,9 @@ static int conds_hold(const plk_mcond *cs, int n, PickCtx *pc, int *holds, int *
 	return 0;
 }
 
-int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int *pick, char *err)
+int plk_variant_pick(const plk_manifest *m, const int64_t *sym, const plk_device_vals *dv, int *pick, char *err)
 {
-	PickCtx pc = { m, sym, sms };
+	PickCtx pc = { m, sym, dv };
 	for (int i = 0; i < m->nkvars; i++) {
 		const plk_kvariant *x = &m->kvars[i];
 		int holds, at;
@@ -877,9 +889,9 @@ int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int
 	             m->kernel);
 }
 
-int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, char *err)
+int plk_requires_check(const plk_manifest *m, const int64_t *sym, const plk_device_vals *dv, char *err)
 {
-	PickCtx pc = { m, sym, sms };
+	PickCtx pc = { m, sym, dv };
 	int holds, at;
 	int64_t a, b;
 	if (conds_hold(m->reqs, m->nreqs, &pc, &holds, &at, &a, &b, err))

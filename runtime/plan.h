@@ -125,12 +125,18 @@ static inline int plk_mparam_free(const plk_mparam *p)
 	return p->tensor < 0 && !p->dim && p->kind != PK_WORKSPACE;
 }
 int plk_manifest_variant(const plk_manifest *m, const char *name);  /* kvars index; -1: none */
+/* The device's values a rule or a `require` may name (docs/language.md,
+ * "Variants"): SMS and DRAM_GBPS. */
+typedef struct plk_device_vals {
+	int64_t sms;                 /* multiprocessors */
+	int64_t dram_gbps;           /* peak DRAM bandwidth, GB/s: memory clock x bus width */
+} plk_device_vals;
 /* The first kernel variant whose conditions hold for the symbol values
- * sym (m's order) and sms SMs; an error when none does. */
-int plk_variant_pick(const plk_manifest *m, const int64_t *sym, int64_t sms, int *pick, char *err);
+ * sym (m's order) and the device dv; an error when none does. */
+int plk_variant_pick(const plk_manifest *m, const int64_t *sym, const plk_device_vals *dv, int *pick, char *err);
 /* 0 when every condition of m's "requires" holds for the symbols (the
  * kernel's `require`); else -1, the first that fails in err. */
-int plk_requires_check(const plk_manifest *m, const int64_t *sym, int64_t sms, char *err);
+int plk_requires_check(const plk_manifest *m, const int64_t *sym, const plk_device_vals *dv, char *err);
 int plk_manifest_param(const plk_manifest *m, const char *name);
 int plk_manifest_sym(const plk_manifest *m, const char *name);
 /* An i32 or i64 param the caller binds by name ("int32"'s names beside

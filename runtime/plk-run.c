@@ -370,7 +370,8 @@ static int run(plk_kernel *k, const Opts *o)
 		goto out;
 	}
 	if (plk_num_variants(k))   /* a select: the variant its rule (or PLK_VARIANT) picked */
-		printf("variant %s of %s\n", plk_chosen_variant(k), plk_kernel_name(k));
+		printf("variant %s of %s (SMS = %d, DRAM_GBPS = %d)\n", plk_chosen_variant(k), plk_kernel_name(k),
+		       plk_sm_count(k), plk_dram_gbps(k));
 	printf("kernel %s: grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, %u B dynamic smem, %lld work items, %d SMs\n",
 	       plk_kernel_name(k), grid[0], grid[1], grid[2], block[0], block[1], block[2], cluster[0], cluster[1],
 	       cluster[2], smem, (long long)work, plk_sm_count(k));

@@ -56,6 +56,7 @@ struct plk_kernel {
 	int nfns;
 	int forced;                  /* fns index PLK_VARIANT or plk_force_variant chose; -1: by the rule */
 	int sm_count, cc_major, cc_minor;
+	plk_device_vals dev_vals;    /* what a select's rule and a `require` name of the device */
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
 	plk_comm *comm;              /* the engine its module's state is in (plk_comm_attach), until
 	                                plk_kernel_detach; NULL: none */
@@ -257,6 +258,13 @@ static int setup_context(plk_kernel *k)
 	CU(k->err, cuCtxGetDevice(&k->dev), "cuCtxGetDevice");
 	CU(k->err, cuDeviceGetAttribute(&k->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k->dev),
 	   "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+	int mem_khz, bus_bits;
+	CU(k->err, cuDeviceGetAttribute(&mem_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, k->dev),
+	   "cuDeviceGetAttribute(MEMORY_CLOCK_RATE)");
+	CU(k->err, cuDeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, k->dev),
+	   "cuDeviceGetAttribute(GLOBAL_MEMORY_BUS_WIDTH)");
+	/* two transfers a clock over the bus: kHz x 1e3 x 2 x bits / 8 bytes a second, in GB/s */
+	k->dev_vals = (plk_device_vals){ k->sm_count, (int64_t)mem_khz * bus_bits / 4000000 };
 	CU(k->err, cuDeviceGetAttribute(&k->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, k->dev),
 	   "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
 	CU(k->err, cuDeviceGetAttribute(&k->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, k->dev),
@@ -616,12 +624,12 @@ int plk_args_prepare(plk_args *a)
 		if (k->forced >= 0)
 			a->var = k->forced;
 		else if (plk_resolve_shapes(k->m, a->b, a->p, a->err) ||
-		         plk_variant_pick(k->m, a->p->sym, k->sm_count, &a->var, a->err))
+		         plk_variant_pick(k->m, a->p->sym, &k->dev_vals, &a->var, a->err))
 			return -1;
 	}
 	const plk_fn *f = &k->fns[a->var];
 	a->p->sms = f->capacity;   /* SMS in a stream-K workspace's size */
-	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_requires_check(f->m, a->p->sym, k->sm_count, a->err) ||
+	if (plk_resolve(f->m, a->b, a->p, a->err) || plk_requires_check(f->m, a->p->sym, &k->dev_vals, a->err) ||
 	    plk_work_items(f->m, a->p->sym, &a->p->work, a->err)
 	    || plk_grid(f->m, a->p->work, f->capacity, a->p->grid, a->err))
 		return -1;
@@ -863,6 +871,7 @@ int plk_symbol_value(plk_kernel *k, int i, int64_t *v) { return on_def(k, plk_ar
 const char *plk_kernel_name(const plk_kernel *k) { return k->m->kernel; }
 CUcontext plk_context(const plk_kernel *k) { return k->ctx; }
 int plk_sm_count(const plk_kernel *k) { return k->sm_count; }
+int plk_dram_gbps(const plk_kernel *k) { return (int)k->dev_vals.dram_gbps; }
 int plk_num_tensors(const plk_kernel *k) { return k->m->ntensors; }
 
 #define TENSOR(i, what, bad) ((i) >= 0 && (i) < k->m->ntensors ? k->m->tensors[i].what : (bad))

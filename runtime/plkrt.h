@@ -157,6 +157,7 @@ PLK_API const char *plk_comm_error(const plk_comm *c);
 PLK_API const char *plk_kernel_name(const plk_kernel *k);
 PLK_API CUcontext plk_context(const plk_kernel *k);
 PLK_API int plk_sm_count(const plk_kernel *k);
+PLK_API int plk_dram_gbps(const plk_kernel *k);   /* peak DRAM bandwidth, GB/s (DRAM_GBPS in a rule) */
 PLK_API int plk_num_tensors(const plk_kernel *k);
 PLK_API const char *plk_tensor_name(const plk_kernel *k, int i);
 PLK_API const char *plk_tensor_dtype(const plk_kernel *k, int i);

@@ -106,6 +106,7 @@ def _declare(L):
         "plk_cuda_error_name": (cp, [i]),
         "plk_kernel_name": (cp, [vp]),
         "plk_sm_count": (i, [vp]),
+        "plk_dram_gbps": (i, [vp]),
         "plk_num_tensors": (i, [vp]),
         "plk_tensor_name": (cp, [vp, i]),
         "plk_tensor_dtype": (cp, [vp, i]),
@@ -346,6 +347,11 @@ class Kernel:
     @property
     def sm_count(self):
         return self._L.plk_sm_count(self._h)
+
+    @property
+    def dram_gbps(self):
+        """The device's peak DRAM bandwidth in GB/s: DRAM_GBPS in a select's rule."""
+        return self._L.plk_dram_gbps(self._h)
 
     def close(self):
         with self._lock:

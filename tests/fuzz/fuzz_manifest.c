@@ -37,13 +37,14 @@ static void drive(plk_manifest *m, int major, int minor)
 				(void)plk_binding_int(m, b, m->params[i].name, 1, err);
 		}
 	int pick = -1;
+	const plk_device_vals dv = { 132, 4916 };
 	int64_t work;
 	unsigned g[3];
 	if (plk_resolve(m, b, p, err) == 0) {
 		if (m->nkvars)
-			(void)plk_variant_pick(m, p->sym, 132, &pick, err);
+			(void)plk_variant_pick(m, p->sym, &dv, &pick, err);
 		const plk_manifest *k = pick >= 0 ? m->kvars[pick].m : m;
-		(void)plk_requires_check(k, p->sym, 132, err);
+		(void)plk_requires_check(k, p->sym, &dv, err);
 		if (plk_work_items(k, p->sym, &work, err) == 0)
 			(void)plk_grid(k, work, 132, g, err);
 	}

@@ -11,8 +11,8 @@ each, several kernels, the runtime picking one per call.
   128 x 256 tiles fill one wave of 132 SMs (GEMM 1000 x 3000 x 1000,
   SwiGLU 1000 x 1504 x 1000: 2N = 3008; N a multiple of 8, as the
   interleaved W needs) and at a big shape: the variant
-  the manifest's conditions name for this GPU's SM count, and a right
-  result;
+  the manifest's conditions name for this GPU's SM count and DRAM
+  bandwidth, and a right result;
 * force_variant() from Python, and an unknown name refused;
 * the split-K variants (`grid split`) once more: three launches on the
   same inputs give the same bits (the splits are added in a fixed order,
@@ -137,7 +137,8 @@ ODD = [(7, 4095, 4096), (300, 1001, 520), (1, 777, 64), (16, 4095, 4104)]
 # the rule's picks on 132 SMs: small, pingpong, wide (one wave of 128 x 256 tiles), pingpong
 AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (8192, 8192, 4096),
                       (16, 4096, 14336), (256, 4096, 14336), (33, 128256, 2048), (1, 6144, 4096),
-                      (64, 128256, 2048), (4096, 4095, 4096), (300, 1001, 520), (5, 4095, 4096), (256, 6144, 4096)],
+                      (64, 128256, 2048), (4096, 4095, 4096), (300, 1001, 520), (5, 4095, 4096), (256, 6144, 4096),
+                      (8192, 16384, 8192)],   # gemm_big under 4 TB/s (an H100), gemm_pp above
         "gemm_swiglu_auto": [(16, 14336, 4096), (33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096)]}
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
@@ -171,13 +172,14 @@ for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
             case(f"{name} split {v} {M}x{N}x{K} x3", repeat)
         k.close()
     k = load(name)
-    sms = k.sm_count
+    sms, gbps = k.sm_count, k.dram_gbps
     for M, N, K in AUTO[name]:
         def auto(M=M, N=N, K=K):
             msg = run(k, M, N, K)
-            want = rule_pick(m, dict(M=M, N=N, K=K, SMS=sms))
-            assert k.variant() == want, f"the rule picks {want} on {sms} SMs, the runtime launched {k.variant()}"
-            return f"{k.variant()} on {sms} SMs, {msg}"
+            want = rule_pick(m, dict(M=M, N=N, K=K, SMS=sms, DRAM_GBPS=gbps))
+            assert k.variant() == want, (f"the rule picks {want} on {sms} SMs and {gbps} GB/s, "
+                                         f"the runtime launched {k.variant()}")
+            return f"{k.variant()} on {sms} SMs and {gbps} GB/s, {msg}"
         case(f"{name} auto {M}x{N}x{K}", auto)
 
     def force_api():

@@ -69,9 +69,19 @@ CUresult cuCtxPopCurrent(CUcontext *c) { *c = current; current = NULL; return CU
 CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
 
+/* an H200's memory (4916 GB/s) unless the environment names another:
+ * MOCK_CUDA_MEM_KHZ=2619000 MOCK_CUDA_BUS_BITS=5120 is an H100 SXM's */
+static int env_int(const char *name, int dflt)
+{
+	const char *s = getenv(name);
+	return s && *s ? atoi(s) : dflt;
+}
+
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
 	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = env_int("MOCK_CUDA_MEM_KHZ", 3201000); break;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *v = env_int("MOCK_CUDA_BUS_BITS", 6144); break;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;

@@ -20,6 +20,8 @@ static int failures, checks;
 #define CHECK_HAS(err, s) do { checks++; if (!strstr((err), (s))) { failures++; \
 	fprintf(stderr, "%s:%d: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, (err), (s)); } } while (0)
 
+static const plk_device_vals H200 = { 132, 4916 };   /* an H200's SMS and DRAM_GBPS */
+
 /* ----------------------------------------------------------------- JSON */
 
 static pj_val *parse(const char *s, char *err)
@@ -832,14 +834,14 @@ static void test_requires(void)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int64_t sym[2] = { cases[i].M, cases[i].N };   /* m's order: M, N */
 		int pick = -1;
-		CHECK_EQ(plk_variant_pick(m, sym, 132, &pick, err), 0);
+		CHECK_EQ(plk_variant_pick(m, sym, &H200, &pick, err), 0);
 		CHECK_EQ(pick, cases[i].want);
 	}
 	int64_t bad[2] = { 16, 4100 }, good[2] = { 16, 4096 };
-	CHECK_EQ(plk_requires_check(m->kvars[0].m, good, 132, err), 0);
-	CHECK_EQ(plk_requires_check(m->kvars[0].m, bad, 132, err), -1);
+	CHECK_EQ(plk_requires_check(m->kvars[0].m, good, &H200, err), 0);
+	CHECK_EQ(plk_requires_check(m->kvars[0].m, bad, &H200, err), -1);
 	CHECK_HAS(err, "kernel skinny requires (N % 8) == 0, and here (N % 8) = 4");
-	CHECK_EQ(plk_requires_check(m->kvars[1].m, bad, 132, err), 0);
+	CHECK_EQ(plk_requires_check(m->kvars[1].m, bad, &H200, err), 0);
 	plk_manifest_free(m);
 	char buf[4096];
 	const char *at = strstr(j, "\"requires\": [{");
@@ -860,7 +862,8 @@ static void test_kernel_variants(void)
 	                " \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 128]]},"
 	                " \"variants\": ["
 	                "  {\"name\": \"wide\", \"when\": [{\"lhs\": \"ceil_div(M, 256)\", \"op\": \"<=\", \"rhs\": \"SMS\"},"
-	                "    {\"lhs\": \"K\", \"op\": \"in\", \"set\": [64, \"2 * 64\"]}],"
+	                "    {\"lhs\": \"K\", \"op\": \"in\", \"set\": [64, \"2 * 64\"]},"
+	                "    {\"lhs\": \"DRAM_GBPS / 1000\", \"op\": \">=\", \"rhs\": 4}],"
 	                "   \"block\": [256], \"dynamic_smem\": 1000, \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
 	                "   \"grid\": {\"policy\": \"tiles\", \"tiles\": [[\"M\", 256]]}},"
 	                "  {\"name\": \"pp\", \"when\": [], \"block\": [384],"
@@ -879,15 +882,18 @@ static void test_kernel_variants(void)
 	CHECK_EQ(m->kvars[0].m->block[0], 256);
 	CHECK_EQ(m->kvars[0].m->dynamic_smem, 1000);
 	CHECK_EQ(m->kvars[0].m->ntensors, 1);
-	/* syms in m's order: M, K */
-	static const struct { int64_t M, K, sms; int want; } cases[] = {
-		{ 1000, 64, 132, 0 }, { 1000, 128, 132, 0 }, { 1000, 96, 132, 1 },
-		{ 256 * 132, 64, 132, 0 }, { 256 * 132 + 1, 64, 132, 1 }, { 1000, 64, 3, 1 },
+	/* syms in m's order: M, K (SMS and DRAM_GBPS are the device's) */
+	CHECK_EQ(m->nsyms, 2);
+	static const struct { int64_t M, K, sms, gbps; int want; } cases[] = {
+		{ 1000, 64, 132, 4916, 0 }, { 1000, 128, 132, 4916, 0 }, { 1000, 96, 132, 4916, 1 },
+		{ 256 * 132, 64, 132, 4916, 0 }, { 256 * 132 + 1, 64, 132, 4916, 1 }, { 1000, 64, 3, 4916, 1 },
+		{ 1000, 64, 132, 3352, 1 }, { 1000, 64, 132, 4000, 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int64_t sym[2] = { cases[i].M, cases[i].K };
 		int pick = -1;
-		CHECK_EQ(plk_variant_pick(m, sym, cases[i].sms, &pick, err), 0);
+		const plk_device_vals dv = { cases[i].sms, cases[i].gbps };
+		CHECK_EQ(plk_variant_pick(m, sym, &dv, &pick, err), 0);
 		CHECK_EQ(pick, cases[i].want);
 	}
 	plk_manifest_free(m);

@@ -86,6 +86,16 @@ expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_wide of gemm_auto"
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
 expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
+# the device's DRAM bandwidth: the mock's H200 (4916 GB/s) keeps the
+# pingpong tiles at 8192 x 16384 x 8192 (M N = 2^27, M N K = 2^40); an
+# H100's memory (3352 GB/s) takes the 128 x 256 tiles there, not at 8192^3
+expect "big H200" "$(run 8192 16384 8192)" "variant gemm_pp of gemm_auto (SMS = 132, DRAM_GBPS = 4916)" \
+	"launch gemm_pp grid 132 1 1"
+H100=(MOCK_CUDA_MEM_KHZ=2619000 MOCK_CUDA_BUS_BITS=5120)
+expect "big H100" "$(run 8192 16384 8192 "${H100[@]}")" "variant gemm_big of gemm_auto (SMS = 132, DRAM_GBPS = 3352)" \
+	"launch gemm_big grid 132 1 1 block 384"
+expect "8192 H100" "$(run 8192 8192 8192 "${H100[@]}")" "variant gemm_pp of gemm_auto (SMS = 132, DRAM_GBPS = 3352)"
+expect "2^40 - 2^27 H100" "$(run 8192 16384 8128 "${H100[@]}")" "variant gemm_pp of gemm_auto"
 # gemm_swiglu_auto: W on the tiles' 64-row side at M <= 16 where its
 # `require N % 8 == 0` holds (2N / 64 = 448 tiles at N = 14336, persistent
 # on 132 SMs); the 64 x 256 tiles at M = 17, and at N % 8 != 0, whose map
@@ -104,7 +114,7 @@ expect "swiglu forced N=4100" "$(CUBIN=gs run 16 4100 4096 PLK_VARIANT=swiglu_sk
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_pp_ef, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_big, gemm_pp_ef, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -121,7 +131,8 @@ import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
 assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n192_mc", "gemm_wide_mc",
-                      "gemm_n192", "gemm_n224", "gemm_wide", "gemm_pp_ef", "gemm_pp"), k.variants
+                      "gemm_n192", "gemm_n224", "gemm_wide", "gemm_big", "gemm_pp_ef", "gemm_pp"), k.variants
+assert k.dram_gbps == 4916, k.dram_gbps
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
