@@ -1027,3 +1027,7 @@ BIG_H100 = [(16384, 16384, 16384), (16384, 16384, 8192), (8192, 28672, 8192), (1
             (8192, 16384, 8192), (8192, 28672, 4096), (16384, 16384, 4096)]
 SETS["big_h100"] = [dict(GEMM_PP, name="big", kernel="gemm_big", shapes=BIG_H100),
                     dict(GEMM_PP, shapes=BIG_H100), dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=BIG_H100)]
+# gemm_big linked against its monolith (linked_bench.py) and under the
+# sanitizers at odd shapes
+SETS["gemm_big"] = [dict(GEMM_PP, name="big", kernel="gemm_big",
+                         shapes=[(8192, 16384, 8192), (16384, 16384, 4096), (4096, 4096, 4096)])]
