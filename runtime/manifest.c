@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,11 +129,14 @@ static int get_shape_expr(const pj_val *v, char **out, const char *what, char *e
  * *v from dv where both are given. */
 static int device_val(const plk_device_vals *dv, const char *name, size_t len, int64_t *v)
 {
-	static const char *const names[] = { "SMS", "DRAM_GBPS" };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (strlen(names[i]) == len && !memcmp(name, names[i], len)) {
+	static const struct { const char *name; size_t off; } vals[] = {
+		{ "SMS", offsetof(plk_device_vals, sms) },
+		{ "DRAM_GBPS", offsetof(plk_device_vals, dram_gbps) },
+	};
+	for (size_t i = 0; i < sizeof vals / sizeof *vals; i++)
+		if (strlen(vals[i].name) == len && !memcmp(name, vals[i].name, len)) {
 			if (dv && v)
-				*v = i == 0 ? dv->sms : dv->dram_gbps;
+				memcpy(v, (const char *)dv + vals[i].off, sizeof *v);
 			return 1;
 		}
 	return 0;
