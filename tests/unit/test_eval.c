@@ -201,6 +201,15 @@ int main(void)
 		CHECK(require_find_name(&r, "SMS") == sms);
 		CHECK(require_find_name(&r, "TURN") == r.lhs);
 		CHECK(require_find_name(&r, "N") == NULL);
+		/* the device's values: the first a condition names, either one */
+		CHECK(require_find_device_name(&r) == sms);
+		Require d = { 0 };
+		d.op = REQ_GE;
+		d.lhs = bin('*', name("M"), name("DRAM_GBPS"));
+		d.rhs = num(4000);
+		CHECK(require_find_device_name(&d) == d.lhs->b);
+		d.lhs = name("M");
+		CHECK(require_find_device_name(&d) == NULL);
 	}
 
 	fclose(c.err);
