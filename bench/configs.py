@@ -1031,3 +1031,10 @@ SETS["big_h100"] = [dict(GEMM_PP, name="big", kernel="gemm_big", shapes=BIG_H100
 # sanitizers at odd shapes
 SETS["gemm_big"] = [dict(GEMM_PP, name="big", kernel="gemm_big",
                          shapes=[(8192, 16384, 8192), (16384, 16384, 4096), (4096, 4096, 4096)])]
+# The same question for gemm_swiglu_auto's pingpong and 128 x 256 tiles
+# at large problems (2N output columns of the GEMM)
+SWIGLU_BIG = [(16384, 14336, 4096), (8192, 14336, 8192), (16384, 14336, 8192), (8192, 14336, 4096)]
+SETS["swiglu_big"] = [dict(name="swiglu_pp", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+                           shapes=SWIGLU_BIG, kernel="swiglu_pp"),
+                      dict(name="swiglu_wide", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
+                           shapes=SWIGLU_BIG, kernel="swiglu_wide")]
