@@ -494,8 +494,8 @@ typedef struct Kernel {
 	Vec insts;              /* Inst* */
 	Vec conns;              /* Conn* */
 	Vec requires;           /* Require*: `require COND, ...` over its shape symbols, consts and the
-	                           device's values (SMS, DRAM_GBPS),
-	                           held at launch (a megakernel op's: at link) */
+	                           device's values (SMS, DRAM_GBPS), held at launch (a megakernel
+	                           op's: at link) */
 } Kernel;
 
 /* A branch of a select: `when COND, ...: KERNEL` (every condition holds)

@@ -199,8 +199,8 @@ typedef struct Variant {
 /* s's variants in branch order, checked: each branch names a kernel of the
  * file (E0361) that takes s's parameters (E0360), none twice and s's name
  * declared once (E0363), `else` last and only last (E0362), conditions over
- * s's shape symbols, the device's values and integers (E0320, E0323, E0324). NULL on errors
- * (reported). */
+ * s's shape symbols, the device's values and integers (E0320, E0323,
+ * E0324). NULL on errors (reported). */
 Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
 int kernel_requires_check(Ctx *c, const Kernel *k);   /* E0320 for a kernel's `require` (check_select.c) */
 /* E0360 unless every name of the select's tensor dims is a const of no
