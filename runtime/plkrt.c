@@ -55,8 +55,8 @@ struct plk_kernel {
 	plk_fn *fns;                 /* m->nkvars of them, or the one kernel */
 	int nfns;
 	int forced;                  /* fns index PLK_VARIANT or plk_force_variant chose; -1: by the rule */
-	int sm_count, cc_major, cc_minor;
-	plk_device_vals dev_vals;    /* what a select's rule and a `require` name of the device */
+	int cc_major, cc_minor;
+	plk_device_vals dev_vals;    /* SMS and DRAM_GBPS: what a select's rule and a `require` read */
 	plk_args *def;               /* the plk_bind_* / plk_launch arguments */
 	plk_comm *comm;              /* the engine its module's state is in (plk_comm_attach), until
 	                                plk_kernel_detach; NULL: none */
@@ -256,15 +256,15 @@ static int setup_context(plk_kernel *k)
 		CU(k->err, cuCtxSetCurrent(k->ctx), "cuCtxSetCurrent(primary context)");
 	}
 	CU(k->err, cuCtxGetDevice(&k->dev), "cuCtxGetDevice");
-	CU(k->err, cuDeviceGetAttribute(&k->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k->dev),
+	int sms, mem_khz, bus_bits;
+	CU(k->err, cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, k->dev),
 	   "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
-	int mem_khz, bus_bits;
 	CU(k->err, cuDeviceGetAttribute(&mem_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, k->dev),
 	   "cuDeviceGetAttribute(MEMORY_CLOCK_RATE)");
 	CU(k->err, cuDeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, k->dev),
 	   "cuDeviceGetAttribute(GLOBAL_MEMORY_BUS_WIDTH)");
 	/* two transfers a clock over the bus: kHz x 1e3 x 2 x bits / 8 bytes a second, in GB/s */
-	k->dev_vals = (plk_device_vals){ k->sm_count, (int64_t)mem_khz * bus_bits / 4000000 };
+	k->dev_vals = (plk_device_vals){ sms, (int64_t)mem_khz * bus_bits / 4000000 };
 	CU(k->err, cuDeviceGetAttribute(&k->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, k->dev),
 	   "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
 	CU(k->err, cuDeviceGetAttribute(&k->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, k->dev),
@@ -371,7 +371,7 @@ static int setup_fn(plk_kernel *k, plk_fn *f, const void *image, size_t size)
 	   "cuFuncSetAttribute(%s, MAX_DYNAMIC_SHARED_SIZE_BYTES, %u)", m->entry, m->dynamic_smem);
 
 	unsigned cs = m->cluster[0] * m->cluster[1] * m->cluster[2];
-	f->capacity = k->sm_count;
+	f->capacity = k->dev_vals.sms;
 	if (cs > 1) {
 		if (k->cc_major < 9)
 			return kfail(k, "kernel %s: cluster %ux%ux%u needs sm_90 or newer; the device is sm_%d%d", m->entry,
@@ -870,7 +870,7 @@ int plk_symbol_value(plk_kernel *k, int i, int64_t *v) { return on_def(k, plk_ar
 
 const char *plk_kernel_name(const plk_kernel *k) { return k->m->kernel; }
 CUcontext plk_context(const plk_kernel *k) { return k->ctx; }
-int plk_sm_count(const plk_kernel *k) { return k->sm_count; }
+int plk_sm_count(const plk_kernel *k) { return (int)k->dev_vals.sms; }
 int plk_dram_gbps(const plk_kernel *k) { return (int)k->dev_vals.dram_gbps; }
 int plk_num_tensors(const plk_kernel *k) { return k->m->ntensors; }
 
