@@ -48,8 +48,8 @@ GEMM = ([(m, n, k) for (n, k) in PROJ for m in SMALL_M] +
         # K % 64 != 0: rows of K that are no whole 128-byte lines
         [(2000, 3000, 1000), (512, 4096, 1000), (2048, 8192, 1000), (3000, 3000, 3000), (4096, 4096, 4000),
          (256, 14336, 4000), (1000, 14336, 4000)])
-SWIGLU = [(m, 14336, 4096) for m in (16, 128, 1000, 4096, 8192)] + [(8192, 8192, 2048), (2048, 11008, 4096),
-                                                                     (4096, 8192, 4096)] + [
+SWIGLU = [(m, 14336, 4096) for m in (16, 128, 1000, 4096, 8192, 16384)] + [(8192, 8192, 2048), (2048, 11008, 4096),
+                                                                            (4096, 8192, 4096)] + [
     # K % 64 != 0 (gemm_swiglu_auto's swiglu_wide_mc)
     (2048, 11008, 1000), (1000, 14336, 4000)]
 
@@ -67,7 +67,11 @@ def main():
                     "and the baseline alike")
     ap.add_argument("--force", default="", help="variants to time forced too, as columns of their own: "
                     "a,b,... (a tuning run: the rule's table)")
+    ap.add_argument("--shapes", default="", help="MxNxK,... in place of the kind's list (with --only)")
     args = ap.parse_args()
+    if args.shapes and not args.only:
+        ap.error("--shapes needs --only: the shapes are of one kind")
+    mine = [tuple(int(x) for x in s.split("x")) for s in filter(None, args.shapes.split(","))]
     cfgs = json.load(open(os.path.join(args.dir, "configs.json")))
     dev = torch.cuda.get_device_name(0)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -79,6 +83,7 @@ def main():
     for kind, shapes, base_name in (("gemm", GEMM, "cuBLAS"), ("swiglu", SWIGLU, "cuBLAS + compiled SwiGLU")):
         if args.only and kind != args.only:
             continue
+        shapes = mine or shapes
         ks = [(c["name"], plkrt.load(os.path.join(args.dir, c["cubin"]), os.path.join(args.dir, c["manifest"])))
               for c in cfgs if c["kind"] == kind]
         for v in filter(None, args.force.split(",")):   # each forced variant: a load of its own

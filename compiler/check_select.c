@@ -5,8 +5,9 @@
  * of its own; the runtime launches the first whose conditions hold for
  * the bound shapes and the device (its SM count, its DRAM bandwidth).
  * What is checked here: each branch names a kernel (E0361) that takes the
- * select's parameters (E0360), none twice and no name declared twice
- * (E0363), the last branch and only the last is `else` (E0362), and the
+ * select's parameters (E0360; a kernel named in several branches is one
+ * variant), no name declared twice (E0363), the last branch and only the
+ * last is `else` (E0362), and the
  * conditions use only shape symbols, the device's values (SMS, DRAM_GBPS)
  * and integers. After each variant is placed, the tensors' dims must agree
  * (E0360); the kernel parameters they launch may differ
@@ -282,37 +283,30 @@ static int default_last(Ctx *c, const Select *s)
 	return -1;
 }
 
-Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv)
+Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv, const int **of)
 {
 	int before = c->nerrors;
 	Variant *vs = arena_alloc(c->arena, (s->branches.n + 1) * sizeof *vs);
+	int *at = arena_alloc(c->arena, (s->branches.n + 1) * sizeof *at);
 	*nv = 0;
 	name_once(c, p, s);
 	default_last(c, s);
 	for (int i = 0; i < s->branches.n; i++) {
 		const Branch *b = s->branches.v[i];
 		const Kernel *k = branch_kernel(c, p, s, b);
-		if (!k)
-			continue;
-		int twice = 0;
-		for (int j = 0; j < *nv && !twice; j++) {
-			if (vs[j].k != k)
-				continue;
-			twice = 1;
-			Diag *d = diag_new(c, DIAG_ERROR, "E0363", b->kernel_sp, "kernel `%s` is a variant of select `%s` twice",
-			                   k->name, s->name);
-			d->primary.msg = "named again here";
-			diag_label(d, vs[j].br->kernel_sp, "first named here");
-			diag_note(d, "a variant is one kernel entry: it is launched by its first branch");
-			diag_help(d, "join the two branches' conditions in one, or name another kernel");
-			diag_end(c, d);
-		}
-		if (!twice && !same_params(c, s, k))
+		at[i] = -1;
+		for (int j = 0; k && j < *nv && at[i] < 0; j++)   /* named again: one kernel entry, several branches */
+			if (vs[j].k == k)
+				at[i] = j;
+		if (k && at[i] < 0 && !same_params(c, s, k)) {
+			at[i] = *nv;
 			vs[(*nv)++] = (Variant){ k, b };
+		}
 	}
 	Vec scope = rule_scope(c, s, vs, *nv);
 	for (int i = 0; i < s->branches.n; i++)
 		check_conds(c, &((const Branch *)s->branches.v[i])->conds, &scope, "a shape symbol of the select");
+	*of = at;
 	return c->nerrors == before ? vs : NULL;
 }
 

@@ -269,6 +269,7 @@ static int build_kernel(Ctx *c, Options *o, const Program *p, const Kernel *k,
 typedef struct Selected {
 	const Select *s;
 	const Variant *vs;
+	const int *of;                /* the rule: each branch's variant */
 	const Placement *const *ps;   /* [arch * n + variant] */
 	int n, narch;
 	const LinkResult *rs;         /* per arch; NULL: --emit=manifest */
@@ -276,7 +277,7 @@ typedef struct Selected {
 static int select_manifest(Ctx *c, const void *ud, const char *binary, FILE *f)
 {
 	const Selected *sl = ud;
-	return manifest_write_select(c, sl->s, sl->vs, sl->ps, sl->n, sl->narch, sl->rs, binary, f);
+	return manifest_write_select(c, sl->s, sl->vs, sl->of, sl->ps, sl->n, sl->narch, sl->rs, binary, f);
 }
 
 /* A select: every variant checked and placed for each arch, their
@@ -287,7 +288,8 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
                         const ArchInfo **arches, int narches)
 {
 	int nv;
-	Variant *vs = select_variants(c, p, s, &nv);
+	const int *of;
+	Variant *vs = select_variants(c, p, s, &nv, &of);
 	if (!vs)
 		return 1;
 	int shown = o->emit == EMIT_DEFAULT || o->emit == EMIT_CUBIN || o->emit == EMIT_MANIFEST || o->emit == EMIT_MAP;
@@ -317,7 +319,7 @@ static int build_select(Ctx *c, Options *o, const Program *p, const Select *s,
 		return 0;
 	if (o->emit == EMIT_MAP)   /* every variant's, for each arch */
 		return print_maps(c, o, (const Placement *const *)ps, nv, narches);
-	Selected sl = { s, vs, (const Placement *const *)ps, nv, narches, NULL };
+	Selected sl = { s, vs, of, (const Placement *const *)ps, nv, narches, NULL };
 	if (o->emit == EMIT_MANIFEST) {   /* a manifest of a binary that could be linked */
 		for (int a = 0; a < narches; a++)
 			if (link_check_ids(c, sl.ps + a * nv, nv))

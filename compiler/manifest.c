@@ -448,45 +448,53 @@ static void arch_entries(FILE *o, const Placement *const *ps, int n, int narch, 
 
 /* ps[a * n + v]: variant v placed for arch a (narch of them: a fatbin
  * when more than one); rs[a] its link, or NULL. */
-int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n, int narch,
-                          const LinkResult *rs, const char *binary, FILE *o)
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const int *of, const Placement *const *ps,
+                          int n, int narch, const LinkResult *rs, const char *binary, FILE *o)
 {
 	/* the top level: the default variant's, so that a reader without
 	 * "variants" launches the kernel that serves every shape */
-	const Placement *dp = ps[n - 1];
+	int nb = s->branches.n, dv = of[nb - 1];
+	const Placement *dp = ps[dv];
 	const Graph *g = dp->g;
 	const Placement *heads[8];   /* at most 8 -arch (main.c) */
 	int nh = narch < 8 ? narch : 8;
 	for (int a = 0; a < nh; a++)
-		heads[a] = ps[a * n + n - 1];
+		heads[a] = ps[a * n + dv];
 	head_json(o, heads, nh, s->name, g->k->name, binary);
-	int off = 0;   /* objs: the variants' instances one after another */
-	for (int v = 0; v < n - 1; v++)
-		off += ps[v]->g->insts.n;
+	int *off = arena_alloc(c->arena, (size_t)(n + 1) * sizeof *off);   /* objs: the variants' instances in turn */
+	off[0] = 0;
+	for (int v = 0; v < n; v++)
+		off[v + 1] = off[v] + ps[v]->g->insts.n;
 	const LinkObj *objs = rs ? rs[0].objs : NULL;
 	params_json(o, g, "  ");
 	hooks_json(o, g);
 	fputs(",\n  \"instances\": ", o);
-	instances_json(o, dp, objs ? objs + off : NULL, "  ");
+	instances_json(o, dp, objs ? objs + off[dv] : NULL, "  ");
 	fputs(",\n  \"placement\": ", o);
 	placement_write_json(o, dp, "  ");
 	fputs(",\n  \"variants\": [", o);
-	off = 0;
-	for (int v = 0; v < n; v++) {
+	for (int i = 0; i < nb; i++) {   /* the rule's branches; a kernel's launch at its first */
+		int v = of[i];
+		const Branch *br = s->branches.v[i];
 		const Graph *vg = ps[v]->g;
-		fprintf(o, "%s\n    { \"name\": ", v ? "," : "");
+		fprintf(o, "%s\n    { \"name\": ", i ? "," : "");
 		json_str(o, vg->k->name);
 		fputs(", \"when\": [", o);
-		for (int i = 0; i < vs[v].br->conds.n; i++) {
-			fputs(i ? ", " : "", o);
-			cond_json(o, vg, vs[v].br->conds.v[i]);
+		for (int j = 0; j < br->conds.n; j++) {
+			fputs(j ? ", " : "", o);
+			cond_json(o, vg, br->conds.v[j]);
 		}
-		fputs("],\n", o);
+		fputs("]", o);
+		if (vs[v].br != br) {   /* named before: this branch alone */
+			fputs(" }", o);
+			continue;
+		}
+		fputs(",\n", o);
 		launch_json(o, ps[v], "      ");
 		fputs(" },\n", o);
 		params_json(o, vg, "      ");
 		fputs(",\n      \"instances\": ", o);
-		instances_json(o, ps[v], objs ? objs + off : NULL, "      ");
+		instances_json(o, ps[v], objs ? objs + off[v] : NULL, "      ");
 		fputs(",\n      \"placement\": ", o);
 		placement_write_json(o, ps[v], "      ");
 		if (narch > 1) {
@@ -495,10 +503,9 @@ int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Plac
 			fputs("\n      ]", o);
 		}
 		fputs(" }", o);
-		off += vg->insts.n;
 	}
 	if (narch > 1)   /* the default variant's, for a reader without kernel variants */
-		arch_entries(o, ps, n, narch, n - 1, "    ", 1);
+		arch_entries(o, ps, n, narch, dv, "    ", 1);
 	fputs("\n  ]\n}\n", o);
 	return ferror(o) ? -1 : 0;
 }

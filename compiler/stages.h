@@ -194,14 +194,15 @@ void check_unused_consts(Ctx *c, const Program *p, const Kernel *k);
 /* check_select.c: a select's variants (docs/language.md, "Variants") */
 typedef struct Variant {
 	const Kernel *k;
-	const Branch *br;        /* the branch naming it: its conditions; dflt for the last */
+	const Branch *br;        /* the first branch naming it */
 } Variant;
-/* s's variants in branch order, checked: each branch names a kernel of the
- * file (E0361) that takes s's parameters (E0360), none twice and s's name
- * declared once (E0363), `else` last and only last (E0362), conditions over
- * s's shape symbols, the device's values and integers (E0320, E0323,
- * E0324). NULL on errors (reported). */
-Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n);
+/* s's variants, each kernel once in the order the branches first name
+ * them, checked: each branch names a kernel of the file (E0361) that takes
+ * s's parameters (E0360), s's name declared once (E0363), `else` last and
+ * only last (E0362), conditions over s's shape symbols, the device's
+ * values and integers (E0320, E0323, E0324). (*of)[i]: the variant branch
+ * i launches (the rule). NULL on errors (reported). */
+Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *n, const int **of);
 int kernel_requires_check(Ctx *c, const Kernel *k);   /* E0320 for a kernel's `require` (check_select.c) */
 /* E0360 unless every name of the select's tensor dims is a const of no
  * variant (ps[i]: variant i placed) or of all, of one value; gives every
@@ -531,11 +532,12 @@ int manifest_write_linked(Ctx *c, const Placement *const *ps, const LinkResult *
  * object its code came from, its constants and its place. */
 void map_print(FILE *out, const Placement *p, const LinkObj *objs);
 /* One manifest for the variants of select s, linked into one cubin (ps[i]:
- * vs[i] placed): the top level is the default's (the last), and
- * "variants" lists each with its conditions and launch (docs/manifest.md);
- * objs (NULL: not linked): link_kernels' LinkResult.objs, for the link map. */
-int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const Placement *const *ps, int n, int narch,
-                          const LinkResult *rs, const char *binary, FILE *o);
+ * vs[i] placed; of: the rule, select_variants'): the top level is the
+ * default's (the `else`), and "variants" lists the rule's branches in
+ * order, each kernel's launch at its first (docs/manifest.md); objs (NULL:
+ * not linked): link_kernels' LinkResult.objs, for the link map. */
+int manifest_write_select(Ctx *c, const Select *s, const Variant *vs, const int *of, const Placement *const *ps,
+                          int n, int narch, const LinkResult *rs, const char *binary, FILE *o);
 /* Several arches' cubins -> one fatbin (the toolkit's fatbinary). */
 int link_fatbin(Ctx *c, const ArchInfo **arches, const LinkResult *rs, int n,
                 void **fatbin, size_t *size);

@@ -456,9 +456,11 @@ static int parse_conds(plk_mcond **out, int *n, const pj_val *w, const char *whe
 	return 0;
 }
 
-/* "variants": per arch ({arch, block, ...}), or kernels of one binary
- * ({name, when, launch}, a select's: docs/manifest.md). A kernel variant
- * (kv) of a fatbin has per-arch entries of its own, never kernels. */
+/* "variants": per arch ({arch, block, ...}), or the branches of a
+ * select's rule in order (docs/manifest.md): a kernel's first ({name,
+ * when, launch}) and, where the rule names it again, {name, when} alone.
+ * A kernel variant (kv) of a fatbin has per-arch entries of its own,
+ * never kernels. */
 static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int kv, char *err)
 {
 	if (!v)
@@ -466,7 +468,8 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int
 	if (v->k != PJ_ARR)
 		return mfail(err, "\"variants\" must be an array");
 	if (!(m->variants = calloc((size_t)v->n + 1, sizeof *m->variants)) ||
-	    !(m->kvars = calloc((size_t)v->n + 1, sizeof *m->kvars)))
+	    !(m->kvars = calloc((size_t)v->n + 1, sizeof *m->kvars)) ||
+	    !(m->rules = calloc((size_t)v->n + 1, sizeof *m->rules)))
 		return mfail(err, "out of memory");
 	for (int i = 0; i < v->n; i++) {
 		const pj_val *o = &v->items[i];
@@ -478,14 +481,26 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int
 			return mfail(err, "%s: a kernel variant's \"variants\" are per arch ({arch, block, ...}), "
 			             "not kernels", where);
 		if (pj_get(o, "name")) {
+			plk_mrule *ru = &m->rules[m->nrules++];
+			if (parse_conds(&ru->when, &ru->nwhen, pj_get(o, "when"), where, "when", err))
+				return -1;
+			const pj_val *nm = pj_get(o, "name");
+			ru->kvar = nm->k == PJ_STR ? plk_manifest_variant(m, nm->s) : -1;
+			if (ru->kvar >= 0) {   /* a kernel named again: the branch alone */
+				for (int k = 0; k < o->n; k++)
+					if (strcmp(o->keys[k], "name") && strcmp(o->keys[k], "when"))
+						return mfail(err, "%s: kernel \"%s\" is listed before, so this entry is a branch "
+						             "of the rule: \"name\" and \"when\" only, not \"%s\"", where, nm->s,
+						             o->keys[k]);
+				continue;
+			}
+			ru->kvar = m->nkvars;
 			plk_kvariant *x = &m->kvars[m->nkvars++];
 			char e[PLK_ERRLEN];   /* mfail writes PLK_ERRLEN bytes; truncated into err below */
 			if (!(x->m = calloc(1, sizeof *x->m)))
 				return mfail(err, "out of memory");
 			if (parse(x->m, r, o, e))   /* e without its own "manifest: " */
 				return mfail(err, "%s: %s", where, strncmp(e, "manifest: ", 10) ? e : e + 10);
-			if (parse_conds(&x->when, &x->nwhen, pj_get(o, "when"), where, "when", err))
-				return -1;
 			/* One binding serves every variant: the same symbols, and
 			 * the params bound by name are the top level's. The others
 			 * (a tensor's pointer or map, a dim, the workspace) come
@@ -751,11 +766,12 @@ void plk_manifest_free(plk_manifest *m)
 	for (int i = 0; i < m->nvariants; i++)
 		free(m->variants[i].arch);
 	free(m->variants);
-	for (int i = 0; i < m->nkvars; i++) {
+	for (int i = 0; i < m->nkvars; i++)
 		plk_manifest_free(m->kvars[i].m);
-		free_conds(m->kvars[i].when, m->kvars[i].nwhen);
-	}
 	free(m->kvars);
+	for (int i = 0; i < m->nrules; i++)
+		free_conds(m->rules[i].when, m->rules[i].nwhen);
+	free(m->rules);
 	free_conds(m->reqs, m->nreqs);
 	for (int i = 0; i < m->nints; i++)
 		free(m->ints[i]);
@@ -877,15 +893,16 @@ static int conds_hold(const plk_mcond *cs, int n, PickCtx *pc, int *holds, int *
 int plk_variant_pick(const plk_manifest *m, const int64_t *sym, const plk_device_vals *dv, int *pick, char *err)
 {
 	PickCtx pc = { m, sym, dv };
-	for (int i = 0; i < m->nkvars; i++) {
-		const plk_kvariant *x = &m->kvars[i];
+	for (int i = 0; i < m->nrules; i++) {
+		const plk_mrule *ru = &m->rules[i];
+		const plk_manifest *x = m->kvars[ru->kvar].m;
 		int holds, at;
 		int64_t a, b;
-		if (conds_hold(x->when, x->nwhen, &pc, &holds, &at, &a, &b, err) ||
-		    (holds && conds_hold(x->m->reqs, x->m->nreqs, &pc, &holds, &at, &a, &b, err)))
+		if (conds_hold(ru->when, ru->nwhen, &pc, &holds, &at, &a, &b, err) ||
+		    (holds && conds_hold(x->reqs, x->nreqs, &pc, &holds, &at, &a, &b, err)))
 			return -1;
-		if (holds) {   /* its rule's conditions and its own `require` */
-			*pick = i;
+		if (holds) {   /* the branch's conditions and its kernel's own `require` */
+			*pick = ru->kvar;
 			return 0;
 		}
 	}

@@ -61,13 +61,18 @@ typedef struct plk_mcond {
 } plk_mcond;
 
 struct plk_manifest;
-/* One kernel of a binary of several, a select's variant ("variants"
- * entries with a "name"): its launch, and when it is taken. */
+/* One kernel of a binary of several, a select's variant (the first
+ * "variants" entry of its "name"): its launch. */
 typedef struct plk_kvariant {
 	struct plk_manifest *m;     /* its entry, launch, params; the top level's tensors */
+} plk_kvariant;
+/* One branch of a select's rule (each "variants" entry with a "name", in
+ * order): when it is taken, and the kernel it launches. */
+typedef struct plk_mrule {
 	plk_mcond *when;            /* all must hold; none: always (the default) */
 	int nwhen;
-} plk_kvariant;
+	int kvar;                   /* kvars index */
+} plk_mrule;
 
 typedef struct plk_manifest {
 	int version;
@@ -94,8 +99,10 @@ typedef struct plk_manifest {
 	int nsyms;
 	plk_mvariant *variants;
 	int nvariants;
-	plk_kvariant *kvars;         /* the kernels of a select, in order; none: one kernel */
+	plk_kvariant *kvars;         /* the kernels of a select, each once, in order; none: one kernel */
 	int nkvars;
+	plk_mrule *rules;            /* the select's branches, in order (a kernel may have several) */
+	int nrules;
 	/* "requires": the kernel's `require`, all must hold to launch it (not
 	 * named `requires`, C++20's keyword: comm.cc includes this) */
 	plk_mcond *reqs;
@@ -131,8 +138,9 @@ typedef struct plk_device_vals {
 	int64_t sms;                 /* multiprocessors */
 	int64_t dram_gbps;           /* peak DRAM bandwidth, GB/s: memory clock x bus width */
 } plk_device_vals;
-/* The first kernel variant whose conditions hold for the symbol values
- * sym (m's order) and the device dv; an error when none does. */
+/* The kernel variant (kvars index) of the first rule whose conditions,
+ * and its kernel's `require`, hold for the symbol values sym (m's order)
+ * and the device dv; an error when none does. */
 int plk_variant_pick(const plk_manifest *m, const int64_t *sym, const plk_device_vals *dv, int *pick, char *err);
 /* 0 when every condition of m's "requires" holds for the symbols (the
  * kernel's `require`); else -1, the first that fails in err. */

@@ -75,12 +75,22 @@ def _eval(e, env):
     return eval(py, {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max})   # noqa: S307
 
 
+def kernels(m):
+    """The select's kernels, each once: its first entry in "variants" (a kernel named
+    again by the rule has an entry of its name and `when` alone)."""
+    first = {}
+    for v in m["variants"]:
+        first.setdefault(v["name"], v)
+    return list(first.values())
+
+
 def rule_pick(m, env):
-    """The variant the manifest's conditions pick (its `when` and its `requires`), evaluated here."""
+    """The variant the manifest's rule picks (a branch's `when` and its kernel's `requires`), evaluated here."""
     ops = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
+    reqs = {v["name"]: v.get("requires", []) for v in kernels(m)}
     for v in m["variants"]:
         ok = True
-        for c in v["when"] + v.get("requires", []):   # its rule and its own `require`
+        for c in v["when"] + reqs[v["name"]]:   # the branch and its kernel's own `require`
             a = _eval(c["lhs"], env)
             ok = ok and (a in [_eval(s, env) for s in c["set"]] if c["op"] == "in" else ops[c["op"]](a, _eval(c["rhs"], env)))
         if ok:
@@ -139,11 +149,12 @@ AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (
                       (16, 4096, 14336), (256, 4096, 14336), (33, 128256, 2048), (1, 6144, 4096),
                       (64, 128256, 2048), (4096, 4095, 4096), (300, 1001, 520), (5, 4095, 4096), (256, 6144, 4096),
                       (8192, 16384, 8192)],   # gemm_big under 4 TB/s (an H100), gemm_pp above
-        "gemm_swiglu_auto": [(16, 14336, 4096), (33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096)]}
+        "gemm_swiglu_auto": [(16, 14336, 4096), (33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096),
+                             (16384, 14336, 4096)]}   # swiglu_wide's second branch under 4 TB/s, swiglu_pp above
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
-    names = [v["name"] for v in m["variants"]]
-    ptr_c = [v["name"] for v in m["variants"]
+    names = [v["name"] for v in kernels(m)]
+    ptr_c = [v["name"] for v in kernels(m)
              if any(p["name"] == "c" and p["kind"] == "ptr" for p in v["params"])]
     for v in names:
         k = load(name, v)
@@ -154,7 +165,7 @@ for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
                 return msg
             case(f"{name} PLK_VARIANT={v} {M}x{N}x{K}", forced)
         k.close()
-    for v in [x["name"] for x in m["variants"] if "split" in x["grid"]]:
+    for v in [x["name"] for x in kernels(m) if "split" in x["grid"]]:
         k = load(name, v)
         for M, N, K in ((16, 4096, 14336), (300, 776, 520)):
             def repeat(k=k, M=M, N=N, K=K):

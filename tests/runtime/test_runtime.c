@@ -918,6 +918,54 @@ static void test_kernel_variants(void)
 		CHECK_HAS(err, bad[i].want);
 		plk_manifest_free(m);
 	}
+	/* One kernel in two branches of the rule: its second entry is the
+	 * branch alone (name and when), the kernel listed once. */
+	const char *tw = "{\"plk_manifest\": 1, \"kernel\": \"auto\", \"entry\": \"pp\", \"block\": [384],"
+	                 " \"tensors\": [{\"name\": \"A\", \"dtype\": \"bf16\", \"dims\": [\"M\", \"K\"]}],"
+	                 " \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                 " \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 128]]},"
+	                 " \"variants\": ["
+	                 "  {\"name\": \"wide\", \"when\": [{\"lhs\": \"M\", \"op\": \">=\", \"rhs\": 4096}], \"block\": [256],"
+	                 "   \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                 "   \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 256]]}},"
+	                 "  {\"name\": \"small\", \"when\": [{\"lhs\": \"M\", \"op\": \"<=\", \"rhs\": 64}], \"block\": [128],"
+	                 "   \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                 "   \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 64]]}},"
+	                 "  {\"name\": \"wide\", \"when\": [{\"lhs\": \"K\", \"op\": \"<\", \"rhs\": 256}]},"
+	                 "  {\"name\": \"pp\", \"when\": [], \"block\": [384],"
+	                 "   \"params\": [{\"name\": \"M\", \"kind\": \"i32\", \"dim\": \"M\"}],"
+	                 "   \"grid\": {\"policy\": \"persistent\", \"tiles\": [[\"M\", 128]]}}]}";
+	m = mparse(tw, err);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_EQ(m->nkvars, 3);
+		CHECK_EQ(m->nrules, 4);
+		CHECK_EQ(m->rules[2].kvar, 0);
+		CHECK_EQ(plk_manifest_variant(m, "pp"), 2);
+		/* M >= 4096: wide (its first branch); M <= 64: small, ahead of
+		 * wide's second branch; K < 256: wide again; else pp */
+		static const struct { int64_t M, K; int want; } tc[] = {
+			{ 8192, 64, 0 }, { 32, 64, 1 }, { 1000, 64, 0 }, { 1000, 4096, 2 }, { 32, 4096, 1 },
+		};
+		for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++) {
+			int64_t sym[2] = { tc[i].M, tc[i].K };
+			int pick = -1;
+			CHECK_EQ(plk_variant_pick(m, sym, &(plk_device_vals){ 132, 3352 }, &pick, err), 0);
+			CHECK_EQ(pick, tc[i].want);
+		}
+		plk_manifest_free(m);
+	}
+	{
+		char buf[4096];
+		const char *at = strstr(tw, "\"rhs\": 256}]}");
+		CHECK(at != NULL);
+		snprintf(buf, sizeof buf, "%.*s\"rhs\": 256}], \"block\": [64]}%s", (int)(at - tw), tw, at + strlen("\"rhs\": 256}]}"));
+		m = mparse(buf, err);
+		CHECK(m == NULL);
+		CHECK_HAS(err, "variants[2]: kernel \"wide\" is listed before, so this entry is a branch of the rule: "
+		               "\"name\" and \"when\" only, not \"block\"");
+		plk_manifest_free(m);
+	}
 	/* Variants launching different lists: `wide` takes A's pointer first
 	 * and M, the default only M; both the scalar s, bound once by name at
 	 * the top level, where each variant finds it by its index there. */

@@ -106,6 +106,20 @@ expect "swiglu M=16" "$(CUBIN=gs run 16 14336 4096)" "variant swiglu_skinny of g
 	"launch swiglu_skinny grid 132 1 1 block 384"
 expect "swiglu M=17" "$(CUBIN=gs run 17 14336 4096)" "variant swiglu_small of gemm_swiglu_auto" "launch swiglu_small"
 expect "swiglu N=4100" "$(CUBIN=gs run 16 4100 4096)" "parameter y (tensor map of Y): row stride of dim 0 is 8200 bytes"
+# swiglu_wide in two branches of the rule, one kernel entry: one wave of
+# its tiles (1000 x 1504: 8 x 12 tiles), and large problems under 4 TB/s
+# (16384 x 14336 x 4096: M 2N = 2^28.8, M 2N K = 1.75 x 2^40) where the
+# mock's H200 keeps the pingpong tiles; 8192 x 14336 x 4096 (0.88 x 2^40)
+# stays with them on the H100 too
+expect "swiglu one wave" "$(CUBIN=gs run 1000 1504 1024)" "variant swiglu_wide of gemm_swiglu_auto" \
+	"launch swiglu_wide grid 96 1 1"
+expect "swiglu big H100" "$(CUBIN=gs run 16384 14336 4096 "${H100[@]}")" \
+	"variant swiglu_wide of gemm_swiglu_auto (SMS = 132, DRAM_GBPS = 3352)" "launch swiglu_wide grid 132 1 1"
+expect "swiglu big H200" "$(CUBIN=gs run 16384 14336 4096)" "variant swiglu_pp of gemm_swiglu_auto" \
+	"launch swiglu_pp grid 132 1 1"
+expect "swiglu under 2^40 H100" "$(CUBIN=gs run 8192 14336 4096 "${H100[@]}")" "variant swiglu_pp of gemm_swiglu_auto"
+expect "swiglu variants" "$(CUBIN=gs run 16 14336 4096 PLK_VARIANT=nope)" \
+	"its variants: swiglu_skinny, swiglu_small, swiglu_wide_mc, swiglu_wide, swiglu_pp"
 # forced there, swiglu_skinny is refused by its own `require N % 8 == 0`,
 # and nothing is launched
 expect "swiglu forced N=4100" "$(CUBIN=gs run 16 4100 4096 PLK_VARIANT=swiglu_skinny)" \
