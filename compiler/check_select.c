@@ -283,6 +283,28 @@ static int default_last(Ctx *c, const Select *s)
 	return -1;
 }
 
+/* A warning for each branch that ends the rule just before `else` (alone
+ * or with others like it) and names the kernel `else` names: taken or not,
+ * that kernel is launched (its `require` failing fails both). at[i]: the
+ * variant of branch i. */
+static void same_as_default(Ctx *c, const Select *s, const int *at)
+{
+	int last = s->branches.n - 1, first = last;
+	const Branch *dflt = s->branches.v[last];
+	while (first > 0 && at[first - 1] == at[last])
+		first--;
+	for (int i = first; i < last; i++) {   /* in source order */
+		const Branch *b = s->branches.v[i];
+		Diag *d = diag_new(c, DIAG_WARNING, NULL, b->sp, "this branch of select `%s` changes nothing", s->name);
+		d->primary.msg = arena_printf(c->arena, "takes `%s`", b->kernel);
+		diag_label(d, dflt->kernel_sp, "as `else` does, after it");
+		diag_note(d, "no branch between them names another kernel, so `%s` is launched whether its conditions hold "
+		             "or not", b->kernel);
+		diag_help(d, "remove the branch, or name another kernel in it");
+		diag_end(c, d);
+	}
+}
+
 Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv, const int **of)
 {
 	int before = c->nerrors;
@@ -306,6 +328,8 @@ Variant *select_variants(Ctx *c, const Program *p, const Select *s, int *nv, con
 	Vec scope = rule_scope(c, s, vs, *nv);
 	for (int i = 0; i < s->branches.n; i++)
 		check_conds(c, &((const Branch *)s->branches.v[i])->conds, &scope, "a shape symbol of the select");
+	if (c->nerrors == before)
+		same_as_default(c, s, at);
 	*of = at;
 	return c->nerrors == before ? vs : NULL;
 }
