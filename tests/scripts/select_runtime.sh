@@ -84,6 +84,12 @@ expect "1200x3000" "$(run 1200 3000 1000)" "variant gemm_wide_mc of gemm_auto" "
 expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 120 1 1 block 384"
 # 128 x 96 tiles: 128 of them fill a wave where 96 of 128 x 128 would not
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
+# several waves whose last the 128 x 128 tiles would leave mostly empty:
+# 128 x 192 tiles where their rounds x 3 are 5% under those tiles' x 2
+# (3000 x 3000: 3 rounds of 384 against 5 of 576), not at 2000 x 3000 (2
+# of 256 against 3 of 384: 630 against 600)
+expect "3000x3000x3008" "$(run 3000 3000 3008)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 132 1 1"
+expect "2000x3000x1024" "$(run 2000 3000 1024)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132 1 1"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
 expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
 # the device's DRAM bandwidth: the mock's H200 (4916 GB/s) keeps the
