@@ -7,10 +7,10 @@
  * What is checked here: each branch names a kernel (E0361) that takes the
  * select's parameters (E0360; a kernel named in several branches is one
  * variant), no name declared twice (E0363), the last branch and only the
- * last is `else` (E0362), and the
- * conditions use only shape symbols, the device's values (SMS, DRAM_GBPS)
- * and integers. After each variant is placed, the tensors' dims must agree
- * (E0360); the kernel parameters they launch may differ
+ * last is `else` (E0362), and the conditions use only shape symbols, the
+ * device's values (SMS, DRAM_GBPS) and integers; a warning for a branch
+ * that changes nothing. After each variant is placed, the tensors' dims
+ * must agree (E0360); the kernel parameters they launch may differ
  * (select_check_launch). */
 #include <stdlib.h>
 #include <string.h>
