@@ -477,14 +477,14 @@ static int parse_variants(plk_manifest *m, const pj_val *r, const pj_val *v, int
 		snprintf(where, sizeof where, "variants[%d]", i);
 		if (o->k != PJ_OBJ)
 			return mfail(err, "%s must be an object", where);
-		if (pj_get(o, "name") && kv)
+		const pj_val *nm = pj_get(o, "name");
+		if (nm && kv)
 			return mfail(err, "%s: a kernel variant's \"variants\" are per arch ({arch, block, ...}), "
 			             "not kernels", where);
-		if (pj_get(o, "name")) {
+		if (nm) {
 			plk_mrule *ru = &m->rules[m->nrules++];
 			if (parse_conds(&ru->when, &ru->nwhen, pj_get(o, "when"), where, "when", err))
 				return -1;
-			const pj_val *nm = pj_get(o, "name");
 			ru->kvar = nm->k == PJ_STR ? plk_manifest_variant(m, nm->s) : -1;
 			if (ru->kvar >= 0) {   /* a kernel named again: the branch alone */
 				for (int k = 0; k < o->n; k++)

@@ -154,8 +154,9 @@ AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (
                              (16384, 14336, 4096)]}   # swiglu_wide's second branch under 4 TB/s, swiglu_pp above
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
-    names = [v["name"] for v in kernels(m)]
-    ptr_c = [v["name"] for v in kernels(m)
+    ks = kernels(m)
+    names = [v["name"] for v in ks]
+    ptr_c = [v["name"] for v in ks
              if any(p["name"] == "c" and p["kind"] == "ptr" for p in v["params"])]
     for v in names:
         k = load(name, v)
@@ -166,7 +167,7 @@ for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
                 return msg
             case(f"{name} PLK_VARIANT={v} {M}x{N}x{K}", forced)
         k.close()
-    for v in [x["name"] for x in kernels(m) if "split" in x["grid"]]:
+    for v in [x["name"] for x in ks if "split" in x["grid"]]:
         k = load(name, v)
         for M, N, K in ((16, 4096, 14336), (300, 776, 520)):
             def repeat(k=k, M=M, N=N, K=K):
