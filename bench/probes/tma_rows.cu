@@ -1,0 +1,202 @@
+/*
+ * tma_rows.cu: what a TMA load costs when a tensor's rows are no whole
+ * number of 128-byte lines (a bf16 GEMM operand [rows, K] at K % 64 != 0).
+ * A probe, not a component: it answers, before a loader is built for it,
+ * which box shape and which sharing make such rows as cheap as whole
+ * lines (bench/results/2026-12-03-gemm-k-sweep.md: at K = 1000 the
+ * 128 x 192 tiles ran 40% over their time, cuBLAS 3%).
+ *
+ * One CTA an SM; thread 0 streams boxes of a [R, K] bf16 tensor that sits
+ * in L2 (8 MB: R = 8 MB / 2K, rounded down to 512) into a ring of NS stages, a second warp waits for
+ * each and frees it: nothing but the TMA's own throughput. Per box shape
+ * and K, the L2 -> shared memory rate over all SMs, and its ratio to the
+ * same box at K = 1024. With `cluster 2` each CTA of a pair loads half of
+ * every box and multicasts it to both (the loaders' MCAST = 2).
+ *
+ *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu
+ *   build/tma_rows [iters=4000]
+ */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+	fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+enum { NS = 6, STAGE = 32768, BYTES = 8 << 20 };   /* ring of 6 x 32 KB; the tensor's size (in L2) */
+static_assert(NS * STAGE <= 227 * 1024 - 64, "the ring and its barriers fit one CTA's shared memory");
+
+__device__ static inline uint32_t saddr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+__device__ static inline void wait_parity(uint64_t *bar, uint32_t parity)
+{
+	asm volatile("{\n .reg .pred p;\n W_%=: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+	             " @!p bra W_%=;\n}" :: "r"(saddr(bar)), "r"(parity) : "memory");
+}
+
+/* Box t of this CTA: box b = blockIdx.x / pair + (gridDim.x / pair) t of the
+   tensor's rowblks x colblks boxes, rows first (as a GEMM's tiles walk K). */
+__global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtensorMap map, int rowblks, int colblks,
+                                                 int boxc, int boxr, int iters, int pair)
+{
+	extern __shared__ __align__(1024) unsigned char ring[];
+	uint64_t *full = (uint64_t *)(ring + NS * STAGE), *empty = full + NS;
+	const unsigned bytes = (unsigned)(boxc * boxr * 2 * pair);   /* what lands in this CTA a stage */
+	uint32_t rank = 0;
+	if (pair == 2)
+		asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < NS; s++) {
+			asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(saddr(full + s)));
+			asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(saddr(empty + s)), "r"(pair));
+		}
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	if (pair == 2)
+		asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+	else
+		__syncthreads();
+	int tile0 = blockIdx.x / pair, tiles = gridDim.x / pair;
+	if (threadIdx.x == 0) {
+		for (int t = 0; t < iters; t++) {
+			int s = t % NS, k = t / NS;
+			if (k > 0)
+				wait_parity(empty + s, (k - 1) & 1);
+			asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(saddr(full + s)), "r"(bytes)
+			             : "memory");
+			long b = tile0 + (long)tiles * t;
+			int c = (int)((b / rowblks) % colblks) * boxc;
+			int r = (int)(b % rowblks) * boxr * pair + (int)rank * boxr;
+			uint32_t dst = saddr(ring + s * STAGE + rank * boxc * boxr * 2);
+			if (pair == 1)
+				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+				             " [%0], [%1, {%2, %3}], [%4];"
+				             :: "r"(dst), "l"(&map), "r"(c), "r"(r), "r"(saddr(full + s)) : "memory");
+			else
+				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+				             ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;"
+				             :: "r"(dst), "l"(&map), "r"(c), "r"(r), "r"(saddr(full + s)), "h"((uint16_t)3)
+				             : "memory");
+		}
+	} else if (threadIdx.x == 32) {
+		for (int t = 0; t < iters; t++) {
+			int s = t % NS;
+			wait_parity(full + s, (t / NS) & 1);
+			if (pair == 1) {
+				asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(saddr(empty + s)) : "memory");
+			} else {   /* both producers write this stage: free it to both */
+				for (uint32_t peer = 0; peer < 2; peer++) {
+					uint32_t remote;
+					asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(saddr(empty + s)),
+					             "r"(peer));
+					asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" :: "r"(remote)
+					             : "memory");
+				}
+			}
+		}
+	}
+	if (pair == 2)   /* no CTA leaves while its peer may still write into it */
+		asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                              const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; };
+
+int main(int argc, char **argv)
+{
+	int iters = argc > 1 ? atoi(argv[1]) : 4000;
+	static const Box boxes[] = {
+		{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128, sw128 (the loaders' A box)"},
+		{64, 256, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 256, sw128"},
+		{64, 32, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 32, sw128"},
+		{32, 128, 1, CU_TENSOR_MAP_SWIZZLE_64B, "32 x 128, sw64"},
+		{128, 64, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "128 x 64, no swizzle (256-byte rows)"},
+		{64, 64, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128 in pairs, 64 rows each, multicast"},
+		{64, 32, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 64 in pairs, 32 rows each, multicast"},
+	};
+	static const int ks[] = {1024, 1000, 1008, 1016, 1032, 3000, 4000, 4096};
+	const int nb = sizeof boxes / sizeof *boxes, nk = sizeof ks / sizeof *ks;
+
+	encode_fn encode = NULL;
+	cudaDriverEntryPointQueryResult q;
+	CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &q));
+	if (!encode || q != cudaDriverEntryPointSuccess) {
+		fprintf(stderr, "no cuTensorMapEncodeTiled\n");
+		return 1;
+	}
+	int sms;
+	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+	sms &= ~1;   /* pairs need an even grid */
+	CK(cudaFuncSetAttribute(load_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, NS * STAGE + 2 * NS * 8));
+	void *buf;
+	CK(cudaMalloc(&buf, BYTES));
+	CK(cudaMemset(buf, 0x3c, BYTES));
+	cudaEvent_t e0, e1;
+	CK(cudaEventCreate(&e0));
+	CK(cudaEventCreate(&e1));
+	double base[16] = {0};
+	printf("%d CTAs, %d boxes each, a [8 MB / 2K, K] bf16 tensor in L2; GB/s of boxes landed (ratio to K = 1024)\n\n",
+	       sms, iters);
+	printf("| box (cols x rows) |");
+	for (int j = 0; j < nk; j++)
+		printf(" K %d |", ks[j]);
+	printf("\n|---|");
+	for (int j = 0; j < nk; j++)
+		printf("---|");
+	printf("\n");
+	for (int i = 0; i < nb; i++) {
+		const Box *bx = &boxes[i];
+		printf("| %s |", bx->name);
+		for (int j = 0; j < nk; j++) {
+			int K = ks[j], rows = BYTES / (2 * K) / 512 * 512;
+			cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)K * 2};
+			cuuint32_t box[2] = {(cuuint32_t)bx->c, (cuuint32_t)bx->r}, es[2] = {1, 1};
+			CUtensorMap map;
+			CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, buf, dims, strides, box, es,
+			                    CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+			                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+			if (r != CUDA_SUCCESS) {
+				printf(" encode %d |", (int)r);
+				continue;
+			}
+			int rowblks = rows / (bx->r * bx->pair), colblks = (K + bx->c - 1) / bx->c;
+			cudaLaunchConfig_t cfg = {};
+			cudaLaunchAttribute at[1];
+			cfg.gridDim = dim3(sms);
+			cfg.blockDim = dim3(64);
+			cfg.dynamicSmemBytes = NS * STAGE + 2 * NS * 8;
+			at[0].id = cudaLaunchAttributeClusterDimension;
+			at[0].val.clusterDim.x = bx->pair;
+			at[0].val.clusterDim.y = 1;
+			at[0].val.clusterDim.z = 1;
+			cfg.attrs = at;
+			cfg.numAttrs = 1;
+			float best = 1e30f;
+			for (int rep = 0; rep < 6; rep++) {   /* the first warms L2; the best of the other five */
+				CK(cudaEventRecord(e0));
+				CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair));
+				CK(cudaEventRecord(e1));
+				CK(cudaEventSynchronize(e1));
+				CK(cudaGetLastError());
+				float ms;
+				CK(cudaEventElapsedTime(&ms, e0, e1));
+				if (rep > 0 && ms < best)
+					best = ms;
+			}
+			/* bytes landed: every CTA receives a whole box (both halves in pairs) a stage */
+			double gbs = (double)sms * iters * bx->c * bx->r * bx->pair * 2 / (best * 1e-3) / 1e9;
+			if (K == 1024)
+				base[i] = gbs;
+			printf(" %.0f (%.2f) |", gbs, base[i] > 0 ? gbs / base[i] : 0.0);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+	CK(cudaFree(buf));
+	return 0;
+}
