@@ -772,6 +772,29 @@ SETS["misaligned_fours"] = [
           [(PP_MC[0][0], PP_MC[0][1].replace("MCAST = 2", "MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
 ]
 
+# cuBLAS's own tiles at the misaligned-K shapes (bench/probes/tmap_log.c,
+# 2026-12-06-cublas-tiles.md): 192 x 192 in pairs at 3000^3 (three
+# consumer warpgroups of 64 rows, 152 registers each), 128 x 200 in
+# fours at 1000 x 3000 (B shared four ways, 50 rows a CTA: no whole
+# 8-row atoms, so the TMA writes each share mid-atom; stored from
+# registers, as no 64-column boxes tile 200 columns).
+N192_MC = "const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2"
+N192_MC_KERNEL = ("  const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2\n"
+                  "  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n"
+                  "  load  = tma_load_ab(a = A, b = B)\n  mma   = wgmma_mainloop()\n  store = store_bf16_tma(c = C)")
+MIS_CUBLAS = [(1000, 3000, 1000), (512, 4096, 1000), (3000, 3000, 3000), (3000, 3000, 3008), (3072, 3072, 3072),
+              (2000, 3000, 1000), (2048, 8192, 1000), (1000, 14336, 4000), (6144, 6144, 3000), (1100, 904, 520)]
+SETS["cublas_tiles"] = [
+    _auto("gemm_n192_mc", MIS_CUBLAS, "gemm_sq192_mc",
+          [(N192_MC, N192_MC.replace("BM = 128", "BM = 192").replace("WG = 2", "WG = 3") + ", REGS = 152")]),
+    _auto("gemm_n192", MIS_CUBLAS, "gemm_sq192",
+          [("const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, BHINT = 1",
+            "const BM = 192, BN = 192, BK = 64\n  const WG = 3, WARPS = 4 * WG, CH = 64, REGS = 152")]),
+    _auto("gemm_n192_mc", MIS_CUBLAS, "gemm_n200_q4",
+          [(N192_MC_KERNEL, N192_MC_KERNEL.replace("BN = 192", "BN = 200").replace(", CH = 64, MCAST = 2", ", MCAST = 4, BWAYS = 4")
+            .replace("cluster(2, 1)", "cluster(4, 1)").replace("store_bf16_tma(c = C)", "store_bf16(c = C)"))]),
+]
+
 # gemm_swiglu_auto's small tiles at M <= 64 (swiglu_small: 64 x 256,
 # pingpong): at N = 14336 they are 112 tiles, so 20 of the 132 SMs stream
 # no weights (16 x 14336 x 4096: 1.045x the baseline in suite run 11,

@@ -537,6 +537,7 @@ template <int count> __device__ __forceinline__ void plk_fence_regs(float *d)
 #define PLK_REGS80 PLK_REGS72 ", %72, %73, %74, %75, %76, %77, %78, %79"
 #define PLK_REGS88 PLK_REGS80 ", %80, %81, %82, %83, %84, %85, %86, %87"
 #define PLK_REGS96 PLK_REGS88 ", %88, %89, %90, %91, %92, %93, %94, %95"
+#define PLK_REGS100 PLK_REGS96 ", %96, %97, %98, %99"
 #define PLK_REGS104 PLK_REGS96 ", %96, %97, %98, %99, %100, %101, %102, %103"
 #define PLK_REGS112 PLK_REGS104 ", %104, %105, %106, %107, %108, %109, %110, %111"
 #define PLK_REGS120 PLK_REGS112 ", %112, %113, %114, %115, %116, %117, %118, %119"
@@ -553,6 +554,7 @@ template <int count> __device__ __forceinline__ void plk_fence_regs(float *d)
 #define PLK_OUTS80 PLK_OUTS72, PLK_OUT8(72)
 #define PLK_OUTS88 PLK_OUTS80, PLK_OUT8(80)
 #define PLK_OUTS96 PLK_OUTS88, PLK_OUT8(88)
+#define PLK_OUTS100 PLK_OUTS96, "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99])
 #define PLK_OUTS104 PLK_OUTS96, PLK_OUT8(96)
 #define PLK_OUTS112 PLK_OUTS104, PLK_OUT8(104)
 #define PLK_OUTS120 PLK_OUTS112, PLK_OUT8(112)
@@ -587,6 +589,9 @@ PLK_WGMMA_SS(176, 88, 89, 90)
 /* 192 and 224: 128 x 192 and 128 x 224 tiles, whose count fills one wave
  * where 128 x 256 tiles leave SMs idle (gemm_auto's gemm_n192, gemm_n224) */
 PLK_WGMMA_SS(192, 96, 97, 98)
+/* 200: 128 x 200 tiles in 4 x 1 clusters, whose 30 fill 1000 x 3000 in
+ * one wave (gemm_auto's gemm_n200_q4) */
+PLK_WGMMA_SS(200, 100, 101, 102)
 PLK_WGMMA_SS(224, 112, 113, 114)
 PLK_WGMMA_SS(256, 128, 129, 130)
 

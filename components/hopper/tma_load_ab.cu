@@ -32,8 +32,11 @@
  * 4m + x of tile column n): the four share B, each loading rows
  * [x BN / 4, (x + 1) BN / 4) of each box to all four, and load their own
  * A tiles. B is read from L2 once for four tiles, not twice: where K's
- * rows are no whole 128-byte lines each B row is the costly request
- * (bench/results/2026-12-03-gemm-k-sweep.md).
+ * rows are no whole 32-byte sectors each B row is the costly request
+ * (bench/results/2026-12-06-tma-rows-sectors.md). A share of B need not
+ * be whole 8-row swizzle atoms (BN = 200: 50 rows a CTA): the TMA
+ * swizzles by the shared-memory address, so a share that lands mid-atom
+ * writes the bytes the whole box would (bench/results/2026-12-06-cublas-tiles.md).
  *
  * AHINT, BHINT: each operand's L2 eviction hint (PLK_L2_NORMAL, _FIRST,
  * _LAST: plk.cuh): at a decode-sized M the weights are read once and the
@@ -64,8 +67,8 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST: 1, 2 (B shared in 2 x 1 clusters) or 4 (2 x 2, 4 x 1)");
 	static_assert(BWAYS >= 1 && MCAST % BWAYS == 0, "BWAYS: the cluster's tile rows, dividing MCAST");
 	constexpr int MB = BWAYS, MA = MCAST / BWAYS;	/* CTAs sharing each B, each A tile */
-	static_assert(BN % (8 * MB) == 0 && BM % (8 * MA) == 0,
-	              "each CTA's share of a tile is whole 8-row swizzle atoms (1024 bytes: the sw128 phase)");
+	static_assert(BN % (2 * MB) == 0 && BM % (8 * MA) == 0,
+	              "each CTA's share of a tile: whole rows of B, whole 8-row swizzle atoms of A");
 
 #if __CUDA_ARCH__ >= 900
 	/* the work item's K tiles: all ceil(K / BK), or its split's share */

@@ -28,8 +28,8 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 		return;	/* the flush call: nothing asynchronous left behind */
 	static_assert(BK % 64 == 0, "BK must be whole 64-column boxes: one 128-byte swizzle row of bf16 each");
 	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST must match tma_load_ab's: 1, 2 or 4");
-	static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 96 || BN == 128 || BN == 192 || BN == 224 || BN == 256,
-	              "BN: a wgmma m64nBNk16 form of plk.cuh (16, 32, 64, 96, 128, 192, 224 or 256)");
+	static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 96 || BN == 128 || BN == 192 || BN == 200 || BN == 224 ||
+	              BN == 256, "BN: a wgmma m64nBNk16 form of plk.cuh (16, 32, 64, 96, 128, 192, 200, 224 or 256)");
 	constexpr int MI = BM / (64 * WG);	/* m64 blocks per warpgroup */
 	constexpr int NACC = BN / 2;		/* f32 per thread per m64 block */
 	constexpr int ACC = MI * NACC;
@@ -78,6 +78,8 @@ PLK_ENTRY void plk_wgmma_mainloop(int inst, int K, plk_pipe *ab, float *acc, int
 					plk_wgmma_m64n256k16(acc + mi * NACC, da, db, accumulate);
 				else if constexpr (BN == 224)
 					plk_wgmma_m64n224k16(acc + mi * NACC, da, db, accumulate);
+				else if constexpr (BN == 200)
+					plk_wgmma_m64n200k16(acc + mi * NACC, da, db, accumulate);
 				else if constexpr (BN == 192)
 					plk_wgmma_m64n192k16(acc + mi * NACC, da, db, accumulate);
 				else if constexpr (BN == 128)
