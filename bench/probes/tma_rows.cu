@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
 	fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
@@ -39,7 +40,7 @@ __device__ static inline void wait_parity(uint64_t *bar, uint32_t parity)
 /* Box t of this CTA: box b = blockIdx.x / pair + (gridDim.x / pair) t of the
    tensor's rowblks x colblks boxes, rows first (as a GEMM's tiles walk K). */
 __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtensorMap map, int rowblks, int colblks,
-                                                 int boxc, int boxr, int iters, int pair)
+                                                 int boxc, int boxr, int iters, int pair, int rank3)
 {
 	extern __shared__ __align__(1024) unsigned char ring[];
 	uint64_t *full = (uint64_t *)(ring + NS * STAGE), *empty = full + NS;
@@ -70,7 +71,12 @@ __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtenso
 			int c = (int)((b / rowblks) % colblks) * boxc;
 			int r = (int)(b % rowblks) * boxr * pair + (int)rank * boxr;
 			uint32_t dst = saddr(ring + s * STAGE + rank * boxc * boxr * 2);
-			if (pair == 1)
+			if (rank3)   /* the same box as [8 elements, boxc / 8 chunks, boxr rows], or [8, rows, chunks] */
+				asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+				             " [%0], [%1, {%2, %3, %4}], [%5];"
+				             :: "r"(dst), "l"(&map), "r"(0), "r"(rank3 == 2 ? r : c / 8), "r"(rank3 == 2 ? c / 8 : r),
+				                "r"(saddr(full + s)) : "memory");
+			else if (pair == 1)
 				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
 				             " [%0], [%1, {%2, %3}], [%4];"
 				             :: "r"(dst), "l"(&map), "r"(c), "r"(r), "r"(saddr(full + s)) : "memory");
@@ -101,11 +107,63 @@ __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtenso
 		asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
+/* One box at (col c, row r) through a rank-2 or rank-3 map, its shared-
+   memory image copied out: do the two forms lay a box out alike? */
+__global__ void box_image(const __grid_constant__ CUtensorMap map, int rank3, int c, int r, unsigned bytes,
+                          unsigned char *out)
+{
+	extern __shared__ __align__(1024) unsigned char ring[];
+	uint64_t *full = (uint64_t *)(ring + NS * STAGE);
+	if (threadIdx.x == 0) {
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(saddr(full)));
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(saddr(full)), "r"(bytes)
+		             : "memory");
+		if (rank3)
+			asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+			             " [%0], [%1, {%2, %3, %4}], [%5];"
+			             :: "r"(saddr(ring)), "l"(&map), "r"(0), "r"(c / 8), "r"(r), "r"(saddr(full)) : "memory");
+		else
+			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+			             " [%0], [%1, {%2, %3}], [%4];"
+			             :: "r"(saddr(ring)), "l"(&map), "r"(c), "r"(r), "r"(saddr(full)) : "memory");
+	}
+	__syncthreads();
+	wait_parity(full, 0);
+	for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x)
+		out[i] = ring[i];
+}
+
 typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
                               const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
                               CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
-struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; };
+struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; int rank3; };
+
+/* A [rows, K] bf16 tensor as rank 2 ([K, rows]) or rank 3 ([8, K / 8, rows]:
+   16-byte runs, each in one 32-byte sector whatever K is) */
+static CUresult encode_map(encode_fn encode, CUtensorMap *map, void *buf, int K, int rows, const Box *bx)
+{
+	if (bx->rank3 == 2) {   /* [8, rows, K / 8]: box c / 8 core-matrix columns of 8 rows x 16 bytes */
+		cuuint64_t dims[3] = {8, (cuuint64_t)rows, (cuuint64_t)K / 8}, strides[2] = {(cuuint64_t)K * 2, 16};
+		cuuint32_t box[3] = {8, (cuuint32_t)bx->r, (cuuint32_t)bx->c / 8}, es[3] = {1, 1, 1};
+		return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, buf, dims, strides, box, es,
+		              CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+		              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	}
+	if (bx->rank3) {
+		cuuint64_t dims[3] = {8, (cuuint64_t)K / 8, (cuuint64_t)rows}, strides[2] = {16, (cuuint64_t)K * 2};
+		cuuint32_t box[3] = {8, (cuuint32_t)bx->c / 8, (cuuint32_t)bx->r}, es[3] = {1, 1, 1};
+		return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, buf, dims, strides, box, es,
+		              CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+		              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	}
+	cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)K * 2};
+	cuuint32_t box[2] = {(cuuint32_t)bx->c, (cuuint32_t)bx->r}, es[2] = {1, 1};
+	return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, buf, dims, strides, box, es,
+	              CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+	              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
 
 int main(int argc, char **argv)
 {
@@ -118,6 +176,8 @@ int main(int argc, char **argv)
 		{128, 64, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "128 x 64, no swizzle (256-byte rows)"},
 		{64, 64, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128 in pairs, 64 rows each, multicast"},
 		{64, 32, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 64 in pairs, 32 rows each, multicast"},
+		{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "rank 3: 8 x 128 x 8, no swizzle (16-byte runs, core matrices)", 2},
+		{64, 256, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "rank 3: 8 x 256 x 8, no swizzle", 2},
 	};
 	static const int ks[] = {1024, 1000, 1008, 1016, 1032, 3000, 4000, 4096};
 	const int nb = sizeof boxes / sizeof *boxes, nk = sizeof ks / sizeof *ks;
@@ -136,6 +196,36 @@ int main(int argc, char **argv)
 	void *buf;
 	CK(cudaMalloc(&buf, BYTES));
 	CK(cudaMemset(buf, 0x3c, BYTES));
+	CK(cudaFuncSetAttribute(box_image, cudaFuncAttributeMaxDynamicSharedMemorySize, NS * STAGE + 2 * NS * 8));
+	{	/* the rank-3 box's image against the rank-2 one's, on distinct values, at K = 1000 */
+		const int K = 1000, rows = 1024;
+		uint16_t *h = (uint16_t *)malloc((size_t)K * rows * 2);
+		for (size_t i = 0; i < (size_t)K * rows; i++)
+			h[i] = (uint16_t)(i * 2654435761u >> 7);
+		CK(cudaMemcpy(buf, h, (size_t)K * rows * 2, cudaMemcpyHostToDevice));
+		unsigned char *img;
+		CK(cudaMalloc(&img, 2 * STAGE));
+		unsigned char *hi = (unsigned char *)malloc(2 * STAGE);
+		const Box two = {64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "", 0}, three = {64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "", 1};
+		CUtensorMap m2, m3;
+		if (encode_map(encode, &m2, buf, K, rows, &two) || encode_map(encode, &m3, buf, K, rows, &three)) {
+			printf("rank-3 map: encode failed\n");
+		} else {
+			int same = 1;
+			for (int at = 0; at < 3; at++) {
+				int c = at == 2 ? 960 : 64 * at, r = 128 * (at + 1);   /* the last: K's partial box */
+				box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m2, 0, c, r, 16384, img);
+				box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m3, 1, c, r, 16384, img + STAGE);
+				CK(cudaDeviceSynchronize());
+				CK(cudaMemcpy(hi, img, 2 * STAGE, cudaMemcpyDeviceToHost));
+				same &= memcmp(hi, hi + STAGE, 16384) == 0;
+			}
+			printf("rank-3 box image %s the rank-2 one's (K = 1000, three boxes)\n\n", same ? "equals" : "DIFFERS FROM");
+		}
+		CK(cudaFree(img));
+		free(h);
+		free(hi);
+	}
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
 	CK(cudaEventCreate(&e1));
@@ -154,12 +244,8 @@ int main(int argc, char **argv)
 		printf("| %s |", bx->name);
 		for (int j = 0; j < nk; j++) {
 			int K = ks[j], rows = BYTES / (2 * K) / 512 * 512;
-			cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)K * 2};
-			cuuint32_t box[2] = {(cuuint32_t)bx->c, (cuuint32_t)bx->r}, es[2] = {1, 1};
 			CUtensorMap map;
-			CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, buf, dims, strides, box, es,
-			                    CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-			                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+			CUresult r = encode_map(encode, &map, buf, K, rows, bx);
 			if (r != CUDA_SUCCESS) {
 				printf(" encode %d |", (int)r);
 				continue;
@@ -179,7 +265,8 @@ int main(int argc, char **argv)
 			float best = 1e30f;
 			for (int rep = 0; rep < 6; rep++) {   /* the first warms L2; the best of the other five */
 				CK(cudaEventRecord(e0));
-				CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair));
+				CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair,
+				                      bx->rank3));
 				CK(cudaEventRecord(e1));
 				CK(cudaEventSynchronize(e1));
 				CK(cudaGetLastError());
