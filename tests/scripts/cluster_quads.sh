@@ -61,6 +61,29 @@ boxes four "[4, 1, 1] [[64, 128], [64, 64], [64, 64]]"
 want four.mono.cu 'pairs_m = (tiles_m + 3) >> 2' "no fours of tile rows"
 want four.mono.cu 'tm = 4 \* tm + (blockIdx.x & 3);' "no tile row from the cluster's rank"
 
+# 128 x 200 fours (BN = 200: 50 rows of B a CTA, its box landing mid-atom;
+# stored from registers) and 192 x 192 pairs (WG = 3: three consumer
+# warpgroups of 64 rows, 152 registers each beside the loader's 40), the
+# tiles cuBLAS runs at misaligned K (bench/results/2026-12-06-cublas-tiles.md)
+edit() {   # edit NAME SED-ARGS...: examples/gemm_mcast.plk edited, linked to PTX and manifest
+	local name=$1
+	shift
+	sed "$@" -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/$name.plk"
+	"$PLKC" "$T/$name.plk" -arch sm_90a --emit=ptx -o "$T/$name.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
+	"$PLKC" "$T/$name.plk" -arch sm_90a --emit=manifest -o "$T/$name.manifest.json" || exit 1
+}
+edit n200 -e 's/BN = 256,/BN = 200,/' -e 's/const MCAST = 2 /const MCAST = 4, BWAYS = 4 /' -e 's/cluster(2, 1)/cluster(4, 1)/' \
+	-e 's/store_bf16_tma(c = C)/store_bf16(c = C)/' -e 's,^use "\(.*\)/store_bf16_tma.plk",use "\1/store_bf16.plk",'
+want n200.ptx 'wgmma.mma_async.sync.aligned.m64n200k16' "no m64n200k16"
+boxes n200 "[4, 1, 1] [[64, 128], [64, 50]]"
+edit sq192 -e 's/BM = 128, BN = 256,/BM = 192, BN = 192,/' -e 's/const WG = 2, /const WG = 3, REGS = 152, CH = 64, /'
+want sq192.ptx 'wgmma.mma_async.sync.aligned.m64n192k16' "no m64n192k16"
+want sq192.ptx 'setmaxnreg.inc.sync.aligned.u32 152' "no setmaxnreg of 152"
+boxes sq192 "[2, 1, 1] [[64, 192], [64, 96], [64, 64]]"
+regs=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(m["block"][0], m["placement"]["warpgroup_regs"])' \
+	"$T/sq192.manifest.json")
+[ "$regs" = "512 [40, 152, 152, 152]" ] || { echo "sq192 manifest: block and registers $regs"; fail=1; }
+
 [ -f "$CUDA_HOME/include/cuda.h" ] || { echo "skip: the runtime half: no cuda.h under $CUDA_HOME"; exit $((fail ? 1 : 77)); }
 make -s -C runtime B="$T/rt" CUDA_HOME="$CUDA_HOME" "$T/rt/plk-run" || exit 1
 cc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -shared -fPIC -Wl,-soname,libcuda.so.1 -I"$CUDA_HOME/include" \
@@ -89,5 +112,5 @@ expect "pairs 300x504" "$got" "8 work items"
 got=$(shape "$T/four.manifest.json" 300 1000)
 expect "four 300x1000" "$got" "cluster 4x1x1"
 expect "four 300x1000" "$got" "16 work items"
-[ $fail -eq 0 ] && echo "quads and fours: PTX, manifest, monolith and the runtime's clusters of tiles"
+[ $fail -eq 0 ] && echo "quads and fours (128 x 200 too), 192-row pairs: PTX, manifest, monolith and the runtime's clusters of tiles"
 exit $fail
