@@ -173,6 +173,8 @@ int main(int argc, char **argv)
 		{64, 256, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 256, sw128"},
 		{64, 32, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 32, sw128"},
 		{32, 128, 1, CU_TENSOR_MAP_SWIZZLE_64B, "32 x 128, sw64"},
+		{32, 256, 1, CU_TENSOR_MAP_SWIZZLE_64B, "32 x 256, sw64 (16 KB, as deep in flight as 64 x 128)"},
+		{16, 256, 1, CU_TENSOR_MAP_SWIZZLE_32B, "16 x 256, sw32"},
 		{128, 64, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "128 x 64, no swizzle (256-byte rows)"},
 		{64, 64, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128 in pairs, 64 rows each, multicast"},
 		{64, 32, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 64 in pairs, 32 rows each, multicast"},
