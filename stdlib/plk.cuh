@@ -590,7 +590,7 @@ PLK_WGMMA_SS(176, 88, 89, 90)
  * where 128 x 256 tiles leave SMs idle (gemm_auto's gemm_n192, gemm_n224) */
 PLK_WGMMA_SS(192, 96, 97, 98)
 /* 200: 128 x 200 tiles in 4 x 1 clusters, whose 30 fill 1000 x 3000 in
- * one wave (gemm_auto's gemm_n200_q4) */
+ * one wave (cuBLAS's there; bench/configs.py's set cublas_tiles) */
 PLK_WGMMA_SS(200, 100, 101, 102)
 PLK_WGMMA_SS(224, 112, 113, 114)
 PLK_WGMMA_SS(256, 128, 129, 130)

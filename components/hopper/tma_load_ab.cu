@@ -67,7 +67,7 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	static_assert(MCAST == 1 || MCAST == 2 || MCAST == 4, "MCAST: 1, 2 (B shared in 2 x 1 clusters) or 4 (2 x 2, 4 x 1)");
 	static_assert(BWAYS >= 1 && MCAST % BWAYS == 0, "BWAYS: the cluster's tile rows, dividing MCAST");
 	constexpr int MB = BWAYS, MA = MCAST / BWAYS;	/* CTAs sharing each B, each A tile */
-	static_assert(BN % (2 * MB) == 0 && BM % (8 * MA) == 0,
+	static_assert(BN % MB == 0 && BM % (8 * MA) == 0,
 	              "each CTA's share of a tile: whole rows of B, whole 8-row swizzle atoms of A");
 
 #if __CUDA_ARCH__ >= 900
