@@ -779,7 +779,7 @@ SETS["misaligned_fours"] = [
 # 8-row atoms, so the TMA writes each share mid-atom; stored from
 # registers, as no 64-column boxes tile 200 columns).
 N192_MC = "const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2"
-N192_MC_KERNEL = ("  const BM = 128, BN = 192, BK = 64\n  const WG = 2, WARPS = 4 * WG, CH = 64, MCAST = 2\n"
+N192_MC_KERNEL = ("  " + N192_MC + "\n"
                   "  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n"
                   "  load  = tma_load_ab(a = A, b = B)\n  mma   = wgmma_mainloop()\n  store = store_bf16_tma(c = C)")
 MIS_CUBLAS = [(1000, 3000, 1000), (512, 4096, 1000), (3000, 3000, 3000), (3000, 3000, 3008), (3072, 3072, 3072),

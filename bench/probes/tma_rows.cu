@@ -37,6 +37,22 @@ __device__ static inline void wait_parity(uint64_t *bar, uint32_t parity)
 	             " @!p bra W_%=;\n}" :: "r"(saddr(bar)), "r"(parity) : "memory");
 }
 
+/* One box into dst, completing on bar: col c, row r of a rank-2 map, or
+   the same box through a rank-3 view ([8, K / 8, rows] when rank3 is 1,
+   [8, rows, K / 8] when 2; encode_map below). */
+__device__ static inline void load_box(uint32_t dst, const CUtensorMap *map, int c, int r, uint64_t *bar, int rank3)
+{
+	if (rank3)
+		asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+		             " [%0], [%1, {%2, %3, %4}], [%5];"
+		             :: "r"(dst), "l"(map), "r"(0), "r"(rank3 == 2 ? r : c / 8), "r"(rank3 == 2 ? c / 8 : r),
+		                "r"(saddr(bar)) : "memory");
+	else
+		asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+		             " [%0], [%1, {%2, %3}], [%4];"
+		             :: "r"(dst), "l"(map), "r"(c), "r"(r), "r"(saddr(bar)) : "memory");
+}
+
 /* Box t of this CTA: box b = blockIdx.x / pair + (gridDim.x / pair) t of the
    tensor's rowblks x colblks boxes, rows first (as a GEMM's tiles walk K). */
 __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtensorMap map, int rowblks, int colblks,
@@ -71,15 +87,8 @@ __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtenso
 			int c = (int)((b / rowblks) % colblks) * boxc;
 			int r = (int)(b % rowblks) * boxr * pair + (int)rank * boxr;
 			uint32_t dst = saddr(ring + s * STAGE + rank * boxc * boxr * 2);
-			if (rank3)   /* the same box as [8 elements, boxc / 8 chunks, boxr rows], or [8, rows, chunks] */
-				asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-				             " [%0], [%1, {%2, %3, %4}], [%5];"
-				             :: "r"(dst), "l"(&map), "r"(0), "r"(rank3 == 2 ? r : c / 8), "r"(rank3 == 2 ? c / 8 : r),
-				                "r"(saddr(full + s)) : "memory");
-			else if (pair == 1)
-				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-				             " [%0], [%1, {%2, %3}], [%4];"
-				             :: "r"(dst), "l"(&map), "r"(c), "r"(r), "r"(saddr(full + s)) : "memory");
+			if (pair == 1)
+				load_box(dst, &map, c, r, full + s, rank3);
 			else
 				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
 				             ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;"
@@ -119,14 +128,7 @@ __global__ void box_image(const __grid_constant__ CUtensorMap map, int rank3, in
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(saddr(full)), "r"(bytes)
 		             : "memory");
-		if (rank3)
-			asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-			             " [%0], [%1, {%2, %3, %4}], [%5];"
-			             :: "r"(saddr(ring)), "l"(&map), "r"(0), "r"(c / 8), "r"(r), "r"(saddr(full)) : "memory");
-		else
-			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-			             " [%0], [%1, {%2, %3}], [%4];"
-			             :: "r"(saddr(ring)), "l"(&map), "r"(c), "r"(r), "r"(saddr(full)) : "memory");
+		load_box(saddr(ring), &map, c, r, full, rank3);
 	}
 	__syncthreads();
 	wait_parity(full, 0);

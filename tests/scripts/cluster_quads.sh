@@ -14,15 +14,20 @@ B=${1:-build}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
-# variant NAME CONSTS CLUSTER: examples/gemm_mcast.plk with MCAST = 2
-# replaced by CONSTS and cluster(2, 1) by CLUSTER, as $T/NAME.plk, then
-# its PTX, manifest and monolith ($T/NAME.ptx, .manifest.json, .mono.cu)
+# edit NAME SED-ARGS...: examples/gemm_mcast.plk edited by sed as
+# $T/NAME.plk, then its PTX and manifest ($T/NAME.ptx, .manifest.json)
+edit() {
+	local name=$1
+	shift
+	sed "$@" -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/$name.plk"
+	"$PLKC" "$T/$name.plk" -arch sm_90a --emit=ptx -o "$T/$name.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
+	"$PLKC" "$T/$name.plk" -arch sm_90a --emit=manifest -o "$T/$name.manifest.json" || exit 1
+}
+# variant NAME CONSTS CLUSTER: edit with MCAST = 2 replaced by CONSTS and
+# cluster(2, 1) by CLUSTER, and its monolith too ($T/NAME.mono.cu)
 variant() {
-	sed -e "s/const MCAST = 2 /const $2 /" -e "s/cluster(2, 1)/$3/" \
-	    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/$1.plk"
+	edit "$1" -e "s/const MCAST = 2 /const $2 /" -e "s/cluster(2, 1)/$3/"
 	grep -q "const $2 " "$T/$1.plk" && grep -qF "$3" "$T/$1.plk" || { echo "$1.plk: the edits went stale"; exit 1; }
-	"$PLKC" "$T/$1.plk" -arch sm_90a --emit=ptx -o "$T/$1.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
-	"$PLKC" "$T/$1.plk" -arch sm_90a --emit=manifest -o "$T/$1.manifest.json" || exit 1
 	"$PLKC" "$T/$1.plk" -arch sm_90a --emit=monolith -o "$T/$1.mono.cu" || exit 1
 }
 # boxes NAME WANT: the manifest's cluster and its tensor maps' boxes
@@ -65,13 +70,6 @@ want four.mono.cu 'tm = 4 \* tm + (blockIdx.x & 3);' "no tile row from the clust
 # stored from registers) and 192 x 192 pairs (WG = 3: three consumer
 # warpgroups of 64 rows, 152 registers each beside the loader's 40), the
 # tiles cuBLAS runs at misaligned K (bench/results/2026-12-06-cublas-tiles.md)
-edit() {   # edit NAME SED-ARGS...: examples/gemm_mcast.plk edited, linked to PTX and manifest
-	local name=$1
-	shift
-	sed "$@" -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_mcast.plk >"$T/$name.plk"
-	"$PLKC" "$T/$name.plk" -arch sm_90a --emit=ptx -o "$T/$name.ptx" 2>"$T/err" || { cat "$T/err"; exit 1; }
-	"$PLKC" "$T/$name.plk" -arch sm_90a --emit=manifest -o "$T/$name.manifest.json" || exit 1
-}
 edit n200 -e 's/BN = 256,/BN = 200,/' -e 's/const MCAST = 2 /const MCAST = 4, BWAYS = 4 /' -e 's/cluster(2, 1)/cluster(4, 1)/' \
 	-e 's/store_bf16_tma(c = C)/store_bf16(c = C)/' -e 's,^use "\(.*\)/store_bf16_tma.plk",use "\1/store_bf16.plk",'
 want n200.ptx 'wgmma.mma_async.sync.aligned.m64n200k16' "no m64n200k16"
