@@ -56,11 +56,11 @@ __device__ static inline void load_box(uint32_t dst, const CUtensorMap *map, int
 /* Box t of this CTA: box b = blockIdx.x / pair + (gridDim.x / pair) t of the
    tensor's rowblks x colblks boxes, rows first (as a GEMM's tiles walk K). */
 __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtensorMap map, int rowblks, int colblks,
-                                                 int boxc, int boxr, int iters, int pair, int rank3)
+                                                 int boxc, int boxr, int iters, int pair, int rank3, int sub)
 {
 	extern __shared__ __align__(1024) unsigned char ring[];
 	uint64_t *full = (uint64_t *)(ring + NS * STAGE), *empty = full + NS;
-	const unsigned bytes = (unsigned)(boxc * boxr * 2 * pair);   /* what lands in this CTA a stage */
+	const unsigned bytes = (unsigned)(boxc * boxr * 2 * pair * sub);   /* what lands in this CTA a stage */
 	uint32_t rank = 0;
 	if (pair == 2)
 		asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
@@ -84,11 +84,12 @@ __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtenso
 			asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(saddr(full + s)), "r"(bytes)
 			             : "memory");
 			long b = tile0 + (long)tiles * t;
-			int c = (int)((b / rowblks) % colblks) * boxc;
+			int c = (int)((b / rowblks) % colblks) * boxc * sub;
 			int r = (int)(b % rowblks) * boxr * pair + (int)rank * boxr;
 			uint32_t dst = saddr(ring + s * STAGE + rank * boxc * boxr * 2);
 			if (pair == 1)
-				load_box(dst, &map, c, r, full + s, rank3);
+				for (int j = 0; j < sub; j++)   /* sub boxes side by side along K: one stage */
+					load_box(dst + j * boxc * boxr * 2, &map, c + j * boxc, r, full + s, rank3);
 			else
 				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
 				             ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;"
@@ -140,7 +141,9 @@ typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, vo
                               const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
                               CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
-struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; int rank3; };
+/* sub: boxes side by side along K in one stage (a 64-column stage of two
+   32-column sw64 boxes); 0 reads as 1 */
+struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; int rank3, sub; };
 
 /* A [rows, K] bf16 tensor as rank 2 ([K, rows]) or rank 3 ([8, K / 8, rows]:
    16-byte runs, each in one 32-byte sector whatever K is) */
@@ -177,6 +180,8 @@ int main(int argc, char **argv)
 		{32, 128, 1, CU_TENSOR_MAP_SWIZZLE_64B, "32 x 128, sw64"},
 		{32, 256, 1, CU_TENSOR_MAP_SWIZZLE_64B, "32 x 256, sw64 (16 KB, as deep in flight as 64 x 128)"},
 		{16, 256, 1, CU_TENSOR_MAP_SWIZZLE_32B, "16 x 256, sw32"},
+		{32, 128, 1, CU_TENSOR_MAP_SWIZZLE_64B, "2 x (32 x 128), sw64: a 64 x 128 stage", 0, 2},
+		{32, 256, 1, CU_TENSOR_MAP_SWIZZLE_64B, "2 x (32 x 256), sw64: a 64 x 256 stage", 0, 2},
 		{128, 64, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "128 x 64, no swizzle (256-byte rows)"},
 		{64, 64, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128 in pairs, 64 rows each, multicast"},
 		{64, 32, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 64 in pairs, 32 rows each, multicast"},
@@ -254,7 +259,8 @@ int main(int argc, char **argv)
 				printf(" encode %d |", (int)r);
 				continue;
 			}
-			int rowblks = rows / (bx->r * bx->pair), colblks = (K + bx->c - 1) / bx->c;
+			const int sub = bx->sub ? bx->sub : 1;
+			int rowblks = rows / (bx->r * bx->pair), colblks = (K + bx->c * sub - 1) / (bx->c * sub);
 			cudaLaunchConfig_t cfg = {};
 			cudaLaunchAttribute at[1];
 			cfg.gridDim = dim3(sms);
@@ -270,7 +276,7 @@ int main(int argc, char **argv)
 			for (int rep = 0; rep < 6; rep++) {   /* the first warms L2; the best of the other five */
 				CK(cudaEventRecord(e0));
 				CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair,
-				                      bx->rank3));
+				                      bx->rank3, sub));
 				CK(cudaEventRecord(e1));
 				CK(cudaEventSynchronize(e1));
 				CK(cudaGetLastError());
@@ -280,7 +286,7 @@ int main(int argc, char **argv)
 					best = ms;
 			}
 			/* bytes landed: every CTA receives a whole box (both halves in pairs) a stage */
-			double gbs = (double)sms * iters * bx->c * bx->r * bx->pair * 2 / (best * 1e-3) / 1e9;
+			double gbs = (double)sms * iters * bx->c * bx->r * bx->pair * sub * 2 / (best * 1e-3) / 1e9;
 			if (K == 1024)
 				base[i] = gbs;
 			printf(" %.0f (%.2f) |", gbs, base[i] > 0 ? gbs / base[i] : 0.0);
