@@ -795,6 +795,28 @@ SETS["cublas_tiles"] = [
             .replace("cluster(2, 1)", "cluster(4, 1)").replace("store_bf16_tma(c = C)", "store_bf16(c = C)"))]),
 ]
 
+# cuBLAS's tile at 4096^3 and 4097 x 4096 x 4096: 256 x 128 in pairs
+# (2026-12-03-cublas-kernels.md). From gemm_wide's components: two
+# consumer warpgroups of two m64 blocks each (m64n128k16, 128 accumulator
+# registers a thread), unicast and with B shared by the pair's two tile
+# rows.
+TALL = [(4096, 4096, 4096), (4097, 4096, 4096), (2048, 2048, 2048), (8192, 8192, 8192), (6144, 12288, 5120),
+        (12288, 4096, 11008), (8192, 28672, 4096), (3000, 3000, 3008), (3000, 3000, 3000), (1000, 14336, 4000),
+        (1100, 904, 520)]
+TALL_EDIT = ("const BM = 128, BN = 256, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1",
+             "const BM = 256, BN = 128, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1")
+SETS["tall_tiles"] = [
+    _auto("gemm_wide", TALL, "gemm_tall", [TALL_EDIT]),
+    _auto("gemm_wide", TALL, "gemm_tall_mc",
+          [(TALL_EDIT[0], TALL_EDIT[1] + ", MCAST = 2"),
+           ("tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)\n\n  load  = tma_load_ab(a = A, b = B)\n"
+            "  mma   = wgmma_mainloop()\n  store = store_bf16_tma(c = C)\n\n  load.ab -> mma.ab [stages = auto]\n"
+            "  mma.acc -> store.acc\n}\n\n// gemm_wide's tiles for the large",
+            "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n"
+            "  load  = tma_load_ab(a = A, b = B)\n  mma   = wgmma_mainloop()\n  store = store_bf16_tma(c = C)\n\n"
+            "  load.ab -> mma.ab [stages = auto]\n  mma.acc -> store.acc\n}\n\n// gemm_wide's tiles for the large")]),
+]
+
 # gemm_swiglu_auto's small tiles at M <= 64 (swiglu_small: 64 x 256,
 # pingpong): at N = 14336 they are 112 tiles, so 20 of the 132 SMs stream
 # no weights (16 x 14336 x 4096: 1.045x the baseline in suite run 11,

@@ -94,14 +94,20 @@ expect "2000x3000x1024" "$(run 2000 3000 1024)" "variant gemm_pp of gemm_auto" "
 expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
 # the device's DRAM bandwidth: the mock's H200 (4916 GB/s) keeps the
 # pingpong tiles at 8192 x 16384 x 8192 (M N = 2^27, M N K = 2^40); an
-# H100's memory (3352 GB/s) takes the 128 x 256 tiles there, not at 8192^3
+# H100's memory (3352 GB/s) takes the 128 x 256 tiles there and from
+# M N K = 3 x 2^38 (8192 x 28672 x 4096: 7 x 2^37), not at 8192^3 nor at
+# 8192 x 20480 x 4096 (5 x 2^37)
 expect "big H200" "$(run 8192 16384 8192)" "variant gemm_pp of gemm_auto (SMS = 132, DRAM_GBPS = 4916)" \
 	"launch gemm_pp grid 132 1 1"
 H100=(MOCK_CUDA_MEM_KHZ=2619000 MOCK_CUDA_BUS_BITS=5120)
 expect "big H100" "$(run 8192 16384 8192 "${H100[@]}")" "variant gemm_big of gemm_auto (SMS = 132, DRAM_GBPS = 3352)" \
 	"launch gemm_big grid 132 1 1 block 384"
 expect "8192 H100" "$(run 8192 8192 8192 "${H100[@]}")" "variant gemm_pp of gemm_auto (SMS = 132, DRAM_GBPS = 3352)"
-expect "2^40 - 2^27 H100" "$(run 8192 16384 8128 "${H100[@]}")" "variant gemm_pp of gemm_auto"
+expect "3 x 2^38 H100" "$(run 8192 16384 6144 "${H100[@]}")" "variant gemm_big of gemm_auto"
+expect "3 x 2^38 - 2^33 H100" "$(run 8192 16384 6080 "${H100[@]}")" "variant gemm_pp of gemm_auto"
+expect "8192x28672x4096 H100" "$(run 8192 28672 4096 "${H100[@]}")" "variant gemm_big of gemm_auto"
+expect "8192x28672x4096 H200" "$(run 8192 28672 4096)" "variant gemm_pp of gemm_auto"
+expect "8192x20480x4096 H100" "$(run 8192 20480 4096 "${H100[@]}")" "variant gemm_pp of gemm_auto"
 # gemm_swiglu_auto: W on the tiles' 64-row side at M <= 16 where its
 # `require N % 8 == 0` holds (2N / 64 = 448 tiles at N = 14336, persistent
 # on 132 SMs); the 64 x 256 tiles at M = 17, and at N % 8 != 0, whose map
