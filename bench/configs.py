@@ -805,16 +805,11 @@ TALL = [(4096, 4096, 4096), (4097, 4096, 4096), (2048, 2048, 2048), (8192, 8192,
         (1100, 904, 520)]
 TALL_EDIT = ("const BM = 128, BN = 256, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1",
              "const BM = 256, BN = 128, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1")
+TALL_GRID = "\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)"   # gemm_wide's, after TALL_EDIT
 SETS["tall_tiles"] = [
     _auto("gemm_wide", TALL, "gemm_tall", [TALL_EDIT]),
     _auto("gemm_wide", TALL, "gemm_tall_mc",
-          [(TALL_EDIT[0], TALL_EDIT[1] + ", MCAST = 2"),
-           ("tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)\n\n  load  = tma_load_ab(a = A, b = B)\n"
-            "  mma   = wgmma_mainloop()\n  store = store_bf16_tma(c = C)\n\n  load.ab -> mma.ab [stages = auto]\n"
-            "  mma.acc -> store.acc\n}\n\n// gemm_wide's tiles for the large",
-            "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n"
-            "  load  = tma_load_ab(a = A, b = B)\n  mma   = wgmma_mainloop()\n  store = store_bf16_tma(c = C)\n\n"
-            "  load.ab -> mma.ab [stages = auto]\n  mma.acc -> store.acc\n}\n\n// gemm_wide's tiles for the large")]),
+          [(TALL_EDIT[0] + TALL_GRID, TALL_EDIT[1] + ", MCAST = 2" + TALL_GRID + ", cluster(2, 1)")]),
 ]
 
 # gemm_swiglu_auto's small tiles at M <= 64 (swiglu_small: 64 x 256,
