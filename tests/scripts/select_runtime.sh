@@ -75,13 +75,16 @@ expect "4096x4096x4000" "$(run 4096 4096 4000)" "variant gemm_wide_mc of gemm_au
 # (the pingpong tiles with B's L2 hint: at most 8 tile rows)
 expect "128x14336x4000" "$(run 128 14336 4000)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 112"
 expect "1024x14336x4000" "$(run 1024 14336 4000)" "variant gemm_n192_mc of gemm_auto"
-expect "1024x16384x4096" "$(run 1024 16384 4096)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 132"
+expect "1000x14336x4096" "$(run 1000 14336 4096)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 132"
 expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
 expect "1200x3000" "$(run 1200 3000 1000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120 1 1 block 384"
-expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 120 1 1 block 384"
+# ... from K = 4096 on: at shorter K the pingpong lanes, filling both theirs
+expect "1200x3000x8192" "$(run 1200 3000 8192)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 120 1 1 block 384"
+expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132 1 1 block 384"
+expect "2048^2x4096" "$(run 2048 2048 4096)" "variant gemm_pp of gemm_auto"
 # 128 x 96 tiles: 128 of them fill a wave where 96 of 128 x 128 would not
 expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch gemm_n96 grid 128 1 1 block 384"
 # several waves whose last the 128 x 128 tiles would leave mostly empty:
@@ -90,6 +93,14 @@ expect "256x6144" "$(run 256 6144 4096)" "variant gemm_n96 of gemm_auto" "launch
 # of 256 against 3 of 384: 630 against 600)
 expect "3000x3000x3008" "$(run 3000 3000 3008)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 132 1 1"
 expect "2000x3000x1024" "$(run 2000 3000 1024)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132 1 1"
+# several full rounds of 128 x 256 tiles (95% of the last round busy)
+# where M N < 2^25 and K >= 4096: 4097 x 4096 (4 rounds of 132), 1024 x
+# 16384 (3.9); not 2048 x 11008 (5.2 rounds), 8192 x 4096 (2^25), K 2048
+expect "4097x4096x4096" "$(run 4097 4096 4096)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 132 1 1"
+expect "1024x16384x4096" "$(run 1024 16384 4096)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 132 1 1"
+expect "2048x11008x4096" "$(run 2048 11008 4096)" "variant gemm_pp of gemm_auto"
+expect "8192x4096x14336" "$(run 8192 4096 14336)" "variant gemm_pp of gemm_auto"
+expect "4096^2x2048" "$(run 4096 4096 2048)" "variant gemm_pp of gemm_auto"
 # 8192^2: many waves either way: pingpong, persistent on 132 SMs
 expect "8192" "$(run 8192 8192 8192)" "variant gemm_pp" "launch gemm_pp grid 132 1 1"
 # the device's DRAM bandwidth: the mock's H200 (4916 GB/s) keeps the
@@ -166,7 +177,7 @@ def call(M, N, K, k=k):
     return k.variant()
 assert call(1000, 3000, 1000) == "gemm_n192_mc"
 assert call(1200, 3000, 1000) == "gemm_wide_mc"
-assert call(1200, 3000, 2048) == "gemm_wide"
+assert call(1200, 3000, 2048) == "gemm_pp"
 assert call(128, 4096, 4096) == "gemm_small"
 # the split kernel: its workspace zeroed when new, then only its
 # counters for another shape (the pylog's memsets, checked below)
@@ -174,8 +185,9 @@ for shape in ((33, 4096, 14336), (33, 4096, 14336), (33, 4096, 4096), (33, 4096,
     assert call(*shape) == "gemm_small_sk"
 assert call(16, 4096, 4096) == "gemm_skinny"
 assert call(4096, 4095, 4096) == "gemm_odd"
-assert call(4096, 4096, 4096) == "gemm_pp"
-assert call(1000, 16384, 4096) == "gemm_pp_ef"
+assert call(4096, 4096, 4096) == "gemm_wide"
+assert call(2048, 2048, 2048) == "gemm_pp"
+assert call(1000, 14336, 4096) == "gemm_pp_ef"
 k.force_variant("gemm_wide")
 assert call(128, 4096, 4096) == "gemm_wide"
 k.force_variant(None)
