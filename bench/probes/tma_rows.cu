@@ -11,7 +11,10 @@
  * each and frees it: nothing but the TMA's own throughput. Per box shape
  * and K, the L2 -> shared memory rate over all SMs, and its ratio to the
  * same box at K = 1024. With `cluster 2` each CTA of a pair loads half of
- * every box and multicasts it to both (the loaders' MCAST = 2).
+ * every box and multicasts it to both (the loaders' MCAST = 2). The
+ * `cp.async` rows load the same boxes without the TMA: four producer
+ * warps copy 16-byte runs (cp.async.cg, zero-filled past K) into the
+ * image the 128-byte swizzle gives, checked against the TMA's own.
  *
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu
  *   build/tma_rows [iters=4000]
@@ -117,6 +120,70 @@ __global__ void __launch_bounds__(64) load_boxes(const __grid_constant__ CUtenso
 		asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
+/* The 64-column box of rows [r, r + R) at column c, 16-byte run by run,
+   into dst as the 128-byte swizzle lays it out (run j of row i at
+   i * 128 + (j ^ i % 8) * 16: dst is 1024-byte aligned); runs past K
+   zero-filled, as the TMA fills them. Thread t of n issues runs t, t + n, ... */
+__device__ static inline void cp_box(uint32_t dst, const unsigned char *g, int K, int c, int r, int R, int t, int n)
+{
+	for (int q = t; q < R * 8; q += n) {
+		int i = q / 8, j = q % 8, col = c + j * 8;
+		const unsigned char *src = g + ((size_t)(r + i) * K + (col < K ? col : 0)) * 2;
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+		             :: "r"(dst + i * 128 + ((j ^ (i & 7)) << 4)), "l"(src), "r"(col < K ? 16 : 0) : "memory");
+	}
+}
+
+enum { CPW = 4 };   /* producer warps of the cp.async kernel */
+
+/* load_boxes without the TMA: CPW warps fill each stage by cp_box and
+   arrive on its full barrier as their copies land (noinc: the barrier
+   counts their 32 CPW arrivals); warp CPW frees each stage. */
+__global__ void __launch_bounds__(32 * CPW + 32) cp_boxes(const unsigned char *g, int K, int rowblks, int colblks,
+                                                          int boxr, int iters)
+{
+	extern __shared__ __align__(1024) unsigned char ring[];
+	uint64_t *full = (uint64_t *)(ring + NS * STAGE), *empty = full + NS;
+	const int np = 32 * CPW, t = threadIdx.x;
+	if (t == 0) {
+		for (int s = 0; s < NS; s++) {
+			asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(saddr(full + s)), "r"(np));
+			asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(saddr(empty + s)));
+		}
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (t < np) {
+		for (int it = 0; it < iters; it++) {
+			int s = it % NS, k = it / NS;
+			if (k > 0)
+				wait_parity(empty + s, (k - 1) & 1);
+			long b = blockIdx.x + (long)gridDim.x * it;
+			int c = (int)((b / rowblks) % colblks) * 64, r = (int)(b % rowblks) * boxr;
+			cp_box(saddr(ring + s * STAGE), g, K, c, r, boxr, t, np);
+			asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" :: "r"(saddr(full + s)) : "memory");
+		}
+		asm volatile("cp.async.wait_all;" ::: "memory");
+	} else if (t == np) {
+		for (int it = 0; it < iters; it++) {
+			int s = it % NS;
+			wait_parity(full + s, (it / NS) & 1);
+			asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(saddr(empty + s)) : "memory");
+		}
+	}
+}
+
+/* One box by cp_box, its shared-memory image copied out (against box_image's) */
+__global__ void cp_image(const unsigned char *g, int K, int c, int r, int R, unsigned char *out)
+{
+	extern __shared__ __align__(1024) unsigned char ring[];
+	cp_box(saddr(ring), g, K, c, r, R, threadIdx.x, blockDim.x);
+	asm volatile("cp.async.wait_all;" ::: "memory");
+	__syncthreads();
+	for (int i = threadIdx.x; i < R * 128; i += blockDim.x)
+		out[i] = ring[i];
+}
+
 /* One box at (col c, row r) through a rank-2 or rank-3 map, its shared-
    memory image copied out: do the two forms lay a box out alike? */
 __global__ void box_image(const __grid_constant__ CUtensorMap map, int rank3, int c, int r, unsigned bytes,
@@ -143,7 +210,13 @@ typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, vo
 
 /* sub: boxes side by side along K in one stage (a 64-column stage of two
    32-column sw64 boxes); 0 reads as 1 */
-struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; int rank3, sub; };
+struct Box { int c, r, pair; CUtensorMapSwizzle sw; const char *name; int rank3, sub; int promo; };
+
+/* promo: the L2 promotion, 0 read as the loaders' 256 B */
+static CUtensorMapL2promotion promotion(const Box *bx)
+{
+	return bx->promo ? (CUtensorMapL2promotion)(bx->promo - 1) : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+}
 
 /* A [rows, K] bf16 tensor as rank 2 ([K, rows]) or rank 3 ([8, K / 8, rows]:
    16-byte runs, each in one 32-byte sector whatever K is) */
@@ -166,8 +239,7 @@ static CUresult encode_map(encode_fn encode, CUtensorMap *map, void *buf, int K,
 	cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)K * 2};
 	cuuint32_t box[2] = {(cuuint32_t)bx->c, (cuuint32_t)bx->r}, es[2] = {1, 1};
 	return encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, buf, dims, strides, box, es,
-	              CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-	              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	              CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, promotion(bx), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
 int main(int argc, char **argv)
@@ -185,11 +257,15 @@ int main(int argc, char **argv)
 		{128, 64, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "128 x 64, no swizzle (256-byte rows)"},
 		{64, 64, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128 in pairs, 64 rows each, multicast"},
 		{64, 32, 2, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 64 in pairs, 32 rows each, multicast"},
+		{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128, sw128, no L2 promotion", 0, 0, 1 + CU_TENSOR_MAP_L2_PROMOTION_NONE},
+		{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128, sw128, L2 promotion 64 B", 0, 0, 1 + CU_TENSOR_MAP_L2_PROMOTION_L2_64B},
+		{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128, sw128, L2 promotion 128 B", 0, 0, 1 + CU_TENSOR_MAP_L2_PROMOTION_L2_128B},
 		{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "rank 3: 8 x 128 x 8, no swizzle (16-byte runs, core matrices)", 2},
 		{64, 256, 1, CU_TENSOR_MAP_SWIZZLE_NONE, "rank 3: 8 x 256 x 8, no swizzle", 2},
 	};
 	static const int ks[] = {1024, 1000, 1008, 1016, 1032, 3000, 4000, 4096};
 	const int nb = sizeof boxes / sizeof *boxes, nk = sizeof ks / sizeof *ks;
+	static_assert(sizeof boxes / sizeof *boxes <= 32, "base[] holds a rate per box");
 
 	encode_fn encode = NULL;
 	cudaDriverEntryPointQueryResult q;
@@ -229,7 +305,18 @@ int main(int argc, char **argv)
 				CK(cudaMemcpy(hi, img, 2 * STAGE, cudaMemcpyDeviceToHost));
 				same &= memcmp(hi, hi + STAGE, 16384) == 0;
 			}
-			printf("rank-3 box image %s the rank-2 one's (K = 1000, three boxes)\n\n", same ? "equals" : "DIFFERS FROM");
+			printf("rank-3 box image %s the rank-2 one's (K = 1000, three boxes)\n", same ? "equals" : "DIFFERS FROM");
+			CK(cudaFuncSetAttribute(cp_image, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGE));
+			same = 1;
+			for (int at = 0; at < 3; at++) {
+				int c = at == 2 ? 960 : 64 * at, r = 128 * (at + 1);
+				box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m2, 0, c, r, 16384, img);
+				cp_image<<<1, 128, STAGE>>>((const unsigned char *)buf, K, c, r, 128, img + STAGE);
+				CK(cudaDeviceSynchronize());
+				CK(cudaMemcpy(hi, img, 2 * STAGE, cudaMemcpyDeviceToHost));
+				same &= memcmp(hi, hi + STAGE, 16384) == 0;
+			}
+			printf("cp.async box image %s the TMA's (K = 1000, three boxes)\n\n", same ? "equals" : "DIFFERS FROM");
 		}
 		CK(cudaFree(img));
 		free(h);
@@ -238,7 +325,7 @@ int main(int argc, char **argv)
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
 	CK(cudaEventCreate(&e1));
-	double base[16] = {0};
+	double base[32] = {0};
 	printf("%d CTAs, %d boxes each, a [8 MB / 2K, K] bf16 tensor in L2; GB/s of boxes landed (ratio to K = 1024)\n\n",
 	       sms, iters);
 	printf("| box (cols x rows) |");
@@ -290,6 +377,34 @@ int main(int argc, char **argv)
 			if (K == 1024)
 				base[i] = gbs;
 			printf(" %.0f (%.2f) |", gbs, base[i] > 0 ? gbs / base[i] : 0.0);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+	CK(cudaFuncSetAttribute(cp_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, NS * STAGE + 2 * NS * 8));
+	for (int boxr = 128; boxr <= 256; boxr *= 2) {
+		printf("| cp.async, %d warps, 64 x %d (the sw128 image) |", CPW, boxr);
+		double cbase = 0;
+		for (int j = 0; j < nk; j++) {
+			int K = ks[j], rows = BYTES / (2 * K) / 512 * 512;
+			int rowblks = rows / boxr, colblks = (K + 63) / 64;
+			float best = 1e30f;
+			for (int rep = 0; rep < 6; rep++) {
+				CK(cudaEventRecord(e0));
+				cp_boxes<<<sms, 32 * CPW + 32, NS * STAGE + 2 * NS * 8>>>((const unsigned char *)buf, K, rowblks,
+				                                                        colblks, boxr, iters);
+				CK(cudaEventRecord(e1));
+				CK(cudaEventSynchronize(e1));
+				CK(cudaGetLastError());
+				float ms;
+				CK(cudaEventElapsedTime(&ms, e0, e1));
+				if (rep > 0 && ms < best)
+					best = ms;
+			}
+			double gbs = (double)sms * iters * 64 * boxr * 2 / (best * 1e-3) / 1e9;
+			if (K == 1024)
+				cbase = gbs;
+			printf(" %.0f (%.2f) |", gbs, cbase > 0 ? gbs / cbase : 0.0);
 		}
 		printf("\n");
 		fflush(stdout);
