@@ -66,7 +66,8 @@ def main():
                     "default each launch takes the next of several copies (linked_bench.cold), every kernel "
                     "and the baseline alike")
     ap.add_argument("--force", default="", help="variants to time forced too, as columns of their own: "
-                    "a,b,... (a tuning run: the rule's table)")
+                    "a,b,... (a tuning run: the rule's table); a column =v, or =config:v for each of "
+                    "several configurations that have v")
     ap.add_argument("--shapes", default="", help="MxNxK,... in place of the kind's list (with --only)")
     args = ap.parse_args()
     if args.shapes and not args.only:
@@ -87,12 +88,12 @@ def main():
         ks = [(c["name"], plkrt.load(os.path.join(args.dir, c["cubin"]), os.path.join(args.dir, c["manifest"])))
               for c in cfgs if c["kind"] == kind]
         for v in filter(None, args.force.split(",")):   # each forced variant: a load of its own
-            for c in cfgs:
-                man = os.path.join(args.dir, c["manifest"])
-                if c["kind"] == kind and v in [x["name"] for x in json.load(open(man)).get("variants", [])]:
-                    k = plkrt.load(os.path.join(args.dir, c["cubin"]), man)
-                    k.force_variant(v)
-                    ks.append(("=" + v, k))
+            has = [c for c in cfgs if c["kind"] == kind and v in
+                   [x["name"] for x in json.load(open(os.path.join(args.dir, c["manifest"]))).get("variants", [])]]
+            for c in has:   # "=v", or "=config:v" where several configurations have it
+                k = plkrt.load(os.path.join(args.dir, c["cubin"]), os.path.join(args.dir, c["manifest"]))
+                k.force_variant(v)
+                ks.append(("=" + (c["name"] + ":" if len(has) > 1 else "") + v, k))
         if not ks:
             continue
         head = ["| M x N x K | %s TFLOP/s | %s | best | best / %s |" % (
