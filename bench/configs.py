@@ -1078,3 +1078,23 @@ SETS["swiglu_big"] = [dict(name="swiglu_pp", recipe="examples/gemm_swiglu_auto.p
                            shapes=SWIGLU_BIG, kernel="swiglu_pp"),
                       dict(name="swiglu_wide", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu",
                            shapes=SWIGLU_BIG, kernel="swiglu_wide")]
+
+# The misaligned-K rows (K % 16 = 8) by cp.async instead of the TMA: the
+# same 128 x 192 and 128 x 256 tiles (examples/gemm.plk's components but the
+# loader), each beside its TMA twin, at the K % 16 = 8 shapes gemm_auto
+# leaves under 0.95x and their whole-line neighbours; 1100 x 904 x 520 for
+# the sanitizers (rows past M and N, a partial K tile).
+CPA_SHAPES = [(1000, 3000, 1000), (1000, 3000, 1024), (3000, 3000, 3000), (3072, 3072, 3072), (2000, 3000, 1000),
+              (512, 4096, 1000), (2048, 8192, 1000), (4096, 4096, 4096), (1100, 904, 520)]
+CPA_LOADER = [('use "../components/hopper/tma_load_ab.plk"', 'use "../bench/components/cp_async_load_sw128.plk"'),
+              ("load  = tma_load_ab(a = A, b = B)", "load  = cp_async_load_sw128(a = A, b = B)")]
+CPA_N192 = [("const BM = 128, BN = 256, BK = 64", "const BM = 128, BN = 192, BK = 64, CH = 64")]
+SETS["cpasync_k"] = [
+    dict(name="gemm_tma_n256", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=CPA_SHAPES),
+    dict(name="gemm_cpa_n256", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=CPA_SHAPES,
+         edit=CPA_LOADER),
+    dict(name="gemm_tma_n192", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=CPA_SHAPES,
+         edit=CPA_N192),
+    dict(name="gemm_cpa_n192", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=CPA_SHAPES,
+         edit=CPA_N192 + CPA_LOADER),
+]
