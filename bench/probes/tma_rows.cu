@@ -242,6 +242,24 @@ static CUresult encode_map(encode_fn encode, CUtensorMap *map, void *buf, int K,
 	              CU_TENSOR_MAP_INTERLEAVE_NONE, bx->sw, promotion(bx), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
+/* launch() timed six times: the first warms L2; the best of the other five, ms */
+template <class F> static float best_ms(cudaEvent_t e0, cudaEvent_t e1, F launch)
+{
+	float best = 1e30f;
+	for (int rep = 0; rep < 6; rep++) {
+		CK(cudaEventRecord(e0));
+		launch();
+		CK(cudaEventRecord(e1));
+		CK(cudaEventSynchronize(e1));
+		CK(cudaGetLastError());
+		float ms;
+		CK(cudaEventElapsedTime(&ms, e0, e1));
+		if (rep > 0 && ms < best)
+			best = ms;
+	}
+	return best;
+}
+
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 4000;
@@ -359,19 +377,10 @@ int main(int argc, char **argv)
 			at[0].val.clusterDim.z = 1;
 			cfg.attrs = at;
 			cfg.numAttrs = 1;
-			float best = 1e30f;
-			for (int rep = 0; rep < 6; rep++) {   /* the first warms L2; the best of the other five */
-				CK(cudaEventRecord(e0));
+			float best = best_ms(e0, e1, [&] {
 				CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair,
 				                      bx->rank3, sub));
-				CK(cudaEventRecord(e1));
-				CK(cudaEventSynchronize(e1));
-				CK(cudaGetLastError());
-				float ms;
-				CK(cudaEventElapsedTime(&ms, e0, e1));
-				if (rep > 0 && ms < best)
-					best = ms;
-			}
+			});
 			/* bytes landed: every CTA receives a whole box (both halves in pairs) a stage */
 			double gbs = (double)sms * iters * bx->c * bx->r * bx->pair * sub * 2 / (best * 1e-3) / 1e9;
 			if (K == 1024)
@@ -388,19 +397,10 @@ int main(int argc, char **argv)
 		for (int j = 0; j < nk; j++) {
 			int K = ks[j], rows = BYTES / (2 * K) / 512 * 512;
 			int rowblks = rows / boxr, colblks = (K + 63) / 64;
-			float best = 1e30f;
-			for (int rep = 0; rep < 6; rep++) {
-				CK(cudaEventRecord(e0));
+			float best = best_ms(e0, e1, [&] {
 				cp_boxes<<<sms, 32 * CPW + 32, NS * STAGE + 2 * NS * 8>>>((const unsigned char *)buf, K, rowblks,
 				                                                        colblks, boxr, iters);
-				CK(cudaEventRecord(e1));
-				CK(cudaEventSynchronize(e1));
-				CK(cudaGetLastError());
-				float ms;
-				CK(cudaEventElapsedTime(&ms, e0, e1));
-				if (rep > 0 && ms < best)
-					best = ms;
-			}
+			});
 			double gbs = (double)sms * iters * 64 * boxr * 2 / (best * 1e-3) / 1e9;
 			if (K == 1024)
 				cbase = gbs;
