@@ -283,7 +283,6 @@ int main(int argc, char **argv)
 	};
 	static const int ks[] = {1024, 1000, 1008, 1016, 1032, 3000, 4000, 4096};
 	const int nb = sizeof boxes / sizeof *boxes, nk = sizeof ks / sizeof *ks;
-	static_assert(sizeof boxes / sizeof *boxes <= 32, "base[] holds a rate per box");
 
 	encode_fn encode = NULL;
 	cudaDriverEntryPointQueryResult q;
@@ -300,7 +299,7 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&buf, BYTES));
 	CK(cudaMemset(buf, 0x3c, BYTES));
 	CK(cudaFuncSetAttribute(box_image, cudaFuncAttributeMaxDynamicSharedMemorySize, NS * STAGE + 2 * NS * 8));
-	{	/* the rank-3 box's image against the rank-2 one's, on distinct values, at K = 1000 */
+	{	/* the rank-3 box's and cp_box's images against the rank-2 one's, on distinct values, at K = 1000 */
 		const int K = 1000, rows = 1024;
 		uint16_t *h = (uint16_t *)malloc((size_t)K * rows * 2);
 		for (size_t i = 0; i < (size_t)K * rows; i++)
@@ -314,27 +313,29 @@ int main(int argc, char **argv)
 		if (encode_map(encode, &m2, buf, K, rows, &two) || encode_map(encode, &m3, buf, K, rows, &three)) {
 			printf("rank-3 map: encode failed\n");
 		} else {
-			int same = 1;
-			for (int at = 0; at < 3; at++) {
-				int c = at == 2 ? 960 : 64 * at, r = 128 * (at + 1);   /* the last: K's partial box */
-				box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m2, 0, c, r, 16384, img);
-				box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m3, 1, c, r, 16384, img + STAGE);
-				CK(cudaDeviceSynchronize());
-				CK(cudaMemcpy(hi, img, 2 * STAGE, cudaMemcpyDeviceToHost));
-				same &= memcmp(hi, hi + STAGE, 16384) == 0;
-			}
-			printf("rank-3 box image %s the rank-2 one's (K = 1000, three boxes)\n", same ? "equals" : "DIFFERS FROM");
+			/* three boxes through the rank-2 map and through other(c, r,
+			 * dst): the same images? The last box is K's partial one. */
+			auto alike = [&](auto other) {
+				int same = 1;
+				for (int at = 0; at < 3; at++) {
+					int c = at == 2 ? 960 : 64 * at, r = 128 * (at + 1);
+					box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m2, 0, c, r, 16384, img);
+					other(c, r, img + STAGE);
+					CK(cudaDeviceSynchronize());
+					CK(cudaMemcpy(hi, img, 2 * STAGE, cudaMemcpyDeviceToHost));
+					same &= memcmp(hi, hi + STAGE, 16384) == 0;
+				}
+				return same ? "equals" : "DIFFERS FROM";
+			};
+			printf("rank-3 box image %s the rank-2 one's (K = 1000, three boxes)\n",
+			       alike([&](int c, int r, unsigned char *dst) {
+				       box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m3, 1, c, r, 16384, dst);
+			       }));
 			CK(cudaFuncSetAttribute(cp_image, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGE));
-			same = 1;
-			for (int at = 0; at < 3; at++) {
-				int c = at == 2 ? 960 : 64 * at, r = 128 * (at + 1);
-				box_image<<<1, 128, NS * STAGE + 2 * NS * 8>>>(m2, 0, c, r, 16384, img);
-				cp_image<<<1, 128, STAGE>>>((const unsigned char *)buf, K, c, r, 128, img + STAGE);
-				CK(cudaDeviceSynchronize());
-				CK(cudaMemcpy(hi, img, 2 * STAGE, cudaMemcpyDeviceToHost));
-				same &= memcmp(hi, hi + STAGE, 16384) == 0;
-			}
-			printf("cp.async box image %s the TMA's (K = 1000, three boxes)\n\n", same ? "equals" : "DIFFERS FROM");
+			printf("cp.async box image %s the TMA's (K = 1000, three boxes)\n\n",
+			       alike([&](int c, int r, unsigned char *dst) {
+				       cp_image<<<1, 128, STAGE>>>((const unsigned char *)buf, K, c, r, 128, dst);
+			       }));
 		}
 		CK(cudaFree(img));
 		free(h);
@@ -343,7 +344,7 @@ int main(int argc, char **argv)
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
 	CK(cudaEventCreate(&e1));
-	double base[32] = {0};
+	double base[sizeof boxes / sizeof *boxes] = {0};   /* each box's rate at K = 1024 */
 	printf("%d CTAs, %d boxes each, a [8 MB / 2K, K] bf16 tensor in L2; GB/s of boxes landed (ratio to K = 1024)\n\n",
 	       sms, iters);
 	printf("| box (cols x rows) |");
