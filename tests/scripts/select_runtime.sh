@@ -81,7 +81,7 @@ expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_pp of gemm_auto"
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
 expect "1200x3000" "$(run 1200 3000 1000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120 1 1 block 384"
-# ... from K = 4096 on: at shorter K the pingpong lanes, filling both theirs
+# ... past K = 4096: up to it the pingpong lanes, filling both theirs
 expect "1200x3000x8192" "$(run 1200 3000 8192)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 120 1 1 block 384"
 expect "1200x3000x2048" "$(run 1200 3000 2048)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132 1 1 block 384"
 expect "2048^2x4096" "$(run 2048 2048 4096)" "variant gemm_pp of gemm_auto"
