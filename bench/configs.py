@@ -1098,3 +1098,19 @@ SETS["cpasync_k"] = [
     dict(name="gemm_cpa_n192", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=CPA_SHAPES,
          edit=CPA_N192 + CPA_LOADER),
 ]
+
+# 2048 x 1792 x 4096, under 0.95x with every configuration gemm_auto has
+# (its pick gemm_n224 0.934x on an H100): the 128 x 224 tiles with B
+# multicast in pairs (cluster(2, 1)) beside gemm_n224 and gemm_wide_mc,
+# at that shape, its K neighbours and the other one-wave n224 picks.
+N224_SHAPES = [(2048, 1792, 4096), (2048, 1792, 2048), (2048, 1792, 8192), (256, 14336, 4096), (1024, 3584, 4096),
+               (1100, 904, 520)]
+SETS["wave_n224_mc"] = [
+    dict(GEMM_PP, name="n224", kernel="gemm_n224", shapes=N224_SHAPES),
+    dict(GEMM_PP, name="wide_mc", kernel="gemm_wide_mc", shapes=N224_SHAPES),
+    dict(name="n224_mc", recipe="examples/gemm.plk", arch="sm_90a", kind="gemm", shapes=N224_SHAPES,
+         edit=[("use \"../components/hopper/store_bf16_tma.plk\"", "use \"../components/hopper/store_bf16.plk\""),
+               ("const BM = 128, BN = 256, BK = 64", "const BM = 128, BN = 224, BK = 64, MCAST = 2"),
+               ("raster grouped(8)", "raster grouped(8), cluster(2, 1)"),
+               ("store = store_bf16_tma(c = C)", "store = store_bf16(c = C)")]),
+]
