@@ -1084,6 +1084,7 @@ SETS["swiglu_big"] = [dict(name="swiglu_pp", recipe="examples/gemm_swiglu_auto.p
 # loader), each beside its TMA twin, at the K % 16 = 8 shapes gemm_auto
 # leaves under 0.95x and their whole-line neighbours; 1100 x 904 x 520 for
 # the sanitizers (rows past M and N, a partial K tile).
+# Measured: half of cuBLAS at every K (bench/results/2026-12-07-cp-async-loader.md).
 CPA_SHAPES = [(1000, 3000, 1000), (1000, 3000, 1024), (3000, 3000, 3000), (3072, 3072, 3072), (2000, 3000, 1000),
               (512, 4096, 1000), (2048, 8192, 1000), (4096, 4096, 4096), (1100, 904, 520)]
 CPA_LOADER = [('use "../components/hopper/tma_load_ab.plk"', 'use "../bench/components/cp_async_load_sw128.plk"'),
@@ -1103,6 +1104,7 @@ SETS["cpasync_k"] = [
 # (its pick gemm_n224 0.934x on an H100): the 128 x 224 tiles with B
 # multicast in pairs (cluster(2, 1)) beside gemm_n224 and gemm_wide_mc,
 # at that shape, its K neighbours and the other one-wave n224 picks.
+# Measured: no gain (bench/results/2026-12-07-cp-async-loader.md).
 N224_SHAPES = [(2048, 1792, 4096), (2048, 1792, 2048), (2048, 1792, 8192), (256, 14336, 4096), (1024, 3584, 4096),
                (1100, 904, 520)]
 SETS["wave_n224_mc"] = [
