@@ -111,6 +111,16 @@ __device__ inline uint32_t plk_sw128_chunk_u32(uint32_t tile, int row, int chunk
 	return PLK_SW128_CHUNK(tile, row, chunk);
 }
 
+/* 16 bytes from global memory to the shared-memory address dst by
+ * cp.async.cg (sm_80 on), or 16 zero bytes where !in: a src-size of 0
+ * reads nothing, but src must still be a valid address (pass any byte
+ * of the tensor). The copy joins the thread's open cp.async group. */
+__device__ __forceinline__ void plk_cp_async16(uint32_t dst, const void *src, bool in)
+{
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(in ? 16 : 0)
+	             : "memory");
+}
+
 /* ---- mbarrier primitives (shared::cta addresses) ---- */
 __device__ __forceinline__ void plk_mbar_init(void *bar, unsigned count)
 {

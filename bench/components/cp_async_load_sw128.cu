@@ -49,11 +49,8 @@ PLK_ENTRY void plk_cp_async_load_sw128(int inst, const __nv_bfloat16 *a, const _
 		const __nv_bfloat16 *g = src + (size_t)(row0 + r0) * K + (gk < K ? gk : 0);
 #pragma unroll 1
 		for (int r = r0; r < R; r += STEP, d += STEP * 128, g += (size_t)STEP * K) {
-			/* src-size 0 zero-fills (rows past the matrix, columns past K);
-			 * the address must still be valid */
-			const bool in = gk < K && row0 + r < rows;
-			asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
-			             ::"r"(d), "l"(in ? g : src), "r"(in ? 16 : 0) : "memory");
+			const bool in = gk < K && row0 + r < rows;   /* else zeros */
+			plk_cp_async16(d, in ? g : src, in);
 		}
 	};
 	plk_pipe late = *ab;	/* the next stage to announce */

@@ -34,11 +34,7 @@ PLK_ENTRY void plk_cp_async_load_ab(int inst, const __nv_bfloat16 *a, const __nv
 			const int r = i / CHUNKS, ch = i % CHUNKS;
 			const int gr = row0 + r, gk = k0 + ch * 8;
 			const bool in = gr < rows && gk < K;
-			/* src-size 0 zero-fills; the address must still be valid */
-			const __nv_bfloat16 *g = in ? src + (size_t)gr * K + gk : src;
-			const uint32_t d = plk_smem_u32(PLK_SW128_CHUNK(dst, r, ch));
-			asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
-			             ::"r"(d), "l"(g), "r"(in ? 16 : 0) : "memory");
+			plk_cp_async16(plk_smem_u32(PLK_SW128_CHUNK(dst, r, ch)), in ? src + (size_t)gr * K + gk : src, in);
 		}
 	};
 	for (int k = 0; k < kt; k++) {
