@@ -17,38 +17,19 @@ import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
-import threading
+import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linked_bench import TOL, cold, plkrt, problem, rel_err  # noqa: E402
+from smi import Sampler  # noqa: E402
 
-FIELDS = "clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active"
-
-
-def sample(stop, rows):
-    """nvidia-smi's readings every 100 ms until stop is set."""
-    cmd = ["nvidia-smi", "--query-gpu=" + FIELDS, "--format=csv,noheader,nounits", "-lms", "100"]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    for line in p.stdout:
-        if stop.is_set():
-            break
-        f = [x.strip() for x in line.split(",")]
-        if len(f) == 4:
-            try:
-                rows.append((float(f[0]), float(f[1]), float(f[2]), f[3]))
-            except ValueError:
-                pass
-    p.terminate()
-    p.wait()
-
-
-def run_for(fn, seconds):
-    """fn launched back to back for about `seconds`: (ms a launch,
-    readings). The first half second is left out of both."""
+def run_for(fn, seconds, smi):
+    """fn launched back to back for about `seconds`: (ms a launch, the
+    sampler's readings meanwhile). The first half second is left out of
+    both."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
@@ -63,18 +44,14 @@ def run_for(fn, seconds):
     for _ in range(warm):
         fn()
     torch.cuda.synchronize()
-    stop, rows = threading.Event(), []
-    th = threading.Thread(target=sample, args=(stop, rows), daemon=True)
-    th.start()
+    t0 = time.monotonic()
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     s.record()
     for _ in range(n):
         fn()
     e.record()
     torch.cuda.synchronize()
-    stop.set()
-    th.join(timeout=2)
-    return s.elapsed_time(e) / n, rows
+    return s.elapsed_time(e) / n, smi.between(t0, time.monotonic())
 
 
 def main():
@@ -108,15 +85,16 @@ def main():
     fns.append(("cuBLAS again", base_cold))
     print("\n| kernel | ms | TFLOP/s | SM MHz (median) | W (median) | C (max) | clock event reasons seen |")
     print("|---|---|---|---|---|---|---|")
+    smi = Sampler()
     for name, fn in fns:
-        ms, rows = run_for(fn, args.seconds)
-        rows = rows[5:] or rows   # the sampler's first half second
+        ms, rows = run_for(fn, args.seconds, smi)
         mhz = statistics.median(r[0] for r in rows) if rows else float("nan")
         w = statistics.median(r[1] for r in rows) if rows else float("nan")
         temp = max((r[2] for r in rows), default=float("nan"))
         reasons = sorted({r[3] for r in rows})
         print("| %s | %.3f | %.0f | %.0f | %.0f | %.0f | %s |" % (name, ms, flops / (ms * 1e-3) / 1e12, mhz, w, temp,
                                                                   " ".join(reasons)), flush=True)
+    smi.close()
     return 1 if fails else 0
 
 

@@ -24,6 +24,7 @@ import math
 import os
 import statistics
 import sys
+import time
 
 import torch
 
@@ -32,6 +33,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 import plkrt  # noqa: E402
 from linked_bench import TOL, bench, cold, finish, problem, rel_err  # noqa: E402
+from smi import Sampler, summary  # noqa: E402
 
 # the SwiGLU baseline compiles once a shape (dynamic=False): past dynamo's
 # recompile limit (8) it would silently run eagerly, a weak baseline
@@ -81,6 +83,10 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(int(datetime.datetime.now().timestamp()))
     fails, text = 0, []
+    # the card's SM clock while each row was timed (bench/smi.py): a row
+    # that moves between runs with the same kernel and pick moved with it
+    # or not
+    smi = Sampler()
     for kind, shapes, base_name in (("gemm", GEMM, "cuBLAS"), ("swiglu", SWIGLU, "cuBLAS + compiled SwiGLU")):
         if args.only and kind != args.only:
             continue
@@ -96,9 +102,9 @@ def main():
                 ks.append(("=" + (c["name"] + ":" if len(has) > 1 else "") + v, k))
         if not ks:
             continue
-        head = ["| M x N x K | %s TFLOP/s | %s | best | best / %s |" % (
+        head = ["| M x N x K | %s TFLOP/s | %s | best | best / %s | SM clock while timed |" % (
                     base_name, " | ".join(n + " / base" for n, _ in ks), "base"),
-                "|---|---|" + "---|" * len(ks) + "---|---|"]
+                "|---|---|" + "---|" * len(ks) + "---|---|---|"]
         rows, best_ratios, ratios = [], [], {}
         for (M, N, K) in shapes:
             bind, out, ref, base, flops = problem(kind, M, N, K, gen)
@@ -130,7 +136,9 @@ def main():
                 runs.append(lambda k=k: k(**bind, **dims) if args.warm else ours(k, **dims))
                 cells.append("" if e < TOL else "FAIL %.1e " % e)
                 good.append(e < TOL)
+            t0 = time.monotonic()
             ts = bench([r for r in runs if r] + [base], args.iters, min_s=args.min_s)
+            clock = smi.between(t0, time.monotonic())
             tb, it = ts[-1], iter(ts[:-1])
             best = (float("nan"), "-")
             for i, r in enumerate(runs):
@@ -142,8 +150,8 @@ def main():
                         best = (x, ks[i][0])
                 ratios.setdefault(ks[i][0], []).append(x if good[i] else float("nan"))
             best_ratios.append(best[0])
-            row = "| %dx%dx%d | %.0f | %s | %s | %.3f |" % (M, N, K, flops / (tb * 1e-3) / 1e12, " | ".join(cells),
-                                                           best[1], best[0])
+            row = "| %dx%dx%d | %.0f | %s | %s | %.3f | %s |" % (M, N, K, flops / (tb * 1e-3) / 1e12, " | ".join(cells),
+                                                                best[1], best[0], summary(clock))
             print(row, flush=True)
             rows.append(row)
             del bind, out, ref, base, runs
@@ -166,6 +174,7 @@ def main():
         text.append("\n".join(head + rows) + "\n\n" + summary + "\n")
         for _, k in ks:
             k.close()
+    smi.close()
     doc = "device: %s (%d SMs), torch %s, %s; medians, at least %d launches and %.2f s of each kernel%s\n\n%s" % (
         dev, sms, torch.__version__, stamp, args.iters, args.min_s,
         "; weights warm in L2 (the same every launch)" if args.warm else
