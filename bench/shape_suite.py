@@ -13,6 +13,7 @@ hints keep some of them for its next launch on the same weights would be
 timed faster than a model, whose layers read theirs once a step, ever
 runs it (bench/results/2026-12-06-l2-evict-first.md; `--warm` times the
 old way).
+Each row ends with the SM clock while it was timed (bench/smi.py).
 
     python3 bench/prepare.py --set shape_suite --out .carry/shapes --repeat 1   # build host
     python3 bench/shape_suite.py --dir .carry/shapes [--out results.md]         # GPU host
