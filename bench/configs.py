@@ -322,6 +322,16 @@ SETS["attn_document_order"] = [
 SETS["shape_suite"] = [CONFIGS[0], CONFIGS[1], PINGPONG_CONFIGS[0], PINGPONG_64[1],
                        CONFIGS[2], PINGPONG_CONFIGS[1], PINGPONG_64[0]]
 
+# The user-facing selects, each linked whole (every variant in one cubin,
+# the rule picking at launch; no monolith: bench/prepare.py), for
+# bench/shape_suite.py's rows of what users run:
+#   python3 bench/prepare.py --set auto_suite --out .carry/auto --repeat 1
+SETS["auto_suite"] = [
+    dict(name="gemm_auto", recipe="examples/gemm_auto.plk", arch="sm_90a", kind="gemm", shapes=[], select=True),
+    dict(name="gemm_swiglu_auto", recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu", shapes=[],
+         select=True),
+]
+
 # Split K (`grid split`, docs/language.md): examples/gemm_auto.plk's split
 # variants, each tile's K shared by up to 4 work items to fill one wave of
 # 132 SMs, at the small-M shapes whose tiles alone leave most SMs idle;

@@ -172,6 +172,9 @@ def main():
     gen.manual_seed(int(datetime.datetime.now().timestamp()))
     rows, diffs, aas, fails = [], [], [], 0
     for cfg in cfgs:
+        if not cfg.get("mono"):   # a select (bench/prepare.py): no monolith to time it beside
+            print("%s: a select, no monolith; bench/shape_suite.py times it" % cfg["name"], flush=True)
+            continue
         man = os.path.join(args.dir, cfg["manifest"])
         linked = plkrt.load(os.path.join(args.dir, cfg["cubin"]), man)
         mono = plkrt.load(os.path.join(args.dir, cfg["mono"]), man)

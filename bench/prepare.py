@@ -9,7 +9,11 @@ path, -rdc=true -c code=lto_XX then nvJitLink -lto, gives the same SASS
 instruction for instruction, docs/toolchain.md). Also
 times each recipe's link (plkc wall time and nvJitLink's share, from
 `plkc --time`) beside the nvcc time of its monolith. Everything goes to
-OUT (default .carry/bench), which the GPU run reads.
+OUT (default .carry/bench), which the GPU run reads. A configuration
+marked "select" is a recipe's whole select (gemm_auto: every variant in
+one cubin, picked at launch), linked as users link it; it has no
+monolith of its own (a monolith is one kernel, E0608), so none is
+written for it (set auto_suite: bench/shape_suite.py's user-facing rows).
 
     python3 bench/prepare.py [--out DIR] [--plkc build/plkc] [--repeat 3] [--set main]
     python3 bench/prepare.py --check      # every configuration of every set type-checks
@@ -116,22 +120,25 @@ def main():
                 links.append(dt)
                 m = re.search(r"time: nvJitLink \(LTO \+ ptxas\)\s+([0-9.]+) ms", r.stderr)
                 jit.append(float(m.group(1)) / 1e3 if m else float("nan"))
-            mono_cu = os.path.join(args.out, name + ".mono.cu")
-            run([args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern)
-            mono = os.path.join(args.out, name + ".mono.cubin")
-            sm = arch[3:]
-            nv = []
-            for _ in range(args.repeat):
-                _, dt = run([NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-cubin",
-                             "-I.", "-Istdlib", "-o", mono, mono_cu])
-                nv.append(dt)
+            mono, nv = None, [float("nan")]
+            if not cfg.get("select"):
+                mono_cu = os.path.join(args.out, name + ".mono.cu")
+                run([args.plkc, recipe, "-arch", arch, "--emit=monolith", "-o", mono_cu] + kern)
+                mono = os.path.join(args.out, name + ".mono.cubin")
+                sm = arch[3:]
+                nv = []
+                for _ in range(args.repeat):
+                    _, dt = run([NVCC, "-gencode", "arch=compute_%s,code=sm_%s" % (sm, sm), "-cubin",
+                                 "-I.", "-Istdlib", "-o", mono, mono_cu])
+                    nv.append(dt)
         man = os.path.join(args.out, name + ".manifest.json")
-        meta.append(dict(cfg, cubin=os.path.basename(cubin), mono=os.path.basename(mono),
+        meta.append(dict(cfg, cubin=os.path.basename(cubin), mono=mono and os.path.basename(mono),
                          manifest=os.path.basename(man),
                          plkc_s=statistics.median(links), nvjitlink_s=statistics.median(jit),
                          nvcc_s=statistics.median(nv)))
-        print("%-22s plkc %.2f s (nvJitLink %.2f s)   monolith nvcc %.2f s" % (
-            name, meta[-1]["plkc_s"], meta[-1]["nvjitlink_s"], meta[-1]["nvcc_s"]), flush=True)
+        print("%-22s plkc %.2f s (nvJitLink %.2f s)   %s" % (
+            name, meta[-1]["plkc_s"], meta[-1]["nvjitlink_s"],
+            "a select: no monolith" if mono is None else "monolith nvcc %.2f s" % meta[-1]["nvcc_s"]), flush=True)
     with open(index, "w") as f:
         json.dump(meta, f, indent=1)
 
@@ -154,8 +161,9 @@ def hash_all(plkc, out):
         with variant(cfg) as recipe:
             base = os.path.join(out, cfg["name"])
             run([plkc, recipe, "-arch", cfg["arch"], "-o", base + ".cubin"] + kernel_flag(cfg))
-            run([plkc, recipe, "-arch", cfg["arch"], "--emit=monolith", "-o", base + ".mono.cu"] + kernel_flag(cfg))
-        for ext in (".cubin", ".manifest.json", ".mono.cu"):
+            if not cfg.get("select"):
+                run([plkc, recipe, "-arch", cfg["arch"], "--emit=monolith", "-o", base + ".mono.cu"] + kernel_flag(cfg))
+        for ext in (".cubin", ".manifest.json") + (() if cfg.get("select") else (".mono.cu",)):
             with open(base + ext, "rb") as f:
                 print("%s  bench %s%s" % (hashlib.sha256(f.read()).hexdigest(), cfg["name"], ext))
 
