@@ -1,12 +1,13 @@
 #!/bin/bash
 # bench/smi.py, the benchmarks' clock sampler, on the build host: a fake
 # nvidia-smi (PLK_BENCH_SMI) prints six readings 20 ms apart and a last
-# one a second later, with a header, an [N/A] power and an error line
-# among them. Checked: only readings are kept, each with the time it
-# arrived; between() returns those of its window and none outside it;
-# summary() gives the median and range; an [N/A] power leaves the clock
-# in and the power out; a command that cannot start gives no readings and
-# no exception; close() ends the command. Exit 0 pass, 1 fail, 77 skip.
+# one once the test has closed its first window, with a header, an [N/A]
+# power and an error line among them. Checked: only readings are kept,
+# each with the time it arrived; between() returns those of its window
+# and none outside it; summary() gives the median and range; an [N/A]
+# power leaves the clock in and the power out; a command that cannot
+# start gives no readings and no exception; close() ends the command.
+# Exit 0 pass, 1 fail, 77 skip.
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,12 +20,12 @@ for mhz in 1980 1980 1755 1980 1830; do
 done
 echo "Failed to read power"
 echo "1410, [N/A], 62, 0x0000000000000004"
-sleep 1
+while [ ! -e "$SMI_GO" ]; do sleep 0.01; done   # the test's first window closed
 echo "1095, 300.0, 60, 0x0000000000000000"
 exec sleep 30
 SH
 chmod +x "$tmp/smi"
-PLK_BENCH_SMI="$tmp/smi" python3 - "$(dirname "$0")/../../bench" <<'PY'
+SMI_GO="$tmp/go" PLK_BENCH_SMI="$tmp/smi" python3 - "$(dirname "$0")/../../bench" "$tmp/go" <<'PY'
 import math, sys, time
 sys.path.insert(0, sys.argv[1])
 import smi
@@ -52,7 +53,8 @@ def wait_for(n, t0, limit=10.0):
 
 t0 = time.monotonic()
 s = smi.Sampler()
-t1 = wait_for(6, t0)        # the five readings and the [N/A] one; the last comes 1 s later
+t1 = wait_for(6, t0)        # the five readings and the [N/A] one
+open(sys.argv[2], "w").close()   # then the fake prints the last
 t2 = wait_for(7, t0)
 first = s.between(t0, t1)
 later = s.between(t1, t2)
