@@ -1,0 +1,78 @@
+#!/bin/bash
+# What a GEMM's loads ask of L2, from Nsight Compute: cuBLAS's kernel and
+# a linked select's variants at each shape (one launch each: cuBLAS's
+# 5th, ours the 4th; clocks and caches left as they are). On the GPU
+# host, from the repository root:
+#   bash bench/ncu_l2.sh CUBIN MxNxK[,MxNxK...] [VARIANT ...]
+# Without VARIANTs the select's rule picks; with them each is forced
+# (PLK_VARIANT). Per shape and kernel: duration, the L2 requests and
+# sectors from the TEX unit (the TMA's and cp.async's loads come through
+# it), sectors a request, and the bytes the crossbar carried into the SMs
+# (of them multicast). Rows of K % 16 = 8 start mid-sector every other
+# row (bench/results/2026-12-06-tma-rows-sectors.md): beside the same
+# shape at a K of whole lines this says whether a kernel's requests grow
+# with them or only its sectors. A metric this ncu does not have prints
+# as "-" (each is checked against `ncu --query-metrics` first).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+. bench/gpu_lib.sh
+build_runtime || exit 1
+[ $# -ge 2 ] || { echo "usage: bench/ncu_l2.sh CUBIN MxNxK[,MxNxK...] [VARIANT ...]" >&2; exit 2; }
+cubin=$1
+shapes=$2
+shift 2
+have=$(ncu_counters)
+want=(gpu__time_duration lts__t_requests_srcunit_tex lts__t_sectors_srcunit_tex l1tex__m_xbar2l1tex_read_bytes
+      l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast)
+metrics=""
+for m in "${want[@]}"; do
+	grep -qx "$m" <<<"$have" && metrics="$metrics${metrics:+,}$m.sum"
+done
+[ -n "$metrics" ] || { echo "ncu_l2: this ncu has none of ${want[*]}" >&2; exit 1; }
+table() {   # table CSV SHAPE LABEL: one row per kernel profiled
+	python3 - "$@" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+head = next(i for i, r in enumerate(rows) if "ID" in r and "Kernel Name" in r)
+names = rows[head]
+# the row under the names gives each metric's unit: values are read in
+# nanoseconds, bytes and counts whatever ncu chose to print
+SCALE = {"": 1, "nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9, "byte": 1, "Kbyte": 1e3,
+         "Mbyte": 1e6, "Gbyte": 1e9, "sector": 1, "request": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+units = dict(zip(names, rows[head + 1])) if len(rows) > head + 1 else {}
+for vals in rows[head + 1:]:
+    v = dict(zip(names, vals))
+    if not v.get("ID", "").strip().isdigit():
+        continue   # the units row
+    def f(k):
+        try:
+            return float(v[k + ".sum"].replace(",", "")) * SCALE[units.get(k + ".sum", "").strip()]
+        except (KeyError, ValueError):
+            return float("nan")
+    def cell(x, fmt):
+        return "-" if x != x else fmt % x
+    req, sec = f("lts__t_requests_srcunit_tex"), f("lts__t_sectors_srcunit_tex")
+    print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        sys.argv[2], sys.argv[3] or v["Kernel Name"][:50], cell(f("gpu__time_duration") / 1e3, "%.1f"),
+        cell(req / 1e6, "%.2f"), cell(sec / 1e6, "%.2f"), cell(sec / req if req else float("nan"), "%.2f"),
+        cell(f("l1tex__m_xbar2l1tex_read_bytes") / 1e6, "%.1f"),
+        cell(f("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast") / 1e6, "%.1f")))
+PY
+}
+echo "| M x N x K | kernel | us | L2 requests (M) | L2 sectors (M) | sectors / request | into the SMs MB | of it multicast MB |"
+echo "|---|---|---|---|---|---|---|---|"
+for shape in ${shapes//,/ }; do
+	IFS=x read -r m n k <<<"$shape"
+	cublas_script "$O/cublas.py" "$m" "$n" "$k"
+	ncu --clock-control none --cache-control none -k "regex:gemm|nvjet|xmma|cutlass" --launch-skip 4 --launch-count 1 \
+		--metrics "$metrics" --csv --page raw python3 "$O/cublas.py" >"$O/ncu_l2_cublas_$shape.csv" \
+		2>"$O/ncu_l2_cublas_$shape.log" && table "$O/ncu_l2_cublas_$shape.csv" "$shape" "" ||
+		tail -n 3 "$O/ncu_l2_cublas_$shape.log"
+	for v in "${@:-}"; do
+		out="$O/ncu_l2_${v:-rule}_$shape"
+		env ${v:+PLK_VARIANT=$v} ncu --clock-control none --cache-control none --launch-skip 3 --launch-count 1 \
+			--metrics "$metrics" --csv --page raw "$RUN" "$cubin" --manifest "${cubin%.cubin}.manifest.json" \
+			--dim M="$m" --dim N="$n" --dim K="$k" --iters 1 --warmup 3 >"$out.csv" 2>"$out.log" &&
+			table "$out.csv" "$shape" "${v:-$(basename "$cubin" .cubin) (as its rule picks)}" || tail -n 3 "$out.log"
+	done
+done
