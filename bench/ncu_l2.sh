@@ -4,8 +4,9 @@
 # 5th, ours the 4th; clocks and caches left as they are). On the GPU
 # host, from the repository root:
 #   bash bench/ncu_l2.sh CUBIN MxNxK[,MxNxK...] [VARIANT ...]
-# Without VARIANTs the select's rule picks; with them each is forced
-# (PLK_VARIANT). Per shape and kernel: duration, the L2 requests and
+# Without VARIANTs the cubin runs as it is (a select: as its rule picks),
+# rows named CUBIN; with them each is forced (PLK_VARIANT), rows named
+# CUBIN:VARIANT. Per shape and kernel: duration, the L2 requests and
 # sectors from the TEX unit (the TMA's and cp.async's loads come through
 # it), sectors a request, and the bytes the crossbar carried into the SMs
 # (of them multicast). Rows of K % 16 = 8 start mid-sector every other
@@ -73,6 +74,6 @@ for shape in ${shapes//,/ }; do
 		env ${v:+PLK_VARIANT=$v} ncu --clock-control none --cache-control none --launch-skip 3 --launch-count 1 \
 			--metrics "$metrics" --csv --page raw "$RUN" "$cubin" --manifest "${cubin%.cubin}.manifest.json" \
 			--dim M="$m" --dim N="$n" --dim K="$k" --iters 1 --warmup 3 >"$out.csv" 2>"$out.log" &&
-			table "$out.csv" "$shape" "${v:-$(basename "$cubin" .cubin) (as its rule picks)}" || tail -n 3 "$out.log"
+			table "$out.csv" "$shape" "$(basename "$cubin" .cubin)${v:+:$v}" || tail -n 3 "$out.log"
 	done
 done
