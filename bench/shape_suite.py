@@ -34,7 +34,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 import plkrt  # noqa: E402
 from linked_bench import TOL, bench, cold, finish, problem, rel_err  # noqa: E402
-from smi import Sampler, summary  # noqa: E402
+from smi import Sampler, summary as clock_summary  # noqa: E402
 
 # the SwiGLU baseline compiles once a shape (dynamic=False): past dynamo's
 # recompile limit (8) it would silently run eagerly, a weak baseline
@@ -152,7 +152,7 @@ def main():
                 ratios.setdefault(ks[i][0], []).append(x if good[i] else float("nan"))
             best_ratios.append(best[0])
             row = "| %dx%dx%d | %.0f | %s | %s | %.3f | %s |" % (M, N, K, flops / (tb * 1e-3) / 1e12, " | ".join(cells),
-                                                                best[1], best[0], summary(clock))
+                                                                best[1], best[0], clock_summary(clock))
             print(row, flush=True)
             rows.append(row)
             del bind, out, ref, base, runs
