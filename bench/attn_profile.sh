@@ -34,16 +34,15 @@ for a in "$@"; do
 		--metrics "$metrics" --csv --page raw python3 bench/attn_profile.py "$D" "$cfg" ${shape//,/ } $flag \
 		>"$O/ncu_$name.csv" 2>"$O/ncu_$name.log" || { tail -n 5 "$O/ncu_$name.log"; failed=1; continue; }
 	python3 - "$O/ncu_$name.csv" "$name" "$shape" "$tensor" >>"$O/attn_profile.md" <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
-head = next(i for i, r in enumerate(rows) if "ID" in r and "Kernel Name" in r)
-v = dict(zip(rows[head], rows[-1]))
-def f(k):
-    return float(v[k].replace(",", "")) if k in v and v[k] not in ("", "n/a") else float("nan")
+import sys
+sys.path.insert(0, "bench")
+from ncu_csv import Launch, launches
+v = (launches(sys.argv[1]) or [Launch({}, {})])[-1]
+f = v.__getitem__   # f(metric): its value in base units, NaN if absent
 t, el = sys.argv[4], f("gpc__cycles_elapsed.max")
 pct = lambda x: "-" if x != x else "%.1f%%" % x   # nan: this ncu names no such counter
 print("| %s (%s) | %s | %.0f | %.3f / %.3f / %.3f | %s / %s | %.3g |" % (
-    sys.argv[2], v.get("Kernel Name", "?")[:40], sys.argv[3], el, f("sm__cycles_active.min") / el,
+    sys.argv[2], v.text("Kernel Name")[:40], sys.argv[3], el, f("sm__cycles_active.min") / el,
     f("sm__cycles_active.avg") / el, f("sm__cycles_active.max") / el,
     pct(f(t + ".avg.pct_of_peak_sustained_active")), pct(f(t + ".avg.pct_of_peak_sustained_elapsed")),
     f("smsp__inst_executed.sum")))

@@ -18,23 +18,15 @@ shift
 metrics="gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,gpc__cycles_elapsed.max,sm__cycles_active.min,sm__cycles_active.avg,sm__cycles_active.max,dram__bytes_read.sum"
 table() {   # table CSV SHAPE: one row per kernel profiled
 	python3 - "$1" "$2" <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
-head = next(i for i, r in enumerate(rows) if "ID" in r and "Kernel Name" in r)
-names = rows[head]
-for vals in rows[head + 1:]:
-    v = dict(zip(names, vals))
-    if not v.get("ID", "").strip().isdigit():
-        continue
-    def f(k):
-        try:
-            return float(v[k].replace(",", ""))
-        except (KeyError, ValueError):
-            return float("nan")
+import sys
+sys.path.insert(0, "bench")
+from ncu_csv import launches
+for v in launches(sys.argv[1]):
+    f = v.__getitem__   # f(metric): its value in base units, NaN if absent
     el = f("gpc__cycles_elapsed.max")
     us = f("gpu__time_duration.sum") / 1e3
     print("| %s | %s | %d | %d | %dx%d | %d | %d | %.1f | %.2f / %.2f / %.2f | %.0f | %.2f |" % (
-        sys.argv[2], v["Kernel Name"][:60], f("launch__grid_size"), f("launch__block_size"),
+        sys.argv[2], v.text("Kernel Name")[:60], f("launch__grid_size"), f("launch__block_size"),
         f("launch__cluster_dim_x"), f("launch__cluster_dim_y"), f("launch__registers_per_thread"),
         f("launch__shared_mem_per_block_dynamic"), f("gpu__time_duration.sum") / 1e3,
         f("sm__cycles_active.min") / el, f("sm__cycles_active.avg") / el, f("sm__cycles_active.max") / el,

@@ -32,32 +32,19 @@ done
 [ -n "$metrics" ] || { echo "ncu_l2: this ncu has none of ${want[*]}" >&2; exit 1; }
 table() {   # table CSV SHAPE LABEL: one row per kernel profiled
 	python3 - "$@" <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
-head = next(i for i, r in enumerate(rows) if "ID" in r and "Kernel Name" in r)
-names = rows[head]
-# the row under the names gives each metric's unit: values are read in
-# nanoseconds, bytes and counts whatever ncu chose to print
-SCALE = {"": 1, "nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9, "byte": 1, "Kbyte": 1e3,
-         "Mbyte": 1e6, "Gbyte": 1e9, "sector": 1, "request": 1, "K": 1e3, "M": 1e6, "G": 1e9}
-units = dict(zip(names, rows[head + 1])) if len(rows) > head + 1 else {}
-for vals in rows[head + 1:]:
-    v = dict(zip(names, vals))
-    if not v.get("ID", "").strip().isdigit():
-        continue   # the units row
-    def f(k):
-        try:
-            return float(v[k + ".sum"].replace(",", "")) * SCALE[units.get(k + ".sum", "").strip()]
-        except (KeyError, ValueError):
-            return float("nan")
+import sys
+sys.path.insert(0, "bench")
+from ncu_csv import launches
+for v in launches(sys.argv[1]):
+    f = v.__getitem__   # f(metric): its value in base units, NaN if absent
     def cell(x, fmt):
         return "-" if x != x else fmt % x
-    req, sec = f("lts__t_requests_srcunit_tex"), f("lts__t_sectors_srcunit_tex")
+    req, sec = f("lts__t_requests_srcunit_tex.sum"), f("lts__t_sectors_srcunit_tex.sum")
     print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        sys.argv[2], sys.argv[3] or v["Kernel Name"][:50], cell(f("gpu__time_duration") / 1e3, "%.1f"),
+        sys.argv[2], sys.argv[3] or v.text("Kernel Name")[:50], cell(f("gpu__time_duration.sum") / 1e3, "%.1f"),
         cell(req / 1e6, "%.2f"), cell(sec / 1e6, "%.2f"), cell(sec / req if req else float("nan"), "%.2f"),
-        cell(f("l1tex__m_xbar2l1tex_read_bytes") / 1e6, "%.1f"),
-        cell(f("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast") / 1e6, "%.1f")))
+        cell(f("l1tex__m_xbar2l1tex_read_bytes.sum") / 1e6, "%.1f"),
+        cell(f("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum") / 1e6, "%.1f")))
 PY
 }
 echo "| M x N x K | kernel | us | L2 requests (M) | L2 sectors (M) | sectors / request | into the SMs MB | of it multicast MB |"

@@ -30,13 +30,11 @@ prof() {   # [KSEL="-k regex:RE"] prof NAME CMD...: one table row for the 4th ma
 		--metrics "$metrics" --csv --page raw "$@" >"$O/ncu_$name.csv" 2>"$O/ncu_$name.log" || {
 		tail -n 5 "$O/ncu_$name.log"; return 1; }
 	python3 - "$O/ncu_$name.csv" "$name" "$tensor" <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
-head = next(i for i, r in enumerate(rows) if "ID" in r and "Kernel Name" in r)
-names, vals = rows[head], rows[-1]
-v = dict(zip(names, vals))
-def f(k):
-    return float(v[k].replace(",", "")) if k in v and v[k] not in ("", "n/a") else float("nan")
+import sys
+sys.path.insert(0, "bench")
+from ncu_csv import Launch, launches
+v = (launches(sys.argv[1]) or [Launch({}, {})])[-1]
+f = v.__getitem__   # f(metric): its value in base units, NaN if absent
 t = sys.argv[3]
 el, mn, av, mx = (f("gpc__cycles_elapsed.max"), f("sm__cycles_active.min"),
                   f("sm__cycles_active.avg"), f("sm__cycles_active.max"))
