@@ -805,6 +805,52 @@ SETS["cublas_tiles"] = [
             .replace("cluster(2, 1)", "cluster(4, 1)").replace("store_bf16_tma(c = C)", "store_bf16(c = C)"))]),
 ]
 
+# Why the 128 x 200 fours trail cuBLAS at K = 1024 as well (0.807x,
+# 2026-12-07-fours-factors.md) where gemm_n192 unclustered matches it:
+# the same tiles in pairs and alone, and gemm_n192 stored from registers,
+# so that cluster size, tile width and the register epilogue each change
+# one at a time.
+FOURS_SHAPES = [(1000, 3000, 1024), (1000, 3000, 1000), (512, 4096, 1000), (2000, 3000, 1000)]
+N200 = N192_MC_KERNEL.replace("BN = 192", "BN = 200").replace("store_bf16_tma(c = C)", "store_bf16(c = C)")
+SETS["fours_factors"] = [
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4",
+          [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", ", MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_p2", [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", ", MCAST = 2"))]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_u",
+          [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", "").replace(", cluster(2, 1)", ""))]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n192_reg",
+          [(N192_MC_KERNEL, N192_MC_KERNEL.replace(", CH = 64, MCAST = 2", "").replace(", cluster(2, 1)", "")
+            .replace("store_bf16_tma(c = C)", "store_bf16(c = C)"))]),
+    _auto("gemm_n192", FOURS_SHAPES),
+]
+
+# ... and gemm_n192 differs from the rest in BHINT = 1 (B's loads
+# evict_first) too: each of the four with the hint flipped.
+SETS["fours_hints"] = [
+    _auto("gemm_n192", FOURS_SHAPES, "gemm_n192_nohint", [(", CH = 64, BHINT = 1", ", CH = 64")]),
+    _auto("gemm_n192", FOURS_SHAPES, "gemm_n192_reg_hint", [("store_bf16_tma(c = C)", "store_bf16(c = C)")]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4_hint",
+          [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", ", MCAST = 4, BWAYS = 4, BHINT = 1")
+            .replace("cluster(2, 1)", "cluster(4, 1)"))]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n192_mc_hint", [(", CH = 64, MCAST = 2", ", CH = 64, MCAST = 2, BHINT = 1")]),
+]
+# ... and the 200-column tiles stored by TMA after all: five unswizzled
+# boxes of 40 columns (bench/components/store_bf16_tma_rows).
+ROWS_STORE = [('use "../components/hopper/store_bf16.plk"',
+               'use "../components/hopper/store_bf16.plk"\nuse "../bench/components/store_bf16_tma_rows.plk"')]
+N200_ROWS = N200.replace("store_bf16(c = C)", "store_bf16_tma_rows(c = C)")
+SETS["fours_hints"] += [
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4_rows",
+          ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4")
+                         .replace("cluster(2, 1)", "cluster(4, 1)"))]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4_rows_hint",
+          ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4, BHINT = 1")
+                         .replace("cluster(2, 1)", "cluster(4, 1)"))]),
+    _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_u_rows",
+          ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1")
+                         .replace(", cluster(2, 1)", ""))]),
+]
+
 # cuBLAS's tile at 4096^3 and 4097 x 4096 x 4096: 256 x 128 in pairs
 # (2026-12-03-cublas-kernels.md). From gemm_wide's components: two
 # consumer warpgroups of two m64 blocks each (m64n128k16, 128 accumulator
