@@ -684,20 +684,20 @@ SETS["wave_quads"] = [
     _auto("gemm_wide_mc", QUAD_SHAPES),
     _auto("gemm_wide_mc", QUAD_SHAPES, "gemm_wide_q", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4"), QUAD]),
     _auto("gemm_n224", QUAD_SHAPES, "gemm_n224_q",
-          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1\n  grid persistent, "
+          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, CH = 56\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
-            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, MCAST = 4\n  grid persistent, "
+            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, CH = 56, MCAST = 4\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(2, 2)")]),
 ]
 
 # Two waves of 128 x 96 tiles with pingpong lanes (gemm_n96: one tile's
 # epilogue under the other's mainloop) against one of 128 x 192 tiles in
 # pairs, where K is short; and gemm_n96's tiles with B multicast in pairs.
-N96_MC = [("const WG = 1, WARPS = 4 * WG, TURN = 2\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), "
-           "raster grouped(8)\n\n  load  = tma_load_ab(a = A, b = B)\n  mma   = wgmma_mainloop()\n  store = store_bf16(",
-           "const WG = 1, WARPS = 4 * WG, TURN = 2, MCAST = 2\n  grid persistent, tiles(ceil_div(M, BM), "
-           "ceil_div(N, BN)), raster grouped(8), cluster(2, 1)\n\n  load  = tma_load_ab(a = A, b = B)\n"
-           "  mma   = wgmma_mainloop()\n  store = store_bf16(")]
+# (Its edit matched gemm_odd's lines, not gemm_n96's, from the day gemm_n96
+# took BHINT until 2026-12-07: gemm_n96_mc built gemm_n96 unchanged then.)
+N96_MC = [("TURN = 2, BHINT = 1, CH = 24\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
+           "TURN = 2, BHINT = 1, CH = 24, MCAST = 2\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), "
+           "raster grouped(8), cluster(2, 1)")]
 N96_SHAPES = [(1000, 3000, 1000), (2000, 3000, 1000), (1100, 904, 1000), (1000, 3000, 2048)]
 SETS["wave_n96"] = [_auto("gemm_n192_mc", N96_SHAPES), _auto("gemm_n96", N96_SHAPES),
                     _auto("gemm_n96", N96_SHAPES, "gemm_n96_mc", N96_MC)]
@@ -774,9 +774,9 @@ SETS["misaligned_fours"] = [
     _auto("gemm_wide_mc", MIS_FOURS, "gemm_wide_f4", [("WARPS = 4 * WG, MCAST = 2", "WARPS = 4 * WG, MCAST = 4, BWAYS = 4"),
                                                       FOUR]),
     _auto("gemm_n224", MIS_FOURS, "gemm_n224_f4",
-          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1\n  grid persistent, "
+          [("const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, CH = 56\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
-            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, MCAST = 4, BWAYS = 4\n  grid persistent, "
+            "const BM = 128, BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, CH = 56, MCAST = 4, BWAYS = 4\n  grid persistent, "
             "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8), cluster(4, 1)")]),
     _auto("gemm_pp", MIS_FOURS, "gemm_pp_f4",
           [(PP_MC[0][0], PP_MC[0][1].replace("MCAST = 2", "MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
@@ -836,8 +836,7 @@ SETS["fours_hints"] = [
 ]
 # ... and the 200-column tiles stored by TMA after all: five unswizzled
 # boxes of 40 columns (bench/components/store_bf16_tma_rows).
-ROWS_STORE = [('use "../components/hopper/store_bf16.plk"',
-               'use "../components/hopper/store_bf16.plk"\nuse "../bench/components/store_bf16_tma_rows.plk"')]
+ROWS_STORE = []   # examples/gemm_auto.plk uses components/hopper/store_bf16_tma_rows.plk itself
 N200_ROWS = N200.replace("store_bf16(c = C)", "store_bf16_tma_rows(c = C)")
 SETS["fours_hints"] += [
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4_rows",
@@ -849,6 +848,33 @@ SETS["fours_hints"] += [
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_u_rows",
           ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1")
                          .replace(", cluster(2, 1)", ""))]),
+]
+
+# gemm_n96 (pingpong) and gemm_n224 as gemm_auto has them, C stored by TMA
+# in 24- and 56-column boxes (a stage fewer than before: 7 of 8, 4 of 5),
+# beside the same tiles stored from registers (as until 2026-12-07) and in
+# 8-column boxes (every stage kept, a barrier pair every 8 columns).
+N96_KERNEL = ("BN = 96, BK = 64\n  const WG = 1, WARPS = 4 * WG, TURN = 2, BHINT = 1, CH = 24\n  grid persistent, "
+              "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)\n\n  load  = tma_load_ab(a = A, b = B)\n"
+              "  mma   = wgmma_mainloop()\n  store = store_bf16_tma_rows(c = C)")
+N224_KERNEL = ("BN = 224, BK = 64\n  const WG = 2, WARPS = 4 * WG, BHINT = 1, CH = 56\n  grid persistent, "
+               "tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)\n\n  load  = tma_load_ab(a = A, b = B)\n"
+               "  mma   = wgmma_mainloop()\n  store = store_bf16_tma_rows(c = C)")
+ROWS_SHAPES = [(256, 6144, 4096), (256, 14336, 4096), (256, 4096, 14336), (1000, 14336, 4096)]
+
+
+def _reg(kernel, ch):
+    """kernel's lines stored from registers (store_bf16), as before 2026-12-07."""
+    return [(kernel, kernel.replace(", CH = %d" % ch, "").replace("store_bf16_tma_rows(c = C)", "store_bf16(c = C)"))]
+
+
+SETS["rows_store"] = [
+    _auto("gemm_n96", ROWS_SHAPES, "gemm_n96_reg", _reg(N96_KERNEL, 24)),
+    _auto("gemm_n96", ROWS_SHAPES),
+    _auto("gemm_n96", ROWS_SHAPES, "gemm_n96_rows8", [(N96_KERNEL, N96_KERNEL.replace("CH = 24", "CH = 8"))]),
+    _auto("gemm_n224", ROWS_SHAPES, "gemm_n224_reg", _reg(N224_KERNEL, 56)),
+    _auto("gemm_n224", ROWS_SHAPES, "gemm_n224_rows8", [(N224_KERNEL, N224_KERNEL.replace("CH = 56", "CH = 8"))]),
+    _auto("gemm_n224", ROWS_SHAPES),
 ]
 
 # cuBLAS's tile at 4096^3 and 4097 x 4096 x 4096: 256 x 128 in pairs

@@ -122,17 +122,22 @@ __device__ __forceinline__ void plk_acc_store_bf16(const float *v, int w, __nv_b
  * store they issued has completed.
  * The values come as pairs(i), as for plk_acc_store_bf16_pairs, or,
  * plk_acc_store_tma, as f32 values.
+ * rows = true (store_bf16_tma_rows, tile widths no 64-column box divides):
+ * each pass is one unswizzled chunk x 64 box, rows of chunk * 2 bytes;
+ * chunk % 16 == 8 puts the 8 rows of one store instruction 4 (mod 8)
+ * banks apart, so they fill the 32 banks once (no conflicts).
  */
-template <int mblocks, int nblocks, int nwarps, int chunk, typename Pairs>
+template <int mblocks, int nblocks, int nwarps, int chunk, bool rows = false, typename Pairs>
 __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char *buf,
                                                         const void *tmap, int bar, int bar_threads,
                                                         int row0, int col0)
 {
 	static_assert(nwarps % 4 == 0, "whole warpgroups");
-	static_assert(chunk % 64 == 0 && (nblocks * 8) % chunk == 0, "whole 64-column boxes per pass");
+	static_assert(rows || (chunk % 64 == 0 && (nblocks * 8) % chunk == 0), "whole 64-column boxes per pass");
+	static_assert(!rows || (chunk % 16 == 8 && (nblocks * 8) % chunk == 0), "rows: chunk % 16 == 8, dividing the tile");
 	constexpr int WGS = nwarps / 4;			/* warpgroups */
 	constexpr unsigned BOX = 64 * 128;		/* one 64 x 64 bf16 box */
-	constexpr unsigned WG_BYTES = chunk * 128;	/* staging per warpgroup */
+	constexpr unsigned WG_BYTES = chunk * 128;	/* staging per warpgroup: 64 rows x chunk bf16 */
 	const int g = w >> 2, lane = plk_lane(), q = lane & 3;
 	const bool issuer = (w & 3) == 0 && lane == 0;
 	char *mine = buf + g * WG_BYTES;
@@ -156,8 +161,11 @@ __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char
 				for (int h = 0; h < 2; h++) {
 					const uint32_t t = pairs((mi * nblocks + ni) * 2 + h);
 					const int r = 16 * (w & 3) + (lane >> 2) + 8 * h;	/* row in the 64-row block */
-					const int box = nb >> 3, ch = nb & 7;
-					char *p = PLK_SW128_CHUNK(mine + box * BOX, r, ch) + 4 * q;
+					char *p;
+					if constexpr (rows)
+						p = mine + r * (chunk * 2) + nb * 16 + 4 * q;
+					else
+						p = PLK_SW128_CHUNK(mine + (nb >> 3) * BOX, r, nb & 7) + 4 * q;
 					*(uint32_t *)p = t;
 				}
 			}
@@ -165,9 +173,13 @@ __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char
 			plk_named_barrier_sync(bar, bar_threads);
 			if (issuer) {
 				const int row = row0 + (mi * WGS + g) * 64;
+				if constexpr (rows) {
+					plk_tma_store_2d(tmap, mine, col0 + c0, row);
+				} else {
 #pragma unroll
-				for (int b = 0; b < chunk / 64; b++)
-					plk_tma_store_2d(tmap, mine + b * BOX, col0 + c0 + b * 64, row);
+					for (int b = 0; b < chunk / 64; b++)
+						plk_tma_store_2d(tmap, mine + b * BOX, col0 + c0 + b * 64, row);
+				}
 				plk_tma_store_commit();
 			}
 		}
@@ -175,12 +187,12 @@ __device__ __forceinline__ void plk_acc_store_tma_pairs(Pairs pairs, int w, char
 }
 
 /* The same from f32 values in the wgmma_acc order, rounded to bf16 here. */
-template <int mblocks, int nblocks, int nwarps, int chunk>
+template <int mblocks, int nblocks, int nwarps, int chunk, bool rows = false>
 __device__ __forceinline__ void plk_acc_store_tma(const float *v, int w, char *buf,
                                                   const void *tmap, int bar, int bar_threads,
                                                   int row0, int col0)
 {
-	plk_acc_store_tma_pairs<mblocks, nblocks, nwarps, chunk>(
+	plk_acc_store_tma_pairs<mblocks, nblocks, nwarps, chunk, rows>(
 		[v](int i) {
 			__nv_bfloat162 t = __floats2bfloat162_rn(v[2 * i], v[2 * i + 1]);
 			return *(uint32_t *)&t;

@@ -63,13 +63,27 @@ expect "64x6144" "$(run 64 6144 4096)" "variant gemm_s64 of gemm_auto" "launch g
 # K is no whole 128-byte lines (K % 64 != 0): 64 pairs of CTAs, of which
 # the mock's occupancy fits 60 (the grid is what
 # cuOccupancyMaxActiveClusters allows: 120 CTAs)
-expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120 1 1 block 384"
+expect "1000x3000x1008" "$(run 1000 3000 1008)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120 1 1 block 384"
+# ... and where K % 16 = 8 (every other row starts mid-sector) the
+# 128 x 200 tiles in clusters of four: 30 clusters, one round of the 30
+# the mock fits (120 CTAs)
+expect "1000x3000" "$(run 1000 3000 1000)" "variant gemm_n200_q4 of gemm_auto" "launch gemm_n200_q4 grid 120 1 1 block 384"
 expect "1000x3000x1024" "$(run 1000 3000 1024)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 128 1 1 block 384"
 expect "1000x3000x2048" "$(run 1000 3000 2048)" "variant gemm_n192 of gemm_auto" "launch gemm_n192 grid 128 1 1 block 384"
 # K % 64 != 0 over several waves: the multicast pairs whose rounds fill
-# better, 128 x 192 at 3000^2 (192 pairs: 3 rounds of 66, 97% full,
+# better, 128 x 192 at 3000^2 x 3024 (192 pairs: 3 rounds of 66, 97% full,
 # against 144 of 128 x 256: 73%), 128 x 256 at 4096^2
-expect "3000x3000x3000" "$(run 3000 3000 3000)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120"
+expect "3000x3000x3024" "$(run 3000 3000 3024)" "variant gemm_n192_mc of gemm_auto" "launch gemm_n192_mc grid 120"
+# K % 16 = 8: the fours where they take at most three rounds (3000^2: 90
+# clusters), not past that (2048 x 8192: 164), nor over one row of
+# clusters (M = 512), nor where more than one tile row in eight of their
+# clusters' rows lies past M (M = 600: 5 of 8)
+expect "3000x3000x3000" "$(run 3000 3000 3000)" "variant gemm_n200_q4 of gemm_auto" "launch gemm_n200_q4 grid 120"
+expect "2048x8192x1000" "$(run 2048 8192 1000)" "variant gemm_wide_mc of gemm_auto"
+expect "600x3000x1000" "$(run 600 3000 1000)" "variant gemm_n192_mc of gemm_auto"
+expect "512x4096x1000" "$(run 512 4096 1000)" "variant gemm_n192_mc of gemm_auto"
+expect "513x4096x1000" "$(run 513 4096 1000)" "variant gemm_n192_mc of gemm_auto"
+expect "1024x4096x1000" "$(run 1024 4096 1000)" "variant gemm_n200_q4 of gemm_auto"
 expect "4096x4096x4000" "$(run 4096 4096 4000)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120"
 # ... but not for one row of tiles: a pair's second CTA would compute rows past M
 # (the pingpong tiles with B's L2 hint: at most 8 tile rows)
@@ -151,7 +165,7 @@ expect "swiglu forced N=4100" "$(CUBIN=gs run 16 4100 4096 PLK_VARIANT=swiglu_sk
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_big, gemm_pp_ef, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n200_q4, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_big, gemm_pp_ef, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -167,15 +181,16 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n192_mc", "gemm_wide_mc",
-                      "gemm_n192", "gemm_n224", "gemm_wide", "gemm_big", "gemm_pp_ef", "gemm_pp"), k.variants
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n200_q4",
+                      "gemm_n192_mc", "gemm_wide_mc", "gemm_n192", "gemm_n224", "gemm_wide", "gemm_big", "gemm_pp_ef", "gemm_pp"), k.variants
 assert k.dram_gbps == 4916, k.dram_gbps
 bf = torch.bfloat16
 def call(M, N, K, k=k):
     k(A=torch.empty((M, K), dtype=bf, device="cuda"), B=torch.empty((N, K), dtype=bf, device="cuda"),
       C=torch.empty((M, N), dtype=bf, device="cuda"))
     return k.variant()
-assert call(1000, 3000, 1000) == "gemm_n192_mc"
+assert call(1000, 3000, 1000) == "gemm_n200_q4"
+assert call(1024, 14336, 4000) == "gemm_n192_mc"
 assert call(1200, 3000, 1000) == "gemm_wide_mc"
 assert call(1200, 3000, 2048) == "gemm_pp"
 assert call(128, 4096, 4096) == "gemm_small"
@@ -207,6 +222,7 @@ PY
 	grep -q "launch gemm_wide" "$W/pylog" && grep -q "launch gemm_pp " "$W/pylog" && grep -q "launch gemm_pp_ef " "$W/pylog" && grep -q "launch gemm_small_sk" "$W/pylog" &&
 		grep -q "launch gemm_skinny" "$W/pylog" && grep -q "launch gemm_odd" "$W/pylog" &&
 		grep -q "launch gemm_n192_mc grid 120 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
+		grep -q "launch gemm_n200_q4 grid 120 1 1 block 384 1 1 cluster 4 1 1 " "$W/pylog" &&
 		grep -q "launch gemm_wide_mc grid 120 1 1 block 384 1 1 cluster 2 1 1 " "$W/pylog" &&
 		[ "$(grep '^memset' "$W/pylog" | tr '\n' ' ')" = "memset 3145984 bytes memset 256 bytes " ] ||
 		fail "python: launches and memsets: $(cat "$W/pylog")"
