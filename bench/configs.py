@@ -835,7 +835,7 @@ SETS["fours_hints"] = [
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n192_mc_hint", [(", CH = 64, MCAST = 2", ", CH = 64, MCAST = 2, BHINT = 1")]),
 ]
 # ... and the 200-column tiles stored by TMA after all: five unswizzled
-# boxes of 40 columns (bench/components/store_bf16_tma_rows).
+# boxes of 40 columns (components/hopper/store_bf16_tma_rows).
 ROWS_STORE = []   # examples/gemm_auto.plk uses components/hopper/store_bf16_tma_rows.plk itself
 N200_ROWS = N200.replace("store_bf16(c = C)", "store_bf16_tma_rows(c = C)")
 SETS["fours_hints"] += [
