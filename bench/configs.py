@@ -694,7 +694,9 @@ SETS["wave_quads"] = [
 # epilogue under the other's mainloop) against one of 128 x 192 tiles in
 # pairs, where K is short; and gemm_n96's tiles with B multicast in pairs.
 # (Its edit matched gemm_odd's lines, not gemm_n96's, from the day gemm_n96
-# took BHINT until 2026-12-07: gemm_n96_mc built gemm_n96 unchanged then.)
+# took BHINT, 2026-12-06, to 2026-12-07: gemm_n96_mc built gemm_n96
+# unchanged then; its only results, 2026-12-03-gemm-quads.md, are older.
+# bench/prepare.py now refuses such an edit.)
 N96_MC = [("TURN = 2, BHINT = 1, CH = 24\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), raster grouped(8)",
            "TURN = 2, BHINT = 1, CH = 24, MCAST = 2\n  grid persistent, tiles(ceil_div(M, BM), ceil_div(N, BN)), "
            "raster grouped(8), cluster(2, 1)")]

@@ -51,13 +51,45 @@ def kernel_flag(cfg):
     return ["--kernel", cfg["kernel"]] if "kernel" in cfg else []
 
 
-def edited(name, path, edits):
+def kernel_spans(src):
+    """{kernel name: (start, end)} of each `kernel NAME(` block of a recipe,
+    from its first line to its closing brace at the start of a line."""
+    spans = {}
+    for m in re.finditer(r"^kernel (\w+)\(", src, re.M):
+        close = src.find("\n}", m.start())
+        spans[m.group(1)] = (m.start(), len(src) if close < 0 else close + 2)
+    return spans
+
+
+def misdirected(src, old, kernel):
+    """The kernels an edit of `old` would change when it changes none of
+    the lines of `kernel` and none outside every kernel (a `use` line, a
+    select), else []: an edit written for a kernel's lines that matches
+    another's only (as gemm_n96's did gemm_odd's once its own changed)."""
+    spans = kernel_spans(src)
+    if kernel not in spans:
+        return []
+    hit = set()
+    for m in re.finditer(re.escape(old), src):
+        inside = [k for k, (a, b) in spans.items() if a < m.end() and m.start() < b]
+        if kernel in inside or not inside:
+            return []
+        hit.update(inside)
+    return sorted(hit)
+
+
+def edited(name, path, edits, kernel=None):
     """path with the edits applied, written beside it as .bench_NAME_FILE
-    (relative paths inside it still resolve); returns the new path."""
+    (relative paths inside it still resolve); returns the new path. With
+    `kernel` (a configuration of one variant of a select), an edit that
+    would change other kernels' lines and none of its own is an error."""
     src = open(path).read()
     for old, new in edits:
         if old not in src:
             sys.exit("%s: `%s` not in %s" % (name, old, path))
+        others = misdirected(src, old, kernel) if kernel else []
+        if others:
+            sys.exit("%s: `%s` changes %s in %s, not %s" % (name, old, ", ".join(others), path, kernel))
         src = src.replace(old, new)
     out = os.path.join(os.path.dirname(path), ".bench_%s_%s" % (name, os.path.basename(path)))
     with open(out, "w") as f:
@@ -77,7 +109,7 @@ def variant(cfg):
         for path, cedits in cfg.get("contracts", {}).items():
             written.append(edited(cfg["name"], path, cedits))
             edits.append(('"%s"' % os.path.relpath(path, rdir), '"%s"' % os.path.relpath(written[-1], rdir)))
-        written.append(edited(cfg["name"], cfg["recipe"], edits))
+        written.append(edited(cfg["name"], cfg["recipe"], edits, cfg.get("kernel")))
         yield written[-1]
     finally:
         for path in written:
