@@ -814,6 +814,7 @@ SETS["cublas_tiles"] = [
 # one at a time.
 FOURS_SHAPES = [(1000, 3000, 1024), (1000, 3000, 1000), (512, 4096, 1000), (2000, 3000, 1000)]
 N200 = N192_MC_KERNEL.replace("BN = 192", "BN = 200").replace("store_bf16_tma(c = C)", "store_bf16(c = C)")
+N200_ROWS = N200.replace("store_bf16(c = C)", "store_bf16_tma_rows(c = C)")
 SETS["fours_factors"] = [
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4",
           [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", ", MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
@@ -827,7 +828,8 @@ SETS["fours_factors"] = [
 ]
 
 # ... and gemm_n192 differs from the rest in BHINT = 1 (B's loads
-# evict_first) too: each of the four with the hint flipped.
+# evict_first) too: each of the four with the hint flipped; and the
+# fours stored by TMA.
 SETS["fours_hints"] = [
     _auto("gemm_n192", FOURS_SHAPES, "gemm_n192_nohint", [(", CH = 64, BHINT = 1", ", CH = 64")]),
     _auto("gemm_n192", FOURS_SHAPES, "gemm_n192_reg_hint", [("store_bf16_tma(c = C)", "store_bf16(c = C)")]),
@@ -835,21 +837,16 @@ SETS["fours_hints"] = [
           [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", ", MCAST = 4, BWAYS = 4, BHINT = 1")
             .replace("cluster(2, 1)", "cluster(4, 1)"))]),
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n192_mc_hint", [(", CH = 64, MCAST = 2", ", CH = 64, MCAST = 2, BHINT = 1")]),
-]
-# ... and the 200-column tiles stored by TMA after all: five unswizzled
-# boxes of 40 columns (components/hopper/store_bf16_tma_rows).
-ROWS_STORE = []   # examples/gemm_auto.plk uses components/hopper/store_bf16_tma_rows.plk itself
-N200_ROWS = N200.replace("store_bf16(c = C)", "store_bf16_tma_rows(c = C)")
-SETS["fours_hints"] += [
+    # the 200-column tiles stored by TMA after all: five unswizzled boxes
+    # of 40 columns (components/hopper/store_bf16_tma_rows)
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4_rows",
-          ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4")
-                         .replace("cluster(2, 1)", "cluster(4, 1)"))]),
+          [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4")
+            .replace("cluster(2, 1)", "cluster(4, 1)"))]),
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4_rows_hint",
-          ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4, BHINT = 1")
-                         .replace("cluster(2, 1)", "cluster(4, 1)"))]),
+          [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4, BHINT = 1")
+            .replace("cluster(2, 1)", "cluster(4, 1)"))]),
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_u_rows",
-          ROWS_STORE + [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1")
-                         .replace(", cluster(2, 1)", ""))]),
+          [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1").replace(", cluster(2, 1)", ""))]),
 ]
 
 # gemm_n96 (pingpong) and gemm_n224 as gemm_auto has them, C stored by TMA
