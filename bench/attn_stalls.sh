@@ -27,30 +27,7 @@ for a in "$@"; do
 		{ tail -n 5 "$O/ncu_stalls_$name.log"; failed=1; continue; }
 	ncu -i "$O/stalls_$name.ncu-rep" --page source --print-source sass --csv >"$O/stalls_$name.csv" \
 		2>>"$O/ncu_stalls_$name.log" || { tail -n 5 "$O/ncu_stalls_$name.log"; failed=1; continue; }
-	python3 - "$O/stalls_$name.csv" "$name" >>"$O/attn_stalls.md" <<'PY'
-import csv, re, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if r]
-head = next(i for i, r in enumerate(rows) if any("Source" == c or "Address" == c for c in r))
-cols, body = rows[head], rows[head + 1:]
-def col(pat):
-    return next((i for i, c in enumerate(cols) if re.search(pat, c, re.I)), None)
-src, addr = col(r"^Source$"), col(r"^Address$")
-total = col(r"Warp Stall Sampling \(All")
-reasons = [i for i, c in enumerate(cols) if re.match(r"stall_|Stall ", c) and i != total]
-num = lambda r, i: float(r[i].replace(",", "") or 0) if i is not None and i < len(r) else 0.0
-all_s = sum(num(r, total) for r in body) or 1.0
-print("## %s\n\n%d SASS lines, %.0f samples\n" % (sys.argv[2], len(body), all_s))
-by = sorted(((sum(num(r, i) for r in body), cols[i]) for i in reasons), reverse=True)
-print("| stall reason | share |\n|---|---|")
-for s, c in by[:12]:
-    print("| %s | %.1f%% |" % (c, 100 * s / all_s))
-print("\n| address | instruction | samples | share | top reason |\n|---|---|---|---|---|")
-for r in sorted(body, key=lambda r: -num(r, total))[:40]:
-    top = max(reasons, key=lambda i: num(r, i)) if reasons else None
-    print("| %s | `%s` | %.0f | %.1f%% | %s |" % (r[addr] if addr is not None else "?", r[src][:70] if src is not None else "?",
-          num(r, total), 100 * num(r, total) / all_s, cols[top] if top is not None else "-"))
-print()
-PY
+	python3 bench/stall_summary.py "$O/stalls_$name.csv" "$name" >>"$O/attn_stalls.md"
 done
 cat "$O/attn_stalls.md"
 exit $failed

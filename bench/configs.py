@@ -849,6 +849,24 @@ SETS["fours_hints"] = [
           [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1").replace(", cluster(2, 1)", ""))]),
 ]
 
+# Is it the cluster of four or the 200-column width (its 50-row B
+# shares: no whole 8-row atoms) that keeps the fours 13% behind gemm_n192
+# at 1000 x 3000 x 1024? At N = 2880 the 128 x 192 tiles make 120 CTAs,
+# 30 clusters of four sharing B in 48-row shares (whole atoms): the same
+# CTAs clustered four ways, in pairs and alone; the fours of 128 x 200 and
+# those tiles alone at N = 3000 beside them.
+FW_SHAPES = [(1000, 2880, 1024), (1000, 2880, 1000), (1000, 3000, 1024), (1000, 3000, 1000)]
+SETS["fours_width"] = [
+    _auto("gemm_n192_mc", FW_SHAPES, "gemm_n192_q4",
+          [(N192_MC_KERNEL, N192_MC_KERNEL.replace(", CH = 64, MCAST = 2", ", CH = 64, MCAST = 4, BWAYS = 4")
+            .replace("cluster(2, 1)", "cluster(4, 1)"))]),
+    _auto("gemm_n192_mc", FW_SHAPES),
+    _auto("gemm_n192", FW_SHAPES),
+    _auto("gemm_n200_q4", FW_SHAPES),
+    _auto("gemm_n192_mc", FW_SHAPES, "gemm_n200_u_rows",
+          [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1").replace(", cluster(2, 1)", ""))]),
+]
+
 # gemm_n96 (pingpong) and gemm_n224 as gemm_auto has them, C stored by TMA
 # in 24- and 56-column boxes (a stage fewer than before: 7 of 8, 4 of 5),
 # beside the same tiles stored from registers (as until 2026-12-07) and in
