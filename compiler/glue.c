@@ -821,10 +821,11 @@ static void build_main(G *g, const char *name)
 	LLVMBuildBr(b, sync);
 
 	/* With a cluster, the partners' barriers must be initialised before
-	 * any remote arrival or multicast reaches them: a cluster barrier. */
+	 * any remote arrival or multicast reaches them: a cluster barrier,
+	 * whose arrive is relaxed where fence.mbarrier_init released them. */
 	LLVMPositionBuilderAtEnd(b, sync);
 	if (abi_clustered(p))
-		helper_call(g, "plk_glue_cluster_sync", NULL, 0);
+		helper_call(g, p->rings.n ? "plk_glue_cluster_sync_init" : "plk_glue_cluster_sync", NULL, 0);
 	else
 		call0(g, "llvm.nvvm.barrier0", g->v);
 	Counts cn;

@@ -644,7 +644,7 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 	if (p->rings.n)
 		fprintf(o, "\t\tplk_fence_mbar_init();\n");
 	/* the glue's entry barrier: cluster-wide with a cluster */
-	fprintf(o, "\t}\n\t%s;\n", abi_clustered(p) ? "plk_cluster_sync()" : "__syncthreads()");
+	fprintf(o, "\t}\n\t%s;\n", !abi_clustered(p) ? "__syncthreads()" : p->rings.n ? "plk_cluster_sync_init()" : "plk_cluster_sync()");
 	fprintf(o, "\tconst int ntiles = tiles_m * tiles_n;\n");
 	/* split K (check_split): S work items per tile; per: the split ring's count */
 	fprintf(o, "\t[[maybe_unused]] const int plk_S = ");

@@ -57,9 +57,15 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           "  \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(a), \"r\"(parity) : \"memory\"); while (!ok); }\n",
 		           /* plk.cuh's plk_mbar_wait, word for word (the monolith's) */
 		           wait90 ? "try_wait" : "test_wait", wait90 ? "shared::cta" : "shared");
+	/* The entry's cluster barrier orders only the mbarriers' initialisation,
+	 * which fence.mbarrier_init already released: a relaxed arrive (no
+	 * fence.sc of every thread). The exits' releases every earlier access. */
 	if (clustered)
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
+		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n"
+		           "PLK_GLUE plk_glue_cluster_sync_init(void)\n"
+		           "{ asm volatile(\"barrier.cluster.arrive.relaxed;\" ::: \"memory\");\n"
 		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n");
 	abi_splitk_sources(o, "PLK_GLUE", ps, n);   /* split K's reductions (glue.c, split_reduce) */
 	abi_item_source(o, "extern \"C\" __device__ __attribute__((always_inline))", ps, n);   /* grid dynamic */

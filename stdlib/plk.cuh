@@ -439,6 +439,16 @@ __device__ __forceinline__ void plk_cluster_sync(void)
 	             "barrier.cluster.wait.acquire;" ::: "memory");
 }
 
+/* The same at a kernel's start, after plk_fence_mbar_init: that fence has
+ * released the mbarriers' initialisation to the cluster, so the arrive is
+ * relaxed (no fence of every thread) and the wait still orders every
+ * remote arrival and multicast after it. */
+__device__ __forceinline__ void plk_cluster_sync_init(void)
+{
+	asm volatile("barrier.cluster.arrive.relaxed;\n"
+	             "barrier.cluster.wait.acquire;" ::: "memory");
+}
+
 /* 2D tiled TMA store of src to the box at (c0, c1); out-of-range parts of
  * the box are not written. Issue after plk_fence_proxy_async + a barrier. */
 __device__ __forceinline__ void plk_tma_store_2d(const void *tmap, const void *src, int c0, int c1)

@@ -135,7 +135,7 @@ done
 # exit, and empty barriers counting both CTAs' consumers (2 x 256 threads)
 "$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=ptx >"$tmp/k.ptx" 2>"$tmp/err"
 for pat in 'multicast::cluster' 'mapa\.shared::cluster' 'mbarrier\.arrive\.shared::cluster' \
-	'barrier\.cluster\.arrive\.release' '\.reqnctapercluster 2, 1, 1'; do
+	'barrier\.cluster\.arrive\.release' 'barrier\.cluster\.arrive\.relaxed' '\.reqnctapercluster 2, 1, 1'; do
 	[ "$(grep -c "$pat" "$tmp/k.ptx")" -gt 0 ] || { echo "gemm_mcast: no $pat in the PTX"; fail=1; }
 done
 "$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=placement 2>&1 | grep -q 'empty [0-9]* + s\*8 (arrivals 512)' ||
