@@ -19,6 +19,11 @@ each, several kernels, the runtime picking one per call.
   and the kernel leaves its workspace counters zero for the next launch).
 
     python3 tests/gpu/gemm_auto_check.py DIR
+    PLK_CHECK_VARIANTS=v1,v2 python3 tests/gpu/gemm_auto_check.py DIR   # those forced only
+
+(PLK_CHECK_VARIANTS: a quick check of a change that touches some
+variants alone; the rule's picks and force_variant() are checked either
+way.)
 
 DIR holds gemm_auto.cubin and gemm_swiglu_auto.cubin with their manifests
 (tests/runtime/gpu_prepare.sh links them into .carry/python on the build
@@ -152,6 +157,7 @@ AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (
                       (3000, 3000, 3008)],    # gemm_n192 over several waves: 3 rounds against 5
         "gemm_swiglu_auto": [(16, 14336, 4096), (33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096),
                              (16384, 14336, 4096)]}   # swiglu_wide's second branch under 4 TB/s, swiglu_pp above
+ONLY = set(filter(None, os.environ.get("PLK_CHECK_VARIANTS", "").split(",")))
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
     ks = kernels(m)
@@ -159,6 +165,8 @@ for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     ptr_c = [v["name"] for v in ks
              if any(p["name"] == "c" and p["kind"] == "ptr" for p in v["params"])]
     for v in names:
+        if ONLY and v not in ONLY:
+            continue
         k = load(name, v)
         for M, N, K in SHAPES[name] + (ODD if v in ptr_c else []):
             def forced(k=k, v=v, M=M, N=N, K=K):
@@ -167,7 +175,7 @@ for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
                 return msg
             case(f"{name} PLK_VARIANT={v} {M}x{N}x{K}", forced)
         k.close()
-    for v in [x["name"] for x in ks if "split" in x["grid"]]:
+    for v in [x["name"] for x in ks if "split" in x["grid"] and (not ONLY or x["name"] in ONLY)]:
         k = load(name, v)
         for M, N, K in ((16, 4096, 14336), (300, 776, 520)):
             def repeat(k=k, M=M, N=N, K=K):

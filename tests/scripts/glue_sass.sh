@@ -10,8 +10,10 @@
 # computed (2026-12-04-attention-linked-equals-monolith.md); and three
 # that read ahead (AHEAD = 1: the core's `regs next` kept across calls,
 # the loaders' item past the last): the document mask, block-sparse and
-# causal at head dim 64. And one GEMM: the skinny SwiGLU tiles
-# (swiglu_skinny, W on wgmma's 64-row side, the transposed epilogue).
+# causal at head dim 64. And two GEMMs: the skinny SwiGLU tiles
+# (swiglu_skinny, W on wgmma's 64-row side, the transposed epilogue) and
+# gemm_auto's 128 x 200 fours (B multicast across a 4 x 1 cluster: the
+# cluster barriers at entry and exit).
 # Needs nvdisasm (the nvidia-cuda-nvdisasm wheel; .ci/run installs it).
 # Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
@@ -26,4 +28,4 @@ export PATH="$CUDA_HOME/bin:$PATH"
 python3 bench/ptx_diff.py --plkc "$PLKC" --sass "$NVD" --same attention/attn_causal_d64 \
 	attention/attn_sliding_d128 attention/attn_block_sparse_d64 attention/attn_document_d128 \
 	attention/attn_causal_d128_bn176 attn_ahead/attn_document_d64_ahead attn_ahead/attn_block_sparse_d64_ahead \
-	attn_ahead/attn_causal_d64_ahead skinny_split/swiglu_skinny
+	attn_ahead/attn_causal_d64_ahead skinny_split/swiglu_skinny fours_width/gemm_n200_q4
