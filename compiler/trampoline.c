@@ -59,7 +59,7 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           wait90 ? "try_wait" : "test_wait", wait90 ? "shared::cta" : "shared");
 	/* The entry's cluster barrier orders only the mbarriers' initialisation,
 	 * which fence.mbarrier_init already released: a relaxed arrive (no
-	 * fence.sc of every thread). The exits' releases every earlier access. */
+	 * fence of every thread). The exits' barrier releases every earlier access. */
 	if (clustered)
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
