@@ -815,6 +815,8 @@ SETS["cublas_tiles"] = [
 FOURS_SHAPES = [(1000, 3000, 1024), (1000, 3000, 1000), (512, 4096, 1000), (2000, 3000, 1000)]
 N200 = N192_MC_KERNEL.replace("BN = 192", "BN = 200").replace("store_bf16_tma(c = C)", "store_bf16(c = C)")
 N200_ROWS = N200.replace("store_bf16(c = C)", "store_bf16_tma_rows(c = C)")
+# the 200-column tiles alone, stored by TMA in 40-column boxes
+N200_U_ROWS = [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1").replace(", cluster(2, 1)", ""))]
 SETS["fours_factors"] = [
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_q4",
           [(N192_MC_KERNEL, N200.replace(", CH = 64, MCAST = 2", ", MCAST = 4, BWAYS = 4").replace("cluster(2, 1)", "cluster(4, 1)"))]),
@@ -846,7 +848,7 @@ SETS["fours_hints"] = [
           [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, MCAST = 4, BWAYS = 4, BHINT = 1")
             .replace("cluster(2, 1)", "cluster(4, 1)"))]),
     _auto("gemm_n192_mc", FOURS_SHAPES, "gemm_n200_u_rows",
-          [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1").replace(", cluster(2, 1)", ""))]),
+          N200_U_ROWS),
 ]
 
 # Is it the cluster of four or the 200-column width (its 50-row B
@@ -864,7 +866,7 @@ SETS["fours_width"] = [
     _auto("gemm_n192", FW_SHAPES),
     _auto("gemm_n200_q4", FW_SHAPES),
     _auto("gemm_n192_mc", FW_SHAPES, "gemm_n200_u_rows",
-          [(N192_MC_KERNEL, N200_ROWS.replace(", CH = 64, MCAST = 2", ", CH = 40, BHINT = 1").replace(", cluster(2, 1)", ""))]),
+          N200_U_ROWS),
 ]
 
 # gemm_n96 (pingpong) and gemm_n224 as gemm_auto has them, C stored by TMA

@@ -158,6 +158,10 @@ AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (
         "gemm_swiglu_auto": [(16, 14336, 4096), (33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096),
                              (16384, 14336, 4096)]}   # swiglu_wide's second branch under 4 TB/s, swiglu_pp above
 ONLY = set(filter(None, os.environ.get("PLK_CHECK_VARIANTS", "").split(",")))
+# a name of no variant would leave the check passing on nothing
+UNKNOWN = ONLY - {v["name"] for name in AUTO for v in kernels(manifest(name))}
+if UNKNOWN:
+    sys.exit(f"PLK_CHECK_VARIANTS: no variant {', '.join(sorted(UNKNOWN))} in {', '.join(AUTO)}")
 for name, run in (("gemm_auto", gemm), ("gemm_swiglu_auto", swiglu)):
     m = manifest(name)
     ks = kernels(m)
