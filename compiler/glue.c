@@ -731,22 +731,49 @@ void glue_role_body(G *g, const PRole *r, Frag *fr, int *nfr, const Counts *cn, 
 	glue_loop_close(g, r, fr, nfr, &l, k, gr->dynamic ? ci32(g, 0) : t0, next, done);
 }
 
-/* Where a role's threads leave: with a cluster no CTA may exit while a
- * partner can still write its shared memory or arrive on its barriers,
- * so every thread meets the cluster barrier first. One such exit a role
- * (and one for the run's warps without a role), as the monolith writes
- * them. The builder is left where it was. */
-static LLVMBasicBlockRef cluster_exit(G *g, LLVMBasicBlockRef done)
+/* Where a role's threads leave. With a cluster no CTA may exit while a
+ * partner can still write its shared memory or arrive on its barriers.
+ * The partners' multicasts into a ring's slots land before this CTA's
+ * consumers pass the full barriers they wait on, so what can still come
+ * are the partners' consumers' releases of the slots this CTA's producer
+ * filled: the producer role leaves only once every slot of each ring it
+ * multicasts is empty again (its `stages` next acquires, each passing
+ * when the fill `stages` back was released cluster-wide). No cluster
+ * barrier: its release (a fence of every thread) cost the clustered
+ * GEMMs 2-5% at 1000 x 3000 (bench/results/2026-12-07-cluster-exit.md).
+ * Filled in after the role's body, whose ring cursors it reads. */
+static LLVMBasicBlockRef role_exit(G *g, LLVMBasicBlockRef done)
 {
 	if (!abi_clustered(g->p))
 		return done;
-	LLVMBasicBlockRef leave = LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
+	return LLVMAppendBasicBlockInContext(g->cx, g->fn, "cluster.exit");
+}
+
+static void role_exit_fill(G *g, const PRole *r, Frag *fr, int *nfr, LLVMBasicBlockRef leave,
+                           LLVMBasicBlockRef done)
+{
+	if (leave == done)
+		return;
 	LLVMBuilderRef in_use = glue_aside(g);
 	LLVMPositionBuilderAtEnd(g->b, leave);
-	helper_call(g, "plk_glue_cluster_sync", NULL, 0);
+	for (int i = 0; r && r->role && i < g->p->rings.n; i++) {
+		const PRing *ring = g->p->rings.v[i];
+		const GEdge *e = ring->edge;
+		int mine = 0;
+		for (int j = 0; j < r->role->insts.n; j++)
+			mine |= r->role->insts.v[j] == e->from;
+		if (!mine || e->from->cluster < 2)
+			continue;
+		LLVMTypeRef ts[2] = { g->i32, g->i32 };
+		LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
+		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, e->fp);
+		LLVMValueRef a[4] = { smem_u32(g, ring->empty_bar), ci32(g, ring->stages),
+		                      LLVMBuildLoad2(g->b, g->i32, LLVMBuildStructGEP2(g->b, st, pipe, 0, ""), "stage"),
+		                      LLVMBuildLoad2(g->b, g->i32, LLVMBuildStructGEP2(g->b, st, pipe, 1, ""), "phase") };
+		helper_call(g, "plk_glue_ring_drain", a, 4);
+	}
 	LLVMBuildBr(g->b, done);
 	glue_back(g, in_use);
-	return leave;
 }
 
 static void build_main(G *g, const char *name)
@@ -881,7 +908,7 @@ static void build_main(G *g, const char *name)
 			LLVMBuildCondBr(b, rin, yes, no);
 			LLVMPositionBuilderAtEnd(b, yes);
 			g->lane = r->lane;
-			LLVMBasicBlockRef leave = cluster_exit(g, done);
+			LLVMBasicBlockRef leave = role_exit(g, done);
 			if (gr->stream) {   /* the prologue; the leftover tiles streamed, then the full rounds whole */
 				LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(g->cx, g->fn, "whole");
 				g->preheader = LLVMGetInsertBlock(b);
@@ -893,10 +920,11 @@ static void build_main(G *g, const char *name)
 				glue_role_body(g, r, fr, &nfr, &cn, leave, 1);
 			} else
 				glue_role_body(g, r, fr, &nfr, &cn, leave, 0);
+			role_exit_fill(g, r, fr, &nfr, leave, done);
 			g->lane = 0;
 			LLVMPositionBuilderAtEnd(b, no);
 		}
-		LLVMBuildBr(b, cluster_exit(g, done));   /* warps of the run without a role */
+		LLVMBuildBr(b, done);   /* warps of the run without a role */
 		LLVMPositionBuilderAtEnd(b, next);
 		w0 = w1;
 	} while (w0 < nwg);

@@ -451,8 +451,16 @@ static void flush_text(FILE *o, const Placement *p, const PRole *r, const void *
 	fprintf(o, "\t\t\ttm = tn = -1, kf = kc = 0;   /* the flush call, as the glue's */\n");
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, p->g, r->role->insts.v[j], r->lane, frags, nfrags, "\t\t\t");
-	if (abi_clustered(p))
-		fprintf(o, "\t\t\tplk_cluster_sync();\n");
+	/* a producer that multicasts leaves once its ring is empty (glue.c, role_exit) */
+	for (int i = 0; r->role && abi_clustered(p) && i < p->rings.n; i++) {
+		const PRing *ring = p->rings.v[i];
+		const GEdge *e = ring->edge;
+		for (int j = 0; e->from->cluster > 1 && j < r->role->insts.n; j++)
+			if (r->role->insts.v[j] == e->from)
+				fprintf(o, "\t\t\tplk_ring_drain(plk_smem_u32(pipelink_smem + %u), %d, pipe_%d_%d.stage, "
+				           "pipe_%d_%d.phase);\n", ring->empty_bar, ring->stages, e->from->id, e->fp->id,
+				        e->from->id, e->fp->id);
+	}
 	fprintf(o, "\t\t\treturn;\n\t\t}\n");
 }
 
@@ -683,8 +691,6 @@ static int body_text(Ctx *c, FILE *o, const Placement *p, int op)
 				continue;
 			role_text(o, p, r, frags, &nfrags, op);
 		}
-		if (abi_clustered(p))   /* the glue's exit barrier */
-			fprintf(o, "\t\tplk_cluster_sync();\n");
 		fprintf(o, "\t\treturn;\n\t}\n");
 		w0 = w1;
 	} while (w0 < nwg);

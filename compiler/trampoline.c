@@ -59,14 +59,23 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           wait90 ? "try_wait" : "test_wait", wait90 ? "shared::cta" : "shared");
 	/* The entry's cluster barrier orders only the mbarriers' initialisation,
 	 * which fence.mbarrier_init already released: a relaxed arrive (no
-	 * fence of every thread). The exits' barrier releases every earlier access. */
+	 * fence of every thread). A producer that multicasts leaves once its
+	 * ring is empty again (glue.c, role_exit): plk.cuh's plk_ring_drain. */
 	if (clustered)
 		fprintf(o, "PLK_GLUE plk_glue_cluster_sync(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.release;\" ::: \"memory\");\n"
 		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n"
 		           "PLK_GLUE plk_glue_cluster_sync_init(void)\n"
 		           "{ asm volatile(\"barrier.cluster.arrive.relaxed;\" ::: \"memory\");\n"
-		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n");
+		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n"
+		           "PLK_GLUE plk_glue_ring_drain(unsigned empty, int stages, int stage, unsigned phase)\n"
+		           "{ for (int i = 0; i < stages; i++) {\n"
+		           "    unsigned ok;\n"
+		           "    do asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%%1], %%2;\\n\"\n"
+		           "      \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(empty + 8 * stage), \"r\"(phase ^ 1u) : \"memory\");\n"
+		           "    while (!ok);\n"
+		           "    if (++stage == stages) stage = 0, phase ^= 1u;\n"
+		           "  } }\n");
 	abi_splitk_sources(o, "PLK_GLUE", ps, n);   /* split K's reductions (glue.c, split_reduce) */
 	abi_item_source(o, "extern \"C\" __device__ __attribute__((always_inline))", ps, n);   /* grid dynamic */
 	/* setmaxnreg: one helper per (direction, count) of any kernel */

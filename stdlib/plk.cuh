@@ -430,9 +430,8 @@ __device__ __forceinline__ void plk_consume_release_stage_cluster(int inst, int 
 			plk_mbar_arrive_cluster(empty, r, 32);
 }
 
-/* Every thread of the cluster: arrive (release), then wait (acquire).
- * Orders mbarrier initialisation before any remote arrival, and keeps a
- * CTA resident while its partners may still write its shared memory. */
+/* Every thread of the cluster: arrive (release), then wait (acquire):
+ * every access before it is seen by the partners after it. */
 __device__ __forceinline__ void plk_cluster_sync(void)
 {
 	asm volatile("barrier.cluster.arrive.release;\n"
@@ -447,6 +446,22 @@ __device__ __forceinline__ void plk_cluster_sync_init(void)
 {
 	asm volatile("barrier.cluster.arrive.relaxed;\n"
 	             "barrier.cluster.wait.acquire;" ::: "memory");
+}
+
+/* A producer's last act where its ring's slots reach a cluster: wait
+ * until every slot is empty again (its next `stages` acquires), so that
+ * no partner's consumer still has a release to send to this CTA's
+ * barriers when it exits (the glue's exit, compiler/glue.c role_exit;
+ * word for word its plk_glue_ring_drain). */
+__device__ __forceinline__ void plk_ring_drain(unsigned empty, int stages, int stage, unsigned phase)
+{
+	for (int i = 0; i < stages; i++) {
+		unsigned ok;
+		do asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+		                "selp.u32 %0, 1, 0, p;\n}" : "=r"(ok) : "r"(empty + 8 * stage), "r"(phase ^ 1u) : "memory");
+		while (!ok);
+		if (++stage == stages) stage = 0, phase ^= 1u;
+	}
 }
 
 /* 2D tiled TMA store of src to the box at (c0, c1); out-of-range parts of

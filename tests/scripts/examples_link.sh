@@ -131,13 +131,23 @@ done
 [ "$(printf '%s\n' "$digests" | grep -c .)" -eq 1 ] ||
 	{ echo "the HD = 128 attention manifests share no one attn_core digest: $digests"; fail=1; }
 # B multicast across a 2 x 1 cluster: the multicast TMA load, the consumers'
-# arrivals on both CTAs' empty barriers, the cluster barriers at entry and
-# exit, and empty barriers counting both CTAs' consumers (2 x 256 threads)
+# arrivals on both CTAs' empty barriers, the cluster barrier at entry
+# (relaxed: fence.mbarrier_init released the barriers), none at exit (the
+# producer drains its ring instead: docs/abi.md), and empty barriers
+# counting both CTAs' consumers (2 x 256 threads)
 "$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=ptx >"$tmp/k.ptx" 2>"$tmp/err"
 for pat in 'multicast::cluster' 'mapa\.shared::cluster' 'mbarrier\.arrive\.shared::cluster' \
-	'barrier\.cluster\.arrive\.release' 'barrier\.cluster\.arrive\.relaxed' '\.reqnctapercluster 2, 1, 1'; do
+	'barrier\.cluster\.arrive\.relaxed' 'fence\.mbarrier_init\.release\.cluster' '\.reqnctapercluster 2, 1, 1'; do
 	[ "$(grep -c "$pat" "$tmp/k.ptx")" -gt 0 ] || { echo "gemm_mcast: no $pat in the PTX"; fail=1; }
 done
+[ "$(grep -c 'barrier\.cluster\.arrive\.release' "$tmp/k.ptx")" -eq 0 ] ||
+	{ echo "gemm_mcast: a cluster barrier with release semantics (the old exit) in the PTX"; fail=1; }
+# the drain: once, by the producer's role, in the glue and in the monolith alike
+"$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=glue-ll >"$tmp/k.ll" 2>"$tmp/err"
+"$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=monolith >"$tmp/k.cu" 2>"$tmp/err"
+[ "$(grep -c 'call void @plk_glue_ring_drain(' "$tmp/k.ll")" -eq 1 ] &&
+	[ "$(grep -c 'plk_ring_drain(plk_smem_u32(pipelink_smem + [0-9]*), [0-9]*, pipe_' "$tmp/k.cu")" -eq 1 ] ||
+	{ echo "gemm_mcast: the producer's ring drain is not called once in the glue and once in the monolith"; fail=1; }
 "$PLKC" examples/gemm_mcast.plk -arch sm_90a --emit=placement 2>&1 | grep -q 'empty [0-9]* + s\*8 (arrivals 512)' ||
 	{ echo "gemm_mcast: empty barriers do not count both CTAs' consumers"; fail=1; }
 # one recipe, three arches: a fatbin and one manifest with a variant each

@@ -13,7 +13,7 @@
 # causal at head dim 64. And two GEMMs: the skinny SwiGLU tiles
 # (swiglu_skinny, W on wgmma's 64-row side, the transposed epilogue) and
 # gemm_auto's 128 x 200 fours (B multicast across a 4 x 1 cluster: the
-# cluster barriers at entry and exit).
+# relaxed cluster barrier at entry, the producer draining its ring at exit).
 # Needs nvdisasm (the nvidia-cuda-nvdisasm wheel; .ci/run installs it).
 # Exit 0 pass, 1 fail, 77 skip.
 B=${1:-build}
