@@ -50,7 +50,10 @@ GEMM = ([(m, n, k) for (n, k) in PROJ for m in SMALL_M] +
          (8192, 4096, 14336)] +
         # K % 64 != 0: rows of K that are no whole 128-byte lines
         [(2000, 3000, 1000), (512, 4096, 1000), (2048, 8192, 1000), (3000, 3000, 3000), (4096, 4096, 4000),
-         (256, 14336, 4000), (1000, 14336, 4000)])
+         (256, 14336, 4000), (1000, 14336, 4000)] +
+        # a last tile row mostly past M (the pingpong tiles' slow case,
+        # 2026-12-07-shape-suite-run19-h100.md), at the vocabulary's N too
+        [(900, 20000, 2048), (900, 128256, 2048), (2000, 128256, 2048)])
 SWIGLU = [(m, 14336, 4096) for m in (16, 128, 1000, 4096, 8192, 16384)] + [(8192, 8192, 2048), (2048, 11008, 4096),
                                                                             (4096, 8192, 4096)] + [
     # K % 64 != 0 (gemm_swiglu_auto's swiglu_wide_mc)

@@ -90,10 +90,15 @@ expect "4096x4096x4000" "$(run 4096 4096 4000)" "variant gemm_wide_mc of gemm_au
 expect "128x14336x4000" "$(run 128 14336 4000)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 112"
 expect "1024x14336x4000" "$(run 1024 14336 4000)" "variant gemm_n192_mc of gemm_auto"
 expect "1000x14336x4096" "$(run 1000 14336 4096)" "variant gemm_pp_ef of gemm_auto" "launch gemm_pp_ef grid 132"
-# 5 to 8 tile rows over at least 7 rounds of the 128 x 256 pairs: B multicast
+# 5 to 8 tile rows, the last partial, over at least 7 rounds of the 128 x 256 pairs: B multicast
 expect "1000x128256x2048" "$(run 1000 128256 2048)" "variant gemm_wide_mc of gemm_auto" "launch gemm_wide_mc grid 120"
 expect "1000x28000x2048" "$(run 1000 28000 2048)" "variant gemm_pp_ef of gemm_auto"   # 6.8 rounds
 expect "512x128256x2048" "$(run 512 128256 2048)" "variant gemm_pp_ef of gemm_auto"   # 4 tile rows
+expect "1024x128256x2048" "$(run 1024 128256 2048)" "variant gemm_pp_ef of gemm_auto"   # whole tile rows
+# ... else, at most half the last tile row in M: no pingpong tiles
+expect "900x20000x2048" "$(run 900 20000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 132"
+expect "960x4096x4096" "$(run 960 4096 4096)" "variant gemm_wide of gemm_auto"
+expect "1000x20000x2048" "$(run 1000 20000 2048)" "variant gemm_pp_ef of gemm_auto"   # 104 of 128 rows in M
 expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
