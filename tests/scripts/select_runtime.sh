@@ -95,10 +95,11 @@ expect "1000x128256x2048" "$(run 1000 128256 2048)" "variant gemm_wide_mc of gem
 expect "1000x28000x2048" "$(run 1000 28000 2048)" "variant gemm_pp_ef of gemm_auto"   # 6.8 rounds
 expect "512x128256x2048" "$(run 512 128256 2048)" "variant gemm_pp_ef of gemm_auto"   # 4 tile rows
 expect "1024x128256x2048" "$(run 1024 128256 2048)" "variant gemm_pp_ef of gemm_auto"   # whole tile rows
-# ... else, at most half the last tile row in M: no pingpong tiles
+# ... else, 8 tile rows with at most half the last in M: no pingpong tiles
 expect "900x20000x2048" "$(run 900 20000 2048)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 132"
 expect "960x4096x4096" "$(run 960 4096 4096)" "variant gemm_wide of gemm_auto"
 expect "1000x20000x2048" "$(run 1000 20000 2048)" "variant gemm_pp_ef of gemm_auto"   # 104 of 128 rows in M
+expect "700x8192x4096" "$(run 700 8192 4096)" "variant gemm_pp_ef of gemm_auto"   # 6 tile rows: not timed
 expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
