@@ -259,6 +259,17 @@ int abi_clustered(const Placement *p)
 	return p->arch->sm >= 90 && p->g->cluster[0] * p->g->cluster[1] > 1;
 }
 
+int abi_ring_drains(const Placement *p, const PRole *r, const PRing *ring)
+{
+	const GInst *from = ring->edge->from;
+	if (!abi_clustered(p) || !r->role || from->cluster < 2)
+		return 0;
+	for (int j = 0; j < r->role->insts.n; j++)
+		if (r->role->insts.v[j] == from)
+			return 1;
+	return 0;
+}
+
 int abi_cluster_tiles(int64_t x, int64_t y)
 {
 	return (y == 1 && (x == 2 || x == 4)) || (x == 2 && y == 2);

@@ -320,6 +320,13 @@ void glue_at_preheader(G *g)
 		LLVMPositionBuilderAtEnd(g->b, g->preheader);
 }
 
+/* plk_pipe (plk.cuh): { int stage; unsigned phase; } */
+static LLVMTypeRef pipe_type(G *g)
+{
+	LLVMTypeRef ts[2] = { g->i32, g->i32 };
+	return LLVMStructTypeInContext(g->cx, ts, 2, 0);
+}
+
 /* The plk_pipe {stage, phase} of one ring port, kept across work items:
  * zeroed in the role's prologue, before its tile loop. */
 static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
@@ -327,8 +334,7 @@ static LLVMValueRef pipe_ptr(G *g, Frag *fr, int *nfr, const GPort *pt)
 	LLVMValueRef have = glue_frag_find(fr, *nfr, pt, g->lane, 0);
 	if (have)
 		return have;
-	LLVMTypeRef ts[2] = { g->i32, g->i32 };
-	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
+	LLVMTypeRef st = pipe_type(g);
 	LLVMValueRef a = glue_alloca(g, st, "pipe");
 	LLVMSetAlignment(a, 8);
 	/* The caller is inside the tile loop: zero it in the loop's preheader. */
@@ -481,8 +487,7 @@ void glue_raster(G *g, LLVMValueRef t, LLVMValueRef tiles_m, LLVMValueRef tiles_
 static void pipe_skip(G *g, LLVMValueRef pipe, LLVMValueRef n, int stages)
 {
 	LLVMBuilderRef b = g->b;
-	LLVMTypeRef ts[2] = { g->i32, g->i32 };
-	LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
+	LLVMTypeRef st = pipe_type(g);
 	LLVMValueRef ps = LLVMBuildStructGEP2(b, st, pipe, 0, "");
 	LLVMValueRef pp = LLVMBuildStructGEP2(b, st, pipe, 1, "");
 	LLVMValueRef x = LLVMBuildNSWAdd(b, LLVMBuildLoad2(b, g->i32, ps, ""), n, "");
@@ -756,17 +761,12 @@ static void role_exit_fill(G *g, const PRole *r, Frag *fr, int *nfr, LLVMBasicBl
 		return;
 	LLVMBuilderRef in_use = glue_aside(g);
 	LLVMPositionBuilderAtEnd(g->b, leave);
-	for (int i = 0; r && r->role && i < g->p->rings.n; i++) {
+	for (int i = 0; i < g->p->rings.n; i++) {
 		const PRing *ring = g->p->rings.v[i];
-		const GEdge *e = ring->edge;
-		int mine = 0;
-		for (int j = 0; j < r->role->insts.n; j++)
-			mine |= r->role->insts.v[j] == e->from;
-		if (!mine || e->from->cluster < 2)
+		if (!abi_ring_drains(g->p, r, ring))
 			continue;
-		LLVMTypeRef ts[2] = { g->i32, g->i32 };
-		LLVMTypeRef st = LLVMStructTypeInContext(g->cx, ts, 2, 0);
-		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, e->fp);
+		LLVMTypeRef st = pipe_type(g);
+		LLVMValueRef pipe = pipe_ptr(g, fr, nfr, ring->edge->fp);
 		LLVMValueRef a[4] = { smem_u32(g, ring->empty_bar), ci32(g, ring->stages),
 		                      LLVMBuildLoad2(g->b, g->i32, LLVMBuildStructGEP2(g->b, st, pipe, 0, ""), "stage"),
 		                      LLVMBuildLoad2(g->b, g->i32, LLVMBuildStructGEP2(g->b, st, pipe, 1, ""), "phase") };

@@ -452,14 +452,12 @@ static void flush_text(FILE *o, const Placement *p, const PRole *r, const void *
 	for (int j = 0; r->role && j < r->role->insts.n; j++)
 		entry_call(o, p->g, r->role->insts.v[j], r->lane, frags, nfrags, "\t\t\t");
 	/* a producer that multicasts leaves once its ring is empty (glue.c, role_exit) */
-	for (int i = 0; r->role && abi_clustered(p) && i < p->rings.n; i++) {
+	for (int i = 0; i < p->rings.n; i++) {
 		const PRing *ring = p->rings.v[i];
 		const GEdge *e = ring->edge;
-		for (int j = 0; e->from->cluster > 1 && j < r->role->insts.n; j++)
-			if (r->role->insts.v[j] == e->from)
-				fprintf(o, "\t\t\tplk_ring_drain(plk_smem_u32(pipelink_smem + %u), %d, pipe_%d_%d.stage, "
-				           "pipe_%d_%d.phase);\n", ring->empty_bar, ring->stages, e->from->id, e->fp->id,
-				        e->from->id, e->fp->id);
+		if (abi_ring_drains(p, r, ring))
+			fprintf(o, "\t\t\tplk_ring_drain(plk_smem_u32(pipelink_smem + %u), %d, pipe_%d_%d.stage, pipe_%d_%d.phase);\n",
+			        ring->empty_bar, ring->stages, e->from->id, e->fp->id, e->from->id, e->fp->id);
 	}
 	fprintf(o, "\t\t\treturn;\n\t\t}\n");
 }

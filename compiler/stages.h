@@ -416,10 +416,15 @@ int abi_wg_regs(Ctx *c, const Placement *p, int *regs, int *cap);
  * cap 0, threads/128: no budgets, one branch. */
 int abi_wg_run(const Placement *p, const int *regs, int cap, int w0);
 int abi_role_in(const PRole *r, int w0, int w1);   /* r has warps in warpgroups [w0, w1) */
-/* Cluster launch (sm_90+): cluster-wide barriers at entry and exit. Rows:
- * a 2 x 1 or 4 x 1 cluster's CTAs take tile rows Rm .. Rm + R - 1 of one
- * column, a 2 x 2 cluster's two rows of two columns; log2 R, 0 if none. */
+/* Cluster launch (sm_90+): a cluster-wide barrier at entry, none at exit
+ * (abi_ring_drains). Rows: a 2 x 1 or 4 x 1 cluster's CTAs take tile rows
+ * Rm .. Rm + R - 1 of one column, a 2 x 2 cluster's two rows of two
+ * columns; log2 R, 0 if none. */
 int abi_clustered(const Placement *p);
+/* Whether role r leaves through plk_ring_drain on ring: r holds the
+ * ring's producer, which multicasts its slots to a cluster (the glue's
+ * role exit and the monolith's alike, docs/abi.md). */
+int abi_ring_drains(const Placement *p, const PRole *r, const PRing *ring);
 /* The X x Y clusters whose blocks share tiles (2 x 1, 4 x 1, 2 x 2): the
  * glue's arrangements, which check_clusters holds contracts to. */
 int abi_cluster_tiles(int64_t x, int64_t y);

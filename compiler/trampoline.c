@@ -36,6 +36,7 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		waits |= p->g->dynamic;   /* its work items' ring */
 		for (int i = 0; i < p->roles.n; i++)
 			waits |= ((const PRole *)p->roles.v[i])->lane > 0;   /* the lanes' turns */
+		waits |= abi_clustered(p) && p->rings.n;   /* the multicast producers' drain */
 	}
 	fprintf(o, "struct alignas(64) plk_tmap { unsigned long long opaque[16]; };  // CUtensorMap\n");
 	/* Helpers the glue calls for what it cannot say in LLVM 14 bitcode
@@ -49,7 +50,7 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           "PLK_GLUE plk_glue_fence_mbar_init(void)\n"
 		           "{ asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
 		           "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"); }\n");
-	if (waits)   /* the pingpong lanes' turns and a dynamic grid's items (glue.c, role_body) */
+	if (waits)   /* the pingpong lanes' turns, a dynamic grid's items (glue.c, role_body), the drain */
 		fprintf(o, "PLK_GLUE plk_glue_mbar_arrive(unsigned a)\n"
 		           "{ asm volatile(\"{\\n.reg .b64 st;\\nmbarrier.arrive.shared.b64 st, [%%0];\\n}\" :: \"r\"(a) : \"memory\"); }\n"
 		           "PLK_GLUE plk_glue_mbar_wait(unsigned a, unsigned parity)\n"
@@ -70,10 +71,7 @@ int trampoline_helpers(Ctx *c, FILE *o, const Placement *const *ps, int n)
 		           "  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\"); }\n"
 		           "PLK_GLUE plk_glue_ring_drain(unsigned empty, int stages, int stage, unsigned phase)\n"
 		           "{ for (int i = 0; i < stages; i++) {\n"
-		           "    unsigned ok;\n"
-		           "    do asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%%1], %%2;\\n\"\n"
-		           "      \"selp.u32 %%0, 1, 0, p;\\n}\" : \"=r\"(ok) : \"r\"(empty + 8 * stage), \"r\"(phase ^ 1u) : \"memory\");\n"
-		           "    while (!ok);\n"
+		           "    plk_glue_mbar_wait(empty + 8 * stage, phase ^ 1u);\n"
 		           "    if (++stage == stages) stage = 0, phase ^= 1u;\n"
 		           "  } }\n");
 	abi_splitk_sources(o, "PLK_GLUE", ps, n);   /* split K's reductions (glue.c, split_reduce) */

@@ -145,10 +145,11 @@ __device__ __forceinline__ void plk_mbar_arrive(void *bar)
 }
 
 /* Spins until the phase with the given parity has completed. try_wait
- * (sm_90) suspends in hardware for a while; test_wait (sm_80) polls. */
-__device__ __forceinline__ void plk_mbar_wait(void *bar, unsigned parity)
+ * (sm_90) suspends in hardware for a while; test_wait (sm_80) polls.
+ * a: the barrier's shared-memory address (plk_smem_u32). */
+__device__ __forceinline__ void plk_mbar_wait_u32(uint32_t a, unsigned parity)
 {
-	uint32_t a = plk_smem_u32(bar), ok;
+	uint32_t ok;
 	do {
 #if __CUDA_ARCH__ >= 900
 		asm volatile("{\n.reg .pred p;\n"
@@ -162,6 +163,11 @@ __device__ __forceinline__ void plk_mbar_wait(void *bar, unsigned parity)
 		             : "=r"(ok) : "r"(a), "r"(parity) : "memory");
 #endif
 	} while (!ok);
+}
+
+__device__ __forceinline__ void plk_mbar_wait(void *bar, unsigned parity)
+{
+	plk_mbar_wait_u32(plk_smem_u32(bar), parity);
 }
 
 /* ---- Ring (channel) helpers: docs/abi.md, "Helpers" ----
@@ -456,10 +462,7 @@ __device__ __forceinline__ void plk_cluster_sync_init(void)
 __device__ __forceinline__ void plk_ring_drain(unsigned empty, int stages, int stage, unsigned phase)
 {
 	for (int i = 0; i < stages; i++) {
-		unsigned ok;
-		do asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-		                "selp.u32 %0, 1, 0, p;\n}" : "=r"(ok) : "r"(empty + 8 * stage), "r"(phase ^ 1u) : "memory");
-		while (!ok);
+		plk_mbar_wait_u32(empty + 8 * stage, phase ^ 1u);
 		if (++stage == stages) stage = 0, phase ^= 1u;
 	}
 }
