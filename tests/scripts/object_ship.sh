@@ -78,7 +78,9 @@ out=$("$PLKC" --emit=contract "$tmp/ship/swapped.o" 2>&1)
 # and code changed under its contract: one byte of its LTO-IR
 objcopy --dump-section __nv_relfatbin="$tmp/fat" "$tmp/ship/tma_load_ab.o" "$tmp/junk.o"
 size=$(stat -c %s "$tmp/fat")
-printf '\x5a' | dd of="$tmp/fat" bs=1 seek=$((size / 2)) conv=notrunc status=none
+# (its complement: a constant byte would change nothing where the byte is that already)
+byte=$(od -An -tu1 -j $((size / 2)) -N1 "$tmp/fat" | tr -d ' ')
+printf "\\$(printf '%03o' $((byte ^ 255)))" | dd of="$tmp/fat" bs=1 seek=$((size / 2)) conv=notrunc status=none
 objcopy --update-section __nv_relfatbin="$tmp/fat" "$tmp/ship/tma_load_ab.o" "$tmp/ship/flipped.o"
 out=$("$PLKC" --emit=contract "$tmp/ship/flipped.o" 2>&1)
 [ $? -eq 1 ] && grep -q 'error\[E0215\]' <<<"$out" || fail "a flipped byte of LTO-IR: $out"
