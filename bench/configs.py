@@ -1217,3 +1217,22 @@ SETS["wave_n224_mc"] = [
                ("raster grouped(8)", "raster grouped(8), cluster(2, 1)"),
                ("store = store_bf16_tma(c = C)", "store = store_bf16(c = C)")]),
 ]
+
+# A's tile in boxes, those wholly past M not loaded (tma_load_ab ABOXES):
+# the pingpong tiles' time grows with the rows of the last tile row past M
+# (M x 20000 x 2048 on an H100: gemm_pp_ef 0.107 ms at M = 896, 0.179 at
+# 897, 0.145 at 960, 0.116 at 1000; gemm_wide flat), where the TMA still
+# fills those rows. gemm_pp_ef and gemm_pp with 1, 2, 4 and 8 boxes of
+# A, and gemm_wide, at whole and partial last tile rows; 8192^3 and
+# 4096^3 for what more TMA instructions cost where no row is past M.
+A_BOX_SHAPES = [(896, 20000, 2048), (897, 20000, 2048), (960, 20000, 2048), (1000, 20000, 2048),
+                (900, 128256, 2048), (1000, 128256, 2048), (2000, 128256, 2048), (1100, 904, 520),
+                (4096, 4096, 4096), (8192, 8192, 8192)]
+SETS["a_boxes"] = [dict(GEMM_PP, name="pp_ef", kernel="gemm_pp_ef", shapes=A_BOX_SHAPES)] + \
+    [dict(GEMM_PP, name="pp_ef_a%d" % n, kernel="gemm_pp_ef", shapes=A_BOX_SHAPES,
+          edit=[("CH = 64, TURN = 2, BHINT = 1\n", "CH = 64, TURN = 2, BHINT = 1, ABOXES = %d\n" % n)])
+     for n in (2, 4, 8)] + \
+    [dict(GEMM_PP, shapes=A_BOX_SHAPES),
+     dict(GEMM_PP, name="pp_a8", shapes=A_BOX_SHAPES,
+          edit=[("CH = 64, TURN = 2\n", "CH = 64, TURN = 2, ABOXES = 8\n")]),
+     dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=A_BOX_SHAPES)]

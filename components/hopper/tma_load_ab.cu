@@ -38,6 +38,16 @@
  * swizzles by the shared-memory address, so a share that lands mid-atom
  * writes the bytes the whole box would (bench/results/2026-12-06-cublas-tiles.md).
  *
+ * ABOXES > 1: A's tile is ABOXES boxes of BM / ABOXES rows down the
+ * slot, and a box wholly past M is neither loaded nor counted in the
+ * stage's bytes. Why: the pingpong tiles' time grows with the rows of a
+ * last tile row that lie past M (bench/results/2026-12-07-shape-suite-run19-h100.md),
+ * and the TMA still fills those rows, with zeros; whether that fill is
+ * the cost is what bench/configs.py's set a_boxes measures.
+ * The rows not loaded hold whatever the slot last held, so the
+ * accumulator's rows past M are undefined: a GEMM's row i depends on A's
+ * row i alone, and every store clips at M.
+ *
  * AHINT, BHINT: each operand's L2 eviction hint (PLK_L2_NORMAL, _FIRST,
  * _LAST: plk.cuh): at a decode-sized M the weights are read once and the
  * activations by every tile.
@@ -53,14 +63,17 @@
 #include <tma_load_ab.plk.h>
 #endif
 
-PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, plk_pipe *ab, const void *ready,
+PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, int M, plk_pipe *ab, const void *ready,
                                int tile_m, int tile_n, int k_first, int k_count)
 {
 	if (tile_m < 0)
 		return;	/* the flush call: nothing asynchronous left behind */
-	constexpr unsigned A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2;
+	constexpr unsigned B_BYTES = BN * BK * 2;
 	constexpr int BOXES = BK / 64;		/* 64-column boxes per operand per stage */
 	constexpr unsigned A_BOX = BM * 128, B_BOX = BN * 128;	/* a box's bytes in the slot */
+	constexpr int AROWS = BM / ABOXES;	/* rows of one A box (ABOXES of them down a tile) */
+	static_assert(AROWS % 8 == 0, "an A box is whole 8-row swizzle atoms, so each lands where the whole tile's rows would");
+	static_assert(ABOXES == 1 || MCAST == BWAYS, "ABOXES > 1: A is not shared across the cluster");
 	static_assert(BK % 64 == 0, "sw128: a stage is whole boxes of 64 bf16 columns, one 128-byte swizzle row each");
 	static_assert(BM <= 256 && BN <= 256, "a TMA box dimension is at most 256 elements");
 	static_assert(BM % 64 == 0, "A's tile is whole 64-row wgmma blocks");
@@ -78,12 +91,17 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 	plk_tile_ready(inst, TMA_LOAD_AB_PORT_READY, ready, tile_m * BM, BM);
 	static_assert(AHINT >= 0 && AHINT <= 2 && BHINT >= 0 && BHINT <= 2, "AHINT, BHINT: PLK_L2_NORMAL, _FIRST or _LAST");
 	const uint64_t apol = plk_l2_policy(AHINT), bpol = plk_l2_policy(BHINT);
+	/* A's boxes that hold a row of M (all but the last tile row: all);
+	 * those wholly past it are neither loaded nor expected */
+	const int row0 = tile_m * BM;
+	const int aboxes = ABOXES == 1 ? 1 : min(ABOXES, max(0, (M - row0 + AROWS - 1) / AROWS));
+	const unsigned a_bytes = (unsigned)aboxes * AROWS * BK * 2;
 	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
 		 * before every box lands, zero-filled parts (or whole boxes past
 		 * K) outside the tensor included. */
-		plk_produce_expect_tx(inst, TMA_LOAD_AB_PORT_AB, ab, A_BYTES + B_BYTES);
+		plk_produce_expect_tx(inst, TMA_LOAD_AB_PORT_AB, ab, a_bytes + B_BYTES);
 		if (plk_lane() == 0) {
 			void *full = plk_ring_full(inst, TMA_LOAD_AB_PORT_AB, s);
 			char *sa = (char *)plk_ring_ptr(inst, TMA_LOAD_AB_PORT_AB, s, TMA_LOAD_AB_FIELD_AB_A);
@@ -91,7 +109,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 #pragma unroll
 			for (int c = 0; c < BOXES; c++) {
 #if MCAST == 1
-				plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
+				for (int q = 0; q < aboxes; q++)
+					plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX + q * (AROWS * 128), a, full, k * BK + c * 64,
+					                          row0 + q * AROWS, apol);
 				plk_tma_load_2d_l2<BHINT>(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN, bpol);
 #else
 				/* this CTA's rows of box c (the tensormaps' boxes are
@@ -100,11 +120,13 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, pl
 				 * MB y .. MB y + MB - 1), A to its tile row's (x, x + 2) */
 				const unsigned r = plk_cluster_ctarank(), x = r % MB, y = r / MB;
 				if constexpr (MA == 2) {
-					constexpr int AROWS = BM / MA;
-					plk_tma_load_2d_mcast_l2<AHINT>(sa + c * A_BOX + y * (AROWS * 128), a, full, k * BK + c * 64,
-					                                tile_m * BM + (int)y * AROWS, (uint16_t)(5u << x), apol);
+					constexpr int AHALF = BM / MA;
+					plk_tma_load_2d_mcast_l2<AHINT>(sa + c * A_BOX + y * (AHALF * 128), a, full, k * BK + c * 64,
+					                                tile_m * BM + (int)y * AHALF, (uint16_t)(5u << x), apol);
 				} else {
-					plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX, a, full, k * BK + c * 64, tile_m * BM, apol);
+					for (int q = 0; q < aboxes; q++)
+						plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX + q * (AROWS * 128), a, full,
+						                          k * BK + c * 64, row0 + q * AROWS, apol);
 				}
 				constexpr int BROWS = BN / MB;
 				plk_tma_load_2d_mcast_l2<BHINT>(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
