@@ -18,6 +18,7 @@
  *
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu
  *   build/tma_rows [iters=4000]
+ *   build/tma_rows 4000 oob     # rows past the tensor: what a box's zero fill costs
  */
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -260,6 +261,64 @@ template <class F> static float best_ms(cudaEvent_t e0, cudaEvent_t e1, F launch
 	return best;
 }
 
+/* load_boxes on one CTA an SM (pairs: clusters of 2) over rowblks x
+   colblks boxes, iters each: the best of five timed launches, ms */
+static float time_boxes(cudaEvent_t e0, cudaEvent_t e1, int sms, const CUtensorMap &map, int rowblks, int colblks,
+                        const Box *bx, int iters)
+{
+	const int sub = bx->sub ? bx->sub : 1;
+	cudaLaunchConfig_t cfg = {};
+	cudaLaunchAttribute at[1];
+	cfg.gridDim = dim3(sms);
+	cfg.blockDim = dim3(64);
+	cfg.dynamicSmemBytes = NS * STAGE + 2 * NS * 8;
+	at[0].id = cudaLaunchAttributeClusterDimension;
+	at[0].val.clusterDim.x = bx->pair;
+	at[0].val.clusterDim.y = 1;
+	at[0].val.clusterDim.z = 1;
+	cfg.attrs = at;
+	cfg.numAttrs = 1;
+	return best_ms(e0, e1, [&] {
+		CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair, bx->rank3,
+		                      sub));
+	});
+}
+
+/* `oob`: what a box's rows past the tensor cost. A [v, 4096] tensor (in
+   L2) read as boxes of 64 columns x R rows at row 0, so R - v rows of each
+   box lie past the tensor and the TMA fills them with zeros: the time a
+   box per CTA at v rows in the tensor, against v = R. A GEMM's last tile
+   row past M loads such boxes of A (components/hopper/tma_load_ab.cu,
+   ABOXES). */
+static void oob_table(encode_fn encode, void *buf, cudaEvent_t e0, cudaEvent_t e1, int sms, int iters)
+{
+	const int K = 4096, colblks = K / 64;
+	static const Box boxes[] = {{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128"},
+	                            {64, 16, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 16"}};
+	static const int vs[] = {128, 120, 112, 96, 64, 32, 16, 8, 1};
+	printf("%d CTAs, %d boxes each at row 0 of a [v, %d] bf16 tensor; ns a box a CTA (ratio to the box's rows all in it)\n\n",
+	       sms, iters, K);
+	printf("| v (rows in the tensor) | 64 x 128 box | 64 x 16 box |\n|---|---|---|\n");
+	double full[2] = {0, 0};
+	for (int v : vs) {
+		printf("| %d |", v);
+		for (int i = 0; i < 2; i++) {
+			CUtensorMap map;
+			CUresult r = encode_map(encode, &map, buf, K, v, &boxes[i]);
+			if (r != CUDA_SUCCESS) {
+				printf(" encode %d |", (int)r);
+				continue;
+			}
+			double ns = time_boxes(e0, e1, sms, map, 1, colblks, &boxes[i], iters) * 1e6 / iters;
+			if (v >= boxes[i].r && full[i] == 0)
+				full[i] = ns;
+			printf(" %.1f (%.2f) |", ns, full[i] > 0 ? ns / full[i] : 0.0);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 4000;
@@ -344,6 +403,11 @@ int main(int argc, char **argv)
 	cudaEvent_t e0, e1;
 	CK(cudaEventCreate(&e0));
 	CK(cudaEventCreate(&e1));
+	if (argc > 2 && !strcmp(argv[2], "oob")) {
+		oob_table(encode, buf, e0, e1, sms, iters);
+		CK(cudaFree(buf));
+		return 0;
+	}
 	double base[sizeof boxes / sizeof *boxes] = {0};   /* each box's rate at K = 1024 */
 	printf("%d CTAs, %d boxes each, a [8 MB / 2K, K] bf16 tensor in L2; GB/s of boxes landed (ratio to K = 1024)\n\n",
 	       sms, iters);
@@ -367,21 +431,7 @@ int main(int argc, char **argv)
 			}
 			const int sub = bx->sub ? bx->sub : 1;
 			int rowblks = rows / (bx->r * bx->pair), colblks = (K + bx->c * sub - 1) / (bx->c * sub);
-			cudaLaunchConfig_t cfg = {};
-			cudaLaunchAttribute at[1];
-			cfg.gridDim = dim3(sms);
-			cfg.blockDim = dim3(64);
-			cfg.dynamicSmemBytes = NS * STAGE + 2 * NS * 8;
-			at[0].id = cudaLaunchAttributeClusterDimension;
-			at[0].val.clusterDim.x = bx->pair;
-			at[0].val.clusterDim.y = 1;
-			at[0].val.clusterDim.z = 1;
-			cfg.attrs = at;
-			cfg.numAttrs = 1;
-			float best = best_ms(e0, e1, [&] {
-				CK(cudaLaunchKernelEx(&cfg, load_boxes, map, rowblks, colblks, bx->c, bx->r, iters, bx->pair,
-				                      bx->rank3, sub));
-			});
+			float best = time_boxes(e0, e1, sms, map, rowblks, colblks, bx, iters);
 			/* bytes landed: every CTA receives a whole box (both halves in pairs) a stage */
 			double gbs = (double)sms * iters * bx->c * bx->r * bx->pair * sub * 2 / (best * 1e-3) / 1e9;
 			if (K == 1024)
