@@ -1225,6 +1225,7 @@ SETS["wave_n224_mc"] = [
 # fills those rows. gemm_pp_ef and gemm_pp with 1, 2, 4 and 8 boxes of
 # A, and gemm_wide, at whole and partial last tile rows; 8192^3 and
 # 4096^3 for what more TMA instructions cost where no row is past M.
+# bash bench/a_boxes.sh link (build host), then run (GPU host).
 A_BOX_SHAPES = [(896, 20000, 2048), (897, 20000, 2048), (960, 20000, 2048), (1000, 20000, 2048),
                 (900, 128256, 2048), (1000, 128256, 2048), (2000, 128256, 2048), (1100, 904, 520),
                 (4096, 4096, 4096), (8192, 8192, 8192)]

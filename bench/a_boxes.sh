@@ -1,0 +1,34 @@
+#!/bin/bash
+# A's tile in boxes, those wholly past M not loaded (tma_load_ab ABOXES,
+# docs/components.md "A in boxes"): bench/configs.py's set a_boxes,
+# each configuration against its monolith and cuBLAS (bench/linked_bench.py:
+# every kernel checked against the fp32 reference on a NaN-poisoned
+# output before it is timed), the TMA alone on boxes past the tensor
+# (bench/probes/tma_rows.cu oob), and compute-sanitizer on the boxes at a
+# shape whose last tile row is partial. Two halves:
+#
+#   bash bench/a_boxes.sh link      # build host: the set into .carry/ab
+#   bash bench/a_boxes.sh run       # GPU host: runtime, probe, sanitizers, benchmark
+cd "$(dirname "$0")/.." || exit 1
+D=.carry/ab
+if [ "$1" = link ]; then
+	exec python3 bench/prepare.py --set a_boxes --out "$D" --repeat 1
+fi
+[ "$1" = run ] || { echo "usage: bash bench/a_boxes.sh link|run"; exit 2; }
+[ -f "$D/pp_ef_a8.cubin" ] || { echo "no $D/pp_ef_a8.cubin: run 'bash bench/a_boxes.sh link' on the build host"; exit 1; }
+make -s -C runtime all || exit 1
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+mkdir -p build || exit 1
+nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu || exit 1
+build/tma_rows 4000 oob || exit 1
+rc=0
+for t in memcheck racecheck synccheck; do   # 1100 = 8 tile rows + 76: 5 of 8 boxes of the last loaded
+	PLK_MAX_BLOCKS=4 compute-sanitizer --tool $t --error-exitcode 9 build/runtime/plk-run "$D/pp_ef_a8.cubin" \
+		--manifest "$D/pp_ef_a8.manifest.json" --dim M=1100 --dim N=904 --dim K=520 --check --iters 1 --warmup 0 \
+		>build/a_boxes_$t.txt 2>&1
+	r=$?
+	echo "pp_ef_a8 $t: exit $r, $(grep -m1 'ERROR SUMMARY' build/a_boxes_$t.txt)"
+	[ $r = 0 ] || { tail -20 build/a_boxes_$t.txt; rc=1; }
+done
+python3 bench/linked_bench.py --dir "$D" ${OUT:+--out "$OUT/a_boxes.md"} || rc=1
+exit $rc
