@@ -86,16 +86,22 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, in
 #if __CUDA_ARCH__ >= 900
 	/* the work item's K tiles: all ceil(K / BK), or its split's share */
 	(void)K;
+	const int row0 = tile_m * BM;	/* the tile's first row of A */
 	/* A's rows may come from another GPU (an all-gather's comm stage):
 	 * wait for them; unconnected, the default returns at once */
-	plk_tile_ready(inst, TMA_LOAD_AB_PORT_READY, ready, tile_m * BM, BM);
+	plk_tile_ready(inst, TMA_LOAD_AB_PORT_READY, ready, row0, BM);
 	static_assert(AHINT >= 0 && AHINT <= 2 && BHINT >= 0 && BHINT <= 2, "AHINT, BHINT: PLK_L2_NORMAL, _FIRST or _LAST");
 	const uint64_t apol = plk_l2_policy(AHINT), bpol = plk_l2_policy(BHINT);
 	/* A's boxes that hold a row of M (all but the last tile row: all);
 	 * those wholly past it are neither loaded nor expected */
-	const int row0 = tile_m * BM;
 	const int aboxes = ABOXES == 1 ? 1 : min(ABOXES, max(0, (M - row0 + AROWS - 1) / AROWS));
 	const unsigned a_bytes = (unsigned)aboxes * AROWS * BK * 2;
+	/* column box c of K tile k of A, unshared: those row boxes, down the slot */
+	auto load_a = [&](char *sa, void *full, int k, int c) {
+		for (int q = 0; q < aboxes; q++)
+			plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX + q * (AROWS * 128), a, full, k * BK + c * 64,
+			                          row0 + q * AROWS, apol);
+	};
 	for (int k = k_first; k < k_first + k_count; k++) {
 		const int s = plk_produce_acquire(inst, TMA_LOAD_AB_PORT_AB, ab);
 		/* Announce the stage's bytes first: the phase cannot complete
@@ -109,9 +115,7 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, in
 #pragma unroll
 			for (int c = 0; c < BOXES; c++) {
 #if MCAST == 1
-				for (int q = 0; q < aboxes; q++)
-					plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX + q * (AROWS * 128), a, full, k * BK + c * 64,
-					                          row0 + q * AROWS, apol);
+				load_a(sa, full, k, c);
 				plk_tma_load_2d_l2<BHINT>(sb + c * B_BOX, b, full, k * BK + c * 64, tile_n * BN, bpol);
 #else
 				/* this CTA's rows of box c (the tensormaps' boxes are
@@ -122,11 +126,9 @@ PLK_ENTRY void plk_tma_load_ab(int inst, const void *a, const void *b, int K, in
 				if constexpr (MA == 2) {
 					constexpr int AHALF = BM / MA;
 					plk_tma_load_2d_mcast_l2<AHINT>(sa + c * A_BOX + y * (AHALF * 128), a, full, k * BK + c * 64,
-					                                tile_m * BM + (int)y * AHALF, (uint16_t)(5u << x), apol);
+					                                row0 + (int)y * AHALF, (uint16_t)(5u << x), apol);
 				} else {
-					for (int q = 0; q < aboxes; q++)
-						plk_tma_load_2d_l2<AHINT>(sa + c * A_BOX + q * (AROWS * 128), a, full,
-						                          k * BK + c * 64, row0 + q * AROWS, apol);
+					load_a(sa, full, k, c);
 				}
 				constexpr int BROWS = BN / MB;
 				plk_tma_load_2d_mcast_l2<BHINT>(sb + c * B_BOX + x * (BROWS * 128), b, full, k * BK + c * 64,
