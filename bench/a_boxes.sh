@@ -3,9 +3,10 @@
 # docs/components.md "A in boxes"): bench/configs.py's set a_boxes,
 # each configuration against its monolith and cuBLAS (bench/linked_bench.py:
 # every kernel checked against the fp32 reference on a NaN-poisoned
-# output before it is timed), the TMA alone on boxes past the tensor
-# (bench/probes/tma_rows.cu oob), and compute-sanitizer on the boxes at a
-# shape whose last tile row is partial. Two halves:
+# output before it is timed; gemm_pp_ef with CH = 128 among them, the
+# other suspect), the TMA alone on boxes past the tensor, loaded and
+# stored (bench/probes/tma_rows.cu oob), and compute-sanitizer on the
+# boxes at a shape whose last tile row is partial. Two halves:
 #
 #   bash bench/a_boxes.sh link      # build host: the set into .carry/ab
 #   bash bench/a_boxes.sh run       # GPU host: runtime, probe, sanitizers, benchmark

@@ -1225,6 +1225,7 @@ SETS["wave_n224_mc"] = [
 # fills those rows. gemm_pp_ef and gemm_pp with 1, 2, 4 and 8 boxes of
 # A, and gemm_wide, at whole and partial last tile rows; 8192^3 and
 # 4096^3 for what more TMA instructions cost where no row is past M.
+# And gemm_pp_ef storing C in 128-column passes (CH = 128).
 # bash bench/a_boxes.sh link (build host), then run (GPU host).
 A_BOX_SHAPES = [(896, 20000, 2048), (897, 20000, 2048), (960, 20000, 2048), (1000, 20000, 2048),
                 (900, 128256, 2048), (1000, 128256, 2048), (2000, 128256, 2048), (1100, 904, 520),
@@ -1236,4 +1237,8 @@ SETS["a_boxes"] = [dict(GEMM_PP, name="pp_ef", kernel="gemm_pp_ef", shapes=A_BOX
     [dict(GEMM_PP, shapes=A_BOX_SHAPES),
      dict(GEMM_PP, name="pp_a8", shapes=A_BOX_SHAPES,
           edit=[("CH = 64, TURN = 2\n", "CH = 64, TURN = 2, ABOXES = 8\n")]),
-     dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=A_BOX_SHAPES)]
+     dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=A_BOX_SHAPES),
+     # the second suspect: C stored in passes of 64 columns, each waiting
+     # for the one before to leave shared memory; CH = 128, half the passes
+     dict(GEMM_PP, name="pp_ef_ch128", kernel="gemm_pp_ef", shapes=A_BOX_SHAPES,
+          edit=[("CH = 64, TURN = 2, BHINT = 1\n", "CH = 128, TURN = 2, BHINT = 1\n")])]

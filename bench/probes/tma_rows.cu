@@ -18,7 +18,7 @@
  *
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu
  *   build/tma_rows [iters=4000]
- *   build/tma_rows 4000 oob     # rows past the tensor: what a box's zero fill costs
+ *   build/tma_rows 4000 oob     # rows past the tensor: a load's zero fill, a store's dropped rows
  */
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -284,33 +284,80 @@ static float time_boxes(cudaEvent_t e0, cudaEvent_t e1, int sms, const CUtensorM
 	});
 }
 
+/* Stores of boxes to row 0 of the tensor, as an epilogue's TMA store of C
+   (components/common/acc_store.cuh): thread 0 stores box t from ring
+   stage t % NS to column block (blockIdx.x + gridDim.x t) % colblks, at
+   most NS - 1 stores still reading shared memory. The ring's contents
+   are any initialised bytes. */
+__global__ void __launch_bounds__(32) store_boxes(const __grid_constant__ CUtensorMap map, int colblks, int boxc,
+                                                  int iters)
+{
+	extern __shared__ __align__(1024) unsigned char ring[];
+	for (int i = threadIdx.x; i < NS * STAGE; i += 32)
+		ring[i] = (unsigned char)i;
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");   /* generic writes -> the TMA's reads */
+	__syncwarp();
+	if (threadIdx.x != 0)
+		return;
+	for (int t = 0; t < iters; t++) {
+		int c = (int)((blockIdx.x + (long)gridDim.x * t) % colblks) * boxc;
+		asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];"
+		             :: "l"(&map), "r"(c), "r"(0), "r"(saddr(ring + (t % NS) * STAGE)) : "memory");
+		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+		asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(NS - 1) : "memory");
+	}
+	asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
 /* `oob`: what a box's rows past the tensor cost. A [v, 4096] tensor (in
    L2) read as boxes of 64 columns x R rows at row 0, so R - v rows of each
    box lie past the tensor and the TMA fills them with zeros: the time a
    box per CTA at v rows in the tensor, against v = R. A GEMM's last tile
    row past M loads such boxes of A (components/hopper/tma_load_ab.cu,
-   ABOXES). */
+   ABOXES), and stores such boxes of C, whose rows past the tensor the
+   TMA drops: the 64 x 64 box is the epilogue's (a warpgroup's 64 rows). */
+/* store_boxes on one CTA an SM: the best of five timed launches, ms */
+static float time_stores(cudaEvent_t e0, cudaEvent_t e1, int sms, const CUtensorMap &map, int colblks, const Box *bx,
+                         int iters)
+{
+	return best_ms(e0, e1, [&] {
+		store_boxes<<<sms, 32, NS * STAGE>>>(map, colblks, bx->c, iters);
+	});
+}
+
 static void oob_table(encode_fn encode, void *buf, cudaEvent_t e0, cudaEvent_t e1, int sms, int iters)
 {
 	const int K = 4096, colblks = K / 64;
-	static const Box boxes[] = {{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 128"},
-	                            {64, 16, 1, CU_TENSOR_MAP_SWIZZLE_128B, "64 x 16"}};
+	struct Col { Box box; bool store; };
+	static const Col cols[] = {{{64, 128, 1, CU_TENSOR_MAP_SWIZZLE_128B, "load 64 x 128"}, false},
+	                           {{64, 16, 1, CU_TENSOR_MAP_SWIZZLE_128B, "load 64 x 16"}, false},
+	                           {{64, 64, 1, CU_TENSOR_MAP_SWIZZLE_128B, "store 64 x 64"}, true}};
+	enum { NC = sizeof cols / sizeof *cols };
 	static const int vs[] = {128, 120, 112, 96, 64, 32, 16, 8, 1};
+	CK(cudaFuncSetAttribute(store_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, NS * STAGE));
 	printf("%d CTAs, %d boxes each at row 0 of a [v, %d] bf16 tensor; ns a box a CTA (ratio to the box's rows all in it)\n\n",
 	       sms, iters, K);
-	printf("| v (rows in the tensor) | 64 x 128 box | 64 x 16 box |\n|---|---|---|\n");
-	double full[2] = {0, 0};
+	printf("| v (rows in the tensor) |");
+	for (const Col &c : cols)
+		printf(" %s |", c.box.name);
+	printf("\n|---|");
+	for (int i = 0; i < NC; i++)
+		printf("---|");
+	printf("\n");
+	double full[NC] = {0};
 	for (int v : vs) {
 		printf("| %d |", v);
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < NC; i++) {
 			CUtensorMap map;
-			CUresult r = encode_map(encode, &map, buf, K, v, &boxes[i]);
+			CUresult r = encode_map(encode, &map, buf, K, v, &cols[i].box);
 			if (r != CUDA_SUCCESS) {
 				printf(" encode %d |", (int)r);
 				continue;
 			}
-			double ns = time_boxes(e0, e1, sms, map, 1, colblks, &boxes[i], iters) * 1e6 / iters;
-			if (v >= boxes[i].r && full[i] == 0)
+			float ms = cols[i].store ? time_stores(e0, e1, sms, map, colblks, &cols[i].box, iters)
+			                         : time_boxes(e0, e1, sms, map, 1, colblks, &cols[i].box, iters);
+			double ns = ms * 1e6 / iters;
+			if (v >= cols[i].box.r && full[i] == 0)
 				full[i] = ns;
 			printf(" %.1f (%.2f) |", ns, full[i] > 0 ? ns / full[i] : 0.0);
 		}
