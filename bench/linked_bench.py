@@ -9,9 +9,9 @@ through libplkrt with the same manifest, each on a NaN-poisoned output and
 checked against an fp32 torch reference (relative Frobenius error < 1e-2);
 then the three are timed interleaved launch by launch (CUDA events, median
 of at least N timed launches each after warm-up, more for kernels shorter
-than 1 s / N: see bench()).
+than S / N: see bench(); S is --min-s, 1 s unless given).
 
-    python3 bench/linked_bench.py --dir .carry/bench [--iters 200] [--out results.md]
+    python3 bench/linked_bench.py --dir .carry/bench [--iters 200] [--min-s 0.3] [--out results.md]
 """
 import argparse
 import datetime
@@ -162,6 +162,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=".carry/bench")
     ap.add_argument("--iters", type=int, default=300)
+    ap.add_argument("--min-s", type=float, default=1.0, help="seconds of each kernel timed, at least")
     ap.add_argument("--out")
     args = ap.parse_args()
     cfgs = json.load(open(os.path.join(args.dir, "configs.json")))
@@ -196,7 +197,8 @@ def main():
             fails += not ok and not bound
             # the linked kernel twice: the A/A difference is the noise floor
             run_l = lambda: linked(**bind, **dims)
-            t_l, t_m, t_l2, t_b = bench([run_l, lambda: mono(**bind, **dims), run_l, base], args.iters)
+            t_l, t_m, t_l2, t_b = bench([run_l, lambda: mono(**bind, **dims), run_l, base], args.iters,
+                                     min_s=args.min_s)
             d = (t_l - t_m) / t_m * 100
             aa = (t_l - t_l2) / t_l2 * 100
             diffs.append(abs(d))
@@ -217,8 +219,8 @@ def main():
     summary = ("linked vs monolithic over %d configurations: median |diff| %.2f%%, max %.2f%%; "
                "the same linked kernel timed twice (A/A): median |diff| %.2f%%, max %.2f%%"
                % (len(diffs), statistics.median(diffs), max(diffs), statistics.median(aas), max(aas)))
-    text = "device: %s, torch %s, %s, at least %d timed launches each, and 1 s of each kernel (median)\n\n%s\n\n%s\n" % (
-        dev, torch.__version__, stamp, args.iters, "\n".join(head + rows), summary)
+    text = "device: %s, torch %s, %s, at least %d timed launches each, and %g s of each kernel (median)\n\n%s\n\n%s\n" % (
+        dev, torch.__version__, stamp, args.iters, args.min_s, "\n".join(head + rows), summary)
     print()
     print(text)
     return finish(text, args.out, fails)
