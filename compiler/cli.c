@@ -42,7 +42,9 @@ const char cli_usage[] =
 	"  --timeline           a megakernel records when each block waits for, starts and ends each op\n"
 	"                       (its tensor `timeline`, docs/megakernel.md)\n"
 	"  --engine-lib         link a comm stage's engine with its device library, for calls its\n"
-	"                       headers do not inline (slower kernels: docs/comm.md)\n"
+	"                       headers do not inline (slower kernels: docs/comm.md)\n"	"  --split-compile N    ptxas compiles a link's kernels on N threads: the same SASS, sooner\n"
+	"                       where a cubin holds several kernels (a select); the cubin's bytes\n"
+	"                       differ from a link without it (its notes record ptxas's options)\n"
 	"  -MD                  also write a make/ninja dependency file: every file the build read\n"
 	"                       (recipes, contracts, sources, headers, objects); OUT with .d\n"
 	"  -MF FILE             the dependency file's name (implies -MD)\n"
@@ -172,6 +174,7 @@ int cli_parse(Ctx *c, Options *o, int argc, char **argv)
 		{ "--emit", "a kind" }, { "--kernel", "a name" }, { "--component", "a name" },
 		{ "--manifest", "a file name" }, { "-MF", "a file name" },
 		{ "-j", "a number of jobs, e.g. -j 4" }, { "--jobs", "a number of jobs, e.g. --jobs 4" },
+		{ "--split-compile", "a number of threads, e.g. --split-compile 8" },
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -209,12 +212,14 @@ int cli_parse(Ctx *c, Options *o, int argc, char **argv)
 				o->manifest = v;
 			else if (!strcmp(opt, "-MF"))
 				o->depfile = v, o->md = 1;
-			else {   /* -j, --jobs */
+			else {   /* -j, --jobs, --split-compile: a count */
+				const int split = !strcmp(opt, "--split-compile");
 				char *end;
 				long j = strtol(v, &end, 10);
 				if (*end || j < 1 || j > 1024)
-					return cli_bad_usage("%s", arena_printf(c->arena, "%s takes a number of jobs from 1 to 1024, not `%s`", opt, v));
-				c->jobs = (int)j;
+					return cli_bad_usage("%s", arena_printf(c->arena, "%s takes a number of %s from 1 to 1024, not `%s`",
+					                                        opt, split ? "threads" : "jobs", v));
+				*(split ? &c->split_compile : &c->jobs) = (int)j;
 			}
 		} else if (!strcmp(a, "-Xnvcc")) {
 			if (i + 1 >= argc)

@@ -125,7 +125,7 @@ typedef struct Inputs {
 static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char **out, size_t *outn,
                     char **info)
 {
-	const char **opts = arena_alloc(c->arena, (in->nps + in->nstates + 4) * sizeof *opts);
+	const char **opts = arena_alloc(c->arena, (in->nps + in->nstates + 5) * sizeof *opts);
 	int no = 0;
 	opts[no++] = arena_printf(c->arena, "-arch=%s", p->arch->name);
 	opts[no++] = "-lto";
@@ -136,6 +136,10 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	if (in->mega)
 		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->mega);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
+	/* ptxas on several threads, one kernel each: the same SASS (LTO's own
+	 * -split-compile would change the code: docs/toolchain.md) */
+	if (c->split_compile > 1 && !ptx)
+		opts[no++] = arena_printf(c->arena, "-Xptxas=--split-compile=%d", c->split_compile);
 	/* the engines' state their hosts look up by name, which no kernel
 	 * may use (NVSHMEM's library version) */
 	for (int i = 0; i < in->nstates; i++)

@@ -119,6 +119,7 @@ typedef struct Ctx {
 	int toolkit_asked;
 	int verbose;
 	int jobs;                /* -j: component builds at once (0: the processors online) */
+	int split_compile;       /* --split-compile: ptxas's threads in a link (0: one) */
 	int warn_spills;         /* --warn-spills: a warning where ptxas spills registers */
 	int timing;              /* --time: stage times on stderr */
 	int engine_lib;          /* --engine-lib: the engines' device libraries in the link */

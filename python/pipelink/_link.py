@@ -129,7 +129,11 @@ def build(recipe, arch="sm_90a", kernel=None, include=(), defines=None, nvcc_fla
     tmp = tempfile.mkdtemp(prefix=f".{stem}-", dir=root)
     try:
         out = os.path.join(tmp, f"k.{ext}")
-        cmd = [plkc, real, *args, "-o", out, "-MD", "-MF", os.path.join(tmp, "k.d")]
+        # ptxas on every processor: the same SASS, so not in the key
+        # (docs/toolchain.md, nvJitLink)
+        threads = min(os.cpu_count() or 1, 64)
+        split = ["--split-compile", str(threads)] if threads > 1 else []
+        cmd = [plkc, real, *args, *split, "-o", out, "-MD", "-MF", os.path.join(tmp, "k.d")]
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             raise PlkError(f"plkc failed (exit {r.returncode}) linking {recipe}:\n{r.stdout.rstrip()}")

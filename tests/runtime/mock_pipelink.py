@@ -160,6 +160,9 @@ if PLKC:
     binary, manifest = pipelink.build(recipe, arch="sm_90a", plkc=wrapper, cache=cache)
     assert open(binary, "rb").read(4) == b"\x7fELF"
     assert len(open(calls).read().splitlines()) == 1, "the second link ran plkc again"
+    # ptxas on every processor (the same SASS: tests/scripts/link_split.sh)
+    assert ("--split-compile %d" % min(os.cpu_count(), 64) in open(calls).read()) == (os.cpu_count() > 1), \
+        open(calls).read()
     deps = pipelink.read_depfile(os.path.join(os.path.dirname(binary), "k.d"))
     for want in ("gemm_swiglu.plk", "tma_load_ab.plk", "wgmma_mainloop.cu", "swiglu_tma.cu", "plk.cuh",
                  "acc_store.cuh"):

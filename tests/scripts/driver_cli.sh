@@ -147,7 +147,7 @@ touch "$tmp/k.cubin" -d '2000-01-01'
 o=$("$PLKC" --help)
 has "$o" "-o FILE" "--manifest FILE" "--emit=KIND" "-MD" "-MF FILE" "-arch sm_XX" "-I DIR" "-D NAME=VALUE" \
 	"-Xnvcc ARG" "--kernel NAME" "--component NAME" "--check" "-c COMPONENT.plk" "--diagnostics-format" "--color" \
-	"-v, --verbose" "--time" "--explain" "PLKC_CACHE" "PLK_HOME" "CUDA_HOME" "OBJCOPY" "NO_COLOR" "TMPDIR"
+	"-v, --verbose" "--time" "--split-compile N" "--explain" "PLKC_CACHE" "PLK_HOME" "CUDA_HOME" "OBJCOPY" "NO_COLOR" "TMPDIR"
 o=$("$PLKC" --version)
 has "$o" "plkc 0.1.0" "CUDA toolkit" "(nvcc V" "libNVVM" "NVRTC" "nvJitLink" "LLVM 14"
 
