@@ -136,8 +136,8 @@ static int jit_link(Ctx *c, const Placement *p, const Inputs *in, int ptx, char 
 	if (in->mega)
 		opts[no++] = arena_printf(c->arena, "-kernels-used=%s", in->mega);
 	opts[no++] = ptx ? "-ptx" : "-verbose";   /* -verbose: ptxas's C7508 */
-	/* ptxas on several threads, one kernel each: the same SASS (LTO's own
-	 * -split-compile would change the code: docs/toolchain.md) */
+	/* ptxas on several threads: the same SASS (nvJitLink's own
+	 * -split-compile splits LTO too, and changes the code: docs/toolchain.md) */
 	if (c->split_compile > 1 && !ptx)
 		opts[no++] = arena_printf(c->arena, "-Xptxas=--split-compile=%d", c->split_compile);
 	/* the engines' state their hosts look up by name, which no kernel

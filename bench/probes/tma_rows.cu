@@ -309,13 +309,6 @@ __global__ void __launch_bounds__(32) store_boxes(const __grid_constant__ CUtens
 	asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-/* `oob`: what a box's rows past the tensor cost. A [v, 4096] tensor (in
-   L2) read as boxes of 64 columns x R rows at row 0, so R - v rows of each
-   box lie past the tensor and the TMA fills them with zeros: the time a
-   box per CTA at v rows in the tensor, against v = R. A GEMM's last tile
-   row past M loads such boxes of A (components/hopper/tma_load_ab.cu,
-   ABOXES), and stores such boxes of C, whose rows past the tensor the
-   TMA drops: the 64 x 64 box is the epilogue's (a warpgroup's 64 rows). */
 /* store_boxes on one CTA an SM: the best of five timed launches, ms */
 static float time_stores(cudaEvent_t e0, cudaEvent_t e1, int sms, const CUtensorMap &map, int colblks, const Box *bx,
                          int iters)
@@ -325,6 +318,13 @@ static float time_stores(cudaEvent_t e0, cudaEvent_t e1, int sms, const CUtensor
 	});
 }
 
+/* `oob`: what a box's rows past the tensor cost. A [v, 4096] tensor (in
+   L2) read as boxes of 64 columns x R rows at row 0, so R - v rows of each
+   box lie past the tensor and the TMA fills them with zeros: the time a
+   box per CTA at v rows in the tensor, against v = R. A GEMM's last tile
+   row past M loads such boxes of A (components/hopper/tma_load_ab.cu,
+   ABOXES), and stores such boxes of C, whose rows past the tensor the
+   TMA drops: the 64 x 64 box is the epilogue's (a warpgroup's 64 rows). */
 static void oob_table(encode_fn encode, void *buf, cudaEvent_t e0, cudaEvent_t e1, int sms, int iters)
 {
 	const int K = 4096, colblks = K / 64;
