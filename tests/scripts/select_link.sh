@@ -39,8 +39,8 @@ PY
 # gemm_swiglu_auto's swiglu_wide)
 variants() { python3 -c 'import json,sys; print(" ".join(v["name"] for v in json.load(open(sys.argv[1]))["variants"]))' "$1"; }
 
-for ex in gemm_auto:"gemm_big gemm_n192 gemm_n192_mc gemm_n200_q4 gemm_n224 gemm_n96 gemm_odd gemm_pp gemm_pp_ef gemm_s64 gemm_skinny gemm_small gemm_small_sk gemm_wide gemm_wide_mc":"gemm_skinny gemm_odd gemm_small_sk gemm_s64 gemm_small gemm_n96 gemm_n200_q4 gemm_n192_mc gemm_wide_mc gemm_n192 gemm_n224 gemm_wide gemm_wide gemm_big gemm_n192 gemm_wide_mc gemm_wide gemm_pp_ef gemm_pp" \
-          gemm_swiglu_auto:"swiglu_pp swiglu_skinny swiglu_small swiglu_wide swiglu_wide_mc":"swiglu_skinny swiglu_small swiglu_wide_mc swiglu_wide swiglu_wide swiglu_pp"; do
+for ex in gemm_auto:"gemm_big gemm_n192 gemm_n192_mc gemm_n200_q4 gemm_n224 gemm_n96 gemm_odd gemm_pp gemm_pp_ef gemm_s64 gemm_skinny gemm_small gemm_small_sk gemm_wide gemm_wide_mc":"gemm_skinny gemm_odd gemm_small_sk gemm_s64 gemm_small gemm_n96 gemm_n200_q4 gemm_n192_mc gemm_wide_mc gemm_n192 gemm_n224 gemm_wide gemm_wide gemm_big gemm_n192 gemm_wide_mc gemm_wide gemm_pp_ef gemm_wide gemm_pp" \
+          gemm_swiglu_auto:"swiglu_pp swiglu_skinny swiglu_small swiglu_wide swiglu_wide_mc":"swiglu_skinny swiglu_small swiglu_wide_mc swiglu_wide swiglu_wide swiglu_wide swiglu_pp"; do
 	IFS=: read -r name want_elf want_man <<<"$ex"
 	if ! "$PLKC" "examples/$name.plk" -arch sm_90a -o "$tmp/$name.cubin" 2>"$tmp/err"; then
 		echo "$name: link failed:"; head -n 12 "$tmp/err"; fail=1; continue

@@ -100,7 +100,11 @@ expect "900x20000x2048" "$(run 900 20000 2048)" "variant gemm_wide of gemm_auto"
 expect "960x4096x4096" "$(run 960 4096 4096)" "variant gemm_wide of gemm_auto"
 expect "1000x20000x2048" "$(run 1000 20000 2048)" "variant gemm_pp_ef of gemm_auto"   # 104 of 128 rows in M
 expect "700x8192x4096" "$(run 700 8192 4096)" "variant gemm_pp_ef of gemm_auto"   # 6 tile rows: not timed
-expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_pp of gemm_auto" "launch gemm_pp grid 132"
+# past 8 tile rows, at most 80 rows of the last in M, 4 rounds of 128 x 256 tiles or more
+expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_wide of gemm_auto" "launch gemm_wide grid 132"   # 4.4 rounds
+expect "1500x128256x2048" "$(run 1500 128256 2048)" "variant gemm_pp of gemm_auto"   # 92 of 128 rows in M
+expect "4000x14336x4096" "$(run 4000 14336 4096)" "variant gemm_wide of gemm_auto"   # 32 of 128 rows in M
+expect "4224x14336x4096" "$(run 4224 14336 4096)" "variant gemm_pp of gemm_auto"   # M > 4096: not measured
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
@@ -165,6 +169,11 @@ expect "swiglu big H100" "$(CUBIN=gs run 16384 14336 4096 "${H100[@]}")" \
 expect "swiglu big H200" "$(CUBIN=gs run 16384 14336 4096)" "variant swiglu_pp of gemm_swiglu_auto" \
 	"launch swiglu_pp grid 132 1 1"
 expect "swiglu under 2^40 H100" "$(CUBIN=gs run 8192 14336 4096 "${H100[@]}")" "variant swiglu_pp of gemm_swiglu_auto"
+# a last tile row with at most 96 of its 128 rows in M, M > 256: the wide tiles
+expect "swiglu 900 rows" "$(CUBIN=gs run 900 14336 4096)" "variant swiglu_wide of gemm_swiglu_auto"   # 4 in M
+expect "swiglu 1500 rows" "$(CUBIN=gs run 1500 8192 4096)" "variant swiglu_wide of gemm_swiglu_auto"   # 92 in M
+expect "swiglu 1000 rows" "$(CUBIN=gs run 1000 14336 4096)" "variant swiglu_pp of gemm_swiglu_auto"   # 104 in M
+expect "swiglu 200 rows" "$(CUBIN=gs run 200 14336 4096)" "variant swiglu_pp of gemm_swiglu_auto"   # M <= 256
 expect "swiglu variants" "$(CUBIN=gs run 16 14336 4096 PLK_VARIANT=nope)" \
 	"its variants: swiglu_skinny, swiglu_small, swiglu_wide_mc, swiglu_wide, swiglu_pp"
 # forced there, swiglu_skinny is refused by its own `require N % 8 == 0`,
