@@ -42,8 +42,10 @@
  * slot, and a box wholly past M is neither loaded nor counted in the
  * stage's bytes. Why: the pingpong tiles' time grows with the rows of a
  * last tile row that lie past M (bench/results/2026-12-07-shape-suite-run19-h100.md),
- * and the TMA still fills those rows, with zeros; whether that fill is
- * the cost is what bench/configs.py's set a_boxes measures.
+ * and the TMA fills those rows with zeros, more slowly than it loads
+ * rows. But a box costs the TMA about as long whatever its rows, so the
+ * extra boxes cost more than they save except at a few shapes
+ * (bench/results/2026-12-07-a-boxes.md): no recipe sets it.
  * The rows not loaded hold whatever the slot last held, so the
  * accumulator's rows past M are undefined: a GEMM's row i depends on A's
  * row i alone, and every store clips at M.
