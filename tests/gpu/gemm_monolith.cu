@@ -203,14 +203,14 @@ PLK_CAT(plk_kernel_, CFG_NAME)(const __grid_constant__ CUtensorMap a_map,
 				int tm, tn;
 				plk_raster_grouped(t, tiles_m, tiles_n, CFG_GROUP, &tm, &tn);
 #if CFG_MAIN == 1
-				plk_tma_load_ab(0, &a_map, &b_map, K, &ab, nullptr, tm, tn, 0, KT);
+				plk_tma_load_ab(0, &a_map, &b_map, K, M, &ab, nullptr, tm, tn, 0, KT);
 #else
 				plk_cp_async_load_ab(0, a, b, M, nacc, K, &ab, tm, tn);
 #endif
 			}
 			/* flush: every entry once more with tile -1 */
 #if CFG_MAIN == 1
-			plk_tma_load_ab(0, &a_map, &b_map, K, &ab, nullptr, -1, -1, 0, 0);
+			plk_tma_load_ab(0, &a_map, &b_map, K, M, &ab, nullptr, -1, -1, 0, 0);
 #else
 			plk_cp_async_load_ab(0, a, b, M, nacc, K, &ab, -1, -1);
 #endif
