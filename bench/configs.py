@@ -1245,3 +1245,29 @@ SETS["a_boxes"] = [dict(GEMM_PP, name="pp_ef", kernel="gemm_pp_ef", shapes=A_BOX
      # for the one before to leave shared memory; CH = 128, half the passes
      dict(GEMM_PP, name="pp_ef_ch128", kernel="gemm_pp_ef", shapes=A_BOX_SHAPES,
           edit=[("CH = 64, TURN = 2, BHINT = 1\n", "CH = 128, TURN = 2, BHINT = 1\n")])]
+
+# A's rows past M skipped by the MMA too (a wgmma_mainloop cparam SKIPM,
+# tried as a working-tree patch and not kept: bench/results/2026-12-08-m-skip.md)
+# beside tma_load_ab's ABOXES = 2, against the 64 x 256 pingpong tiles
+# that gemm_auto now takes for 256 < M < 512 (gemm_s256: rows in steps of
+# 64), the 128 x 256 tiles and the pingpong 128 x 128 tiles, at last
+# tile rows of 4 to 116 rows in M and at whole ones; GEMM and SwiGLU.
+# bash bench/m_skip.sh link (build host), then run (GPU host).
+M_SKIP_SHAPES = [(260, 14336, 4096), (300, 14336, 4096), (320, 14336, 4096), (400, 14336, 4096),
+                 (450, 14336, 4096), (300, 4096, 4096), (300, 6144, 4096), (300, 128256, 2048),
+                 (897, 20000, 2048), (960, 20000, 2048), (900, 128256, 2048), (4000, 14336, 4096),
+                 (1100, 904, 520), (4096, 4096, 4096)]
+SWIGLU_M_SKIP_SHAPES = [(260, 14336, 4096), (300, 14336, 4096), (320, 14336, 4096), (400, 14336, 4096),
+                        (900, 14336, 4096), (4000, 14336, 4096)]
+PP_EF = "CH = 64, TURN = 2, BHINT = 1\n"
+SWIGLU_AUTO = dict(recipe="examples/gemm_swiglu_auto.plk", arch="sm_90a", kind="swiglu", shapes=SWIGLU_M_SKIP_SHAPES)
+SETS["m_skip"] = [
+    dict(GEMM_PP, name="pp_ef", kernel="gemm_pp_ef", shapes=M_SKIP_SHAPES),
+    dict(GEMM_PP, name="pp_ef_a2", kernel="gemm_pp_ef", shapes=M_SKIP_SHAPES,
+         edit=[(PP_EF, PP_EF[:-1] + ", ABOXES = 2\n")]),
+    dict(GEMM_PP, name="wide", kernel="gemm_wide", shapes=M_SKIP_SHAPES),
+    dict(GEMM_PP, name="s256", kernel="gemm_s256", shapes=M_SKIP_SHAPES),
+    dict(SWIGLU_AUTO, name="swiglu_pp", kernel="swiglu_pp"),
+    dict(SWIGLU_AUTO, name="swiglu_wide", kernel="swiglu_wide"),
+    dict(SWIGLU_AUTO, name="swiglu_small", kernel="swiglu_small"),
+]

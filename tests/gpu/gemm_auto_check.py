@@ -156,7 +156,8 @@ AUTO = {"gemm_auto": [(33, 4096, 4096), (128, 4096, 4096), (1000, 3000, 1000), (
                       (8192, 16384, 8192),    # gemm_big under 4 TB/s (an H100), gemm_pp above
                       (3000, 3000, 3008),     # gemm_n192 over several waves: 3 rounds against 5
                       (1000, 128256, 2048),   # a partial last tile row: the pairs (gemm_wide_mc) over 7+ rounds,
-                      (900, 20000, 2048)],    # else gemm_wide at 8 tile rows
+                      (900, 20000, 2048),     # else gemm_wide at 8 tile rows
+                      (300, 14336, 4096)],    # 2 to 4 tile rows, the last partial: gemm_s256
         "gemm_swiglu_auto": [(16, 14336, 4096), (33, 4096, 4096), (128, 4096, 4096), (1000, 1504, 1000), (8192, 8192, 4096),
                              (16384, 14336, 4096)]}   # swiglu_wide's second branch under 4 TB/s, swiglu_pp above
 ONLY = set(filter(None, os.environ.get("PLK_CHECK_VARIANTS", "").split(",")))

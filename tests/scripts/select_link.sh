@@ -39,7 +39,7 @@ PY
 # gemm_swiglu_auto's swiglu_wide)
 variants() { python3 -c 'import json,sys; print(" ".join(v["name"] for v in json.load(open(sys.argv[1]))["variants"]))' "$1"; }
 
-for ex in gemm_auto:"gemm_big gemm_n192 gemm_n192_mc gemm_n200_q4 gemm_n224 gemm_n96 gemm_odd gemm_pp gemm_pp_ef gemm_s64 gemm_skinny gemm_small gemm_small_sk gemm_wide gemm_wide_mc":"gemm_skinny gemm_odd gemm_small_sk gemm_s64 gemm_small gemm_n96 gemm_n200_q4 gemm_n192_mc gemm_wide_mc gemm_n192 gemm_n224 gemm_wide gemm_wide gemm_big gemm_n192 gemm_wide_mc gemm_wide gemm_pp_ef gemm_wide gemm_pp" \
+for ex in gemm_auto:"gemm_big gemm_n192 gemm_n192_mc gemm_n200_q4 gemm_n224 gemm_n96 gemm_odd gemm_pp gemm_pp_ef gemm_s256 gemm_s64 gemm_skinny gemm_small gemm_small_sk gemm_wide gemm_wide_mc":"gemm_skinny gemm_odd gemm_small_sk gemm_s64 gemm_small gemm_s256 gemm_n96 gemm_n200_q4 gemm_n192_mc gemm_wide_mc gemm_n192 gemm_n224 gemm_wide gemm_wide gemm_big gemm_n192 gemm_wide_mc gemm_wide gemm_pp_ef gemm_wide gemm_pp" \
           gemm_swiglu_auto:"swiglu_pp swiglu_skinny swiglu_small swiglu_wide swiglu_wide_mc":"swiglu_skinny swiglu_small swiglu_wide_mc swiglu_wide swiglu_wide swiglu_wide swiglu_pp"; do
 	IFS=: read -r name want_elf want_man <<<"$ex"
 	if ! "$PLKC" "examples/$name.plk" -arch sm_90a -o "$tmp/$name.cubin" 2>"$tmp/err"; then
@@ -54,22 +54,22 @@ done
 # each specialization's entry renamed in the linked PTX, the glue calling it
 "$PLKC" examples/gemm_auto.plk -arch sm_90a --emit=ptx -o "$tmp/ga.ptx" 2>"$tmp/err" || { cat "$tmp/err"; fail=1; }
 n=$(grep -cE '^\.weak \.func plk_(tma_load_ab|wgmma_mainloop|store_bf16_tma|store_bf16_tma_rows)__[0-9a-f]{8}\(' "$tmp/ga.ptx")
-# the mainloop at 11 specializations (64 x 16 skinny, 64 x 64, 64 x 128,
-# 128 x 128 twice, 128 x 96, 128 x 192, 128 x 224, 128 x 256, 128 x 192
-# and 128 x 256 multicast in pairs, 128 x 200 in fours), the loader at
+# the mainloop at 12 specializations (64 x 16 skinny, 64 x 64, 64 x 128,
+# 64 x 256, 128 x 128 twice, 128 x 96, 128 x 192, 128 x 224, 128 x 256,
+# 128 x 192 and 128 x 256 multicast in pairs, 128 x 200 in fours), the loader at
 # those and two more (the pingpong 128 x 128 tiles and the 128 x 256
-# ones, each with and without B's L2 hint), the TMA store at 5 (not the
+# ones, each with and without B's L2 hint), the TMA store at 6 (not the
 # skinny's or the odd one's: they store from registers; the multicast
 # ones' are those of their tiles without), the TMA store of CH-column
 # boxes at 3 (128 x 96, 128 x 224, 128 x 200)
-[ "$n" -eq 32 ] || { echo "gemm_auto: $n renamed entries in the PTX, not 32 (11 + 13 specializations + 5 + 3)"; fail=1; }
+[ "$n" -eq 35 ] || { echo "gemm_auto: $n renamed entries in the PTX, not 35 (12 + 14 specializations + 6 + 3)"; fail=1; }
 grep -q '^\.weak \.func plk_tma_load_ab(' "$tmp/ga.ptx" && { echo "gemm_auto: a plain entry left"; fail=1; }
-# the loader's L2 hints (AHINT, BHINT) in the specializations of the eight
+# the loader's L2 hints (AHINT, BHINT) in the specializations of the nine
 # variants whose weights are marked evict_first (skinny, small and small_sk,
-# s64, n96, n192, n224, wide, pp_ef), in none of the other five
+# s64, s256, n96, n192, n224, wide, pp_ef), in none of the other five
 h=$(awk '/^\.(weak|visible) \.(func|entry)/ { f = /plk_tma_load_ab__/; if (f) n++ }
          /L2::cache_hint/ && f && !seen[n]++ { h++ } END { print n + 0, h + 0 }' "$tmp/ga.ptx")
-[ "$h" = "13 8" ] || { echo "gemm_auto: loader specializations, those with L2 hints: $h, not 13 8"; fail=1; }
+[ "$h" = "14 9" ] || { echo "gemm_auto: loader specializations, those with L2 hints: $h, not 14 9"; fail=1; }
 
 # two variants of the same components and constants (raster only differs):
 # each object once, the entries keep their names
@@ -77,7 +77,7 @@ sed -e 's/^kernel gemm_wide(/kernel gemm_r4(/' -e '/^kernel gemm_pp(/,/^}/d' -e 
     -e '/^kernel gemm_small_sk(/,/^}/d' -e '/^kernel gemm_skinny(/,/^}/d' -e '/^kernel gemm_odd(/,/^}/d' \
     -e '/^kernel gemm_n96(/,/^}/d' -e '/^kernel gemm_s64(/,/^}/d' -e '/^kernel gemm_wide_mc(/,/^}/d' \
     -e '/^kernel gemm_n192(/,/^}/d' -e '/^kernel gemm_n192_mc(/,/^}/d' -e '/^kernel gemm_n224(/,/^}/d' \
-    -e '/^kernel gemm_big(/,/^}/d' -e '/^kernel gemm_n200_q4(/,/^}/d' \
+    -e '/^kernel gemm_big(/,/^}/d' -e '/^kernel gemm_n200_q4(/,/^}/d' -e '/^kernel gemm_s256(/,/^}/d' \
     -e 's/raster grouped(8)/raster grouped(4)/' -e '/^select/,$d' -e 's,"\.\./components,"'"$PWD"'/components,' \
     examples/gemm_auto.plk >"$tmp/same.plk"
 sed -n '/^kernel gemm_wide(/,/^}/p' examples/gemm_auto.plk >>"$tmp/same.plk"
@@ -100,15 +100,15 @@ fi
 # a shipped object (use object, no declaration beside it) serves the
 # constants it was built for only (gemm_wide's: the defaults and B's L2
 # hint; gemm_big too, which sets no hint and so takes the object's
-# default): the thirteen variants that need others are refused at their
+# default): the fourteen variants that need others are refused at their
 # instances (E0214), once each
 if "$PLKC" -c components/hopper/tma_load_ab.plk -D BHINT=1 -arch sm_90a -o "$tmp/load.o" 2>"$tmp/err"; then
 	sed -e 's,^use "../components/hopper/tma_load_ab.plk",use object "'"$tmp"'/load.o",' \
 	    -e 's,"\.\./components,"'"$PWD"'/components,' examples/gemm_auto.plk >"$tmp/obj.plk"
 	"$PLKC" "$tmp/obj.plk" -arch sm_90a -o "$tmp/obj.cubin" 2>"$tmp/err"
 	rc=$?
-	[ $rc -eq 1 ] && [ "$(grep -c '^error\[E0214\]' "$tmp/err")" -eq 13 ] ||
-		{ echo "shipped object: exit $rc, not thirteen E0214:"; head -n 12 "$tmp/err"; fail=1; }
+	[ $rc -eq 1 ] && [ "$(grep -c '^error\[E0214\]' "$tmp/err")" -eq 14 ] ||
+		{ echo "shipped object: exit $rc, not fourteen E0214:"; head -n 12 "$tmp/err"; fail=1; }
 else
 	echo "plkc -c tma_load_ab failed:"; head -n 5 "$tmp/err"; fail=1
 fi

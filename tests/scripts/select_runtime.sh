@@ -105,6 +105,17 @@ expect "1025x16384x4096" "$(run 1025 16384 4096)" "variant gemm_wide of gemm_aut
 expect "1500x128256x2048" "$(run 1500 128256 2048)" "variant gemm_pp of gemm_auto"   # 92 of 128 rows in M
 expect "4000x14336x4096" "$(run 4000 14336 4096)" "variant gemm_wide of gemm_auto"   # 32 of 128 rows in M
 expect "4224x14336x4096" "$(run 4224 14336 4096)" "variant gemm_pp of gemm_auto"   # M > 4096: not measured
+# 256 < M < 512, the last 128-row tile row partial, K % 64 = 0: 64 x 256
+# tiles (300 x 14336: 5 x 56 of them); not at whole tile rows (384), at M
+# = 256 or 512, nor at K % 64 != 0; ahead of the 128 x 96 tiles' wave
+# (300 x 4096: 5 x 16 tiles, where gemm_n96 took 3 x 43)
+expect "300x14336x4096" "$(run 300 14336 4096)" "variant gemm_s256 of gemm_auto" "launch gemm_s256 grid 132 1 1 block 384"
+expect "300x4096x4096" "$(run 300 4096 4096)" "variant gemm_s256 of gemm_auto" "launch gemm_s256 grid 80 1 1"
+expect "257x14336x4096" "$(run 257 14336 4096)" "variant gemm_s256 of gemm_auto"
+expect "511x14336x4096" "$(run 511 14336 4096)" "variant gemm_s256 of gemm_auto"
+expect "384x14336x4096" "$(run 384 14336 4096)" "variant gemm_pp_ef of gemm_auto"
+expect "512x14336x4096" "$(run 512 14336 4096)" "variant gemm_pp_ef of gemm_auto"
+expect "300x14336x4104" "$(run 300 14336 4104)" "variant gemm_wide_mc of gemm_auto"
 # 256 x 14336: 128 tiles of 128 x 224 (75 x 2 of 128 x 192 would not fit)
 expect "256x14336" "$(run 256 14336 4096)" "variant gemm_n224 of gemm_auto" "launch gemm_n224 grid 128 1 1 block 384"
 # 1200 x 3000: 10 x 16 tiles of 128 x 192 would not fit either, 10 x 12 of 128 x 256 do
@@ -184,7 +195,7 @@ expect "swiglu forced N=4100" "$(CUBIN=gs run 16 4100 4096 PLK_VARIANT=swiglu_sk
 # forced
 expect "PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_wide)" "variant gemm_wide" "launch gemm_wide grid 16 1 1"
 expect "unknown PLK_VARIANT" "$(run 128 4096 4096 PLK_VARIANT=gemm_nope)" \
-	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_n96, gemm_n200_q4, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_big, gemm_pp_ef, gemm_pp'
+	'gemm_auto has no variant "gemm_nope" (PLK_VARIANT or plk_force_variant); its variants: gemm_skinny, gemm_odd, gemm_small_sk, gemm_s64, gemm_small, gemm_s256, gemm_n96, gemm_n200_q4, gemm_n192_mc, gemm_wide_mc, gemm_n192, gemm_n224, gemm_wide, gemm_big, gemm_pp_ef, gemm_pp'
 # growing the workspace inside a stream capture is refused by name (cuMemAlloc
 # cannot be captured), and nothing is launched
 cap=$(MOCK_CUDA_CAPTURING=1 MOCK_CUDA_LOG="$W/caplog" "$out/rt/plk-run" "$W/ga.cubin" --dim M=33 --dim N=4096 \
@@ -200,7 +211,8 @@ sys.path[:0] = ["tests/runtime/fake_torch", "python"]
 import pipelink, torch
 W = sys.argv[1]
 k = pipelink.load(os.path.join(W, "ga.cubin"))
-assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_n96", "gemm_n200_q4",
+assert k.variants == ("gemm_skinny", "gemm_odd", "gemm_small_sk", "gemm_s64", "gemm_small", "gemm_s256", "gemm_n96",
+                      "gemm_n200_q4",
                       "gemm_n192_mc", "gemm_wide_mc", "gemm_n192", "gemm_n224", "gemm_wide", "gemm_big", "gemm_pp_ef", "gemm_pp"), k.variants
 assert k.dram_gbps == 4916, k.dram_gbps
 bf = torch.bfloat16
@@ -222,6 +234,7 @@ assert call(4096, 4095, 4096) == "gemm_odd"
 assert call(4096, 4096, 4096) == "gemm_wide"
 assert call(2048, 2048, 2048) == "gemm_pp"
 assert call(1000, 14336, 4096) == "gemm_pp_ef"
+assert call(300, 14336, 4096) == "gemm_s256"
 k.force_variant("gemm_wide")
 assert call(128, 4096, 4096) == "gemm_wide"
 k.force_variant(None)

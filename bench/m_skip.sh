@@ -1,0 +1,34 @@
+#!/bin/bash
+# Partial last tile rows at 256 < M < 512: bench/configs.py's set m_skip
+# (the pingpong 128 x 128 tiles with A in one box and in two, the
+# 128 x 256 tiles, gemm_auto's 64 x 256 pingpong tiles gemm_s256, and
+# SwiGLU's three), each configuration against its monolith and cuBLAS
+# (or cuBLAS + a compiled SwiGLU), each kernel checked against the fp32
+# reference on a NaN-poisoned output before it is timed; and
+# compute-sanitizer on gemm_s256 at a shape whose last tile row holds 44
+# rows and whose K is no whole tiles. Two halves:
+#
+#   bash bench/m_skip.sh link      # build host: the set into .carry/ms
+#   bash bench/m_skip.sh run       # GPU host: runtime, sanitizers, benchmark
+cd "$(dirname "$0")/.." || exit 1
+D=.carry/ms
+if [ "$1" = link ]; then
+	exec python3 bench/prepare.py --set m_skip --out "$D" --repeat 1
+fi
+[ "$1" = run ] || { echo "usage: bash bench/m_skip.sh link|run"; exit 2; }
+[ -f "$D/s256.cubin" ] || { echo "no $D/s256.cubin: run 'bash bench/m_skip.sh link' on the build host"; exit 1; }
+make -s -C runtime all || exit 1
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+mkdir -p build || exit 1
+rc=0
+for t in memcheck racecheck synccheck; do
+	PLK_MAX_BLOCKS=4 compute-sanitizer --tool $t --error-exitcode 9 build/runtime/plk-run "$D/s256.cubin" \
+		--manifest "$D/s256.manifest.json" --dim M=300 --dim N=904 --dim K=520 --check --iters 1 --warmup 0 \
+		>build/m_skip_$t.txt 2>&1
+	r=$?
+	echo "s256 $t: exit $r, $(grep -m1 'ERROR SUMMARY' build/m_skip_$t.txt)"
+	[ $r = 0 ] || { tail -20 build/m_skip_$t.txt; rc=1; }
+done
+# 0.3 s of each kernel a row: 74 rows, about 2 minutes on an H100
+python3 bench/linked_bench.py --dir "$D" --min-s 0.3 ${OUT:+--out "$OUT/m_skip.md"} || rc=1
+exit $rc
