@@ -23,14 +23,8 @@ mkdir -p build || exit 1
 nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu || exit 1
 build/tma_rows 4000 oob || exit 1
 rc=0
-for t in memcheck racecheck synccheck; do   # 1100 = 8 tile rows + 76: 5 of 8 boxes of the last loaded
-	PLK_MAX_BLOCKS=4 compute-sanitizer --tool $t --error-exitcode 9 build/runtime/plk-run "$D/pp_ef_a8.cubin" \
-		--manifest "$D/pp_ef_a8.manifest.json" --dim M=1100 --dim N=904 --dim K=520 --check --iters 1 --warmup 0 \
-		>build/a_boxes_$t.txt 2>&1
-	r=$?
-	echo "pp_ef_a8 $t: exit $r, $(grep -m1 'ERROR SUMMARY' build/a_boxes_$t.txt)"
-	[ $r = 0 ] || { tail -20 build/a_boxes_$t.txt; rc=1; }
-done
+# 1100 = 8 tile rows + 76: 5 of 8 boxes of the last loaded
+bash bench/sanitize.sh "$D/pp_ef_a8.cubin" M=1100 N=904 K=520 || rc=1
 # 0.3 s of each kernel a row: 13 shapes x 8 configurations in about 3 minutes
 python3 bench/linked_bench.py --dir "$D" --min-s 0.3 ${OUT:+--out "$OUT/a_boxes.md"} || rc=1
 exit $rc

@@ -19,16 +19,8 @@ fi
 [ -f "$D/s256.cubin" ] || { echo "no $D/s256.cubin: run 'bash bench/m_skip.sh link' on the build host"; exit 1; }
 make -s -C runtime all || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-mkdir -p build || exit 1
 rc=0
-for t in memcheck racecheck synccheck; do
-	PLK_MAX_BLOCKS=4 compute-sanitizer --tool $t --error-exitcode 9 build/runtime/plk-run "$D/s256.cubin" \
-		--manifest "$D/s256.manifest.json" --dim M=300 --dim N=904 --dim K=520 --check --iters 1 --warmup 0 \
-		>build/m_skip_$t.txt 2>&1
-	r=$?
-	echo "s256 $t: exit $r, $(grep -m1 'ERROR SUMMARY' build/m_skip_$t.txt)"
-	[ $r = 0 ] || { tail -20 build/m_skip_$t.txt; rc=1; }
-done
+bash bench/sanitize.sh "$D/s256.cubin" M=300 N=904 K=520 || rc=1
 # 0.3 s of each kernel a row: 74 rows, about 2 minutes on an H100
 python3 bench/linked_bench.py --dir "$D" --min-s 0.3 ${OUT:+--out "$OUT/m_skip.md"} || rc=1
 exit $rc
