@@ -172,6 +172,9 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(int(datetime.datetime.now().timestamp()))
     rows, diffs, aas, fails = [], [], [], 0
+    head = ["| config | M x N x K | rel err linked / monolith | linked ms | monolith ms | linked vs mono "
+            "| linked vs linked (A/A) | linked TFLOP/s | baseline ms | baseline / linked |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for cfg in cfgs:
         if not cfg.get("mono"):   # a select (bench/prepare.py): no monolith to time it beside
             print("%s: a select, no monolith; bench/shape_suite.py times it" % cfg["name"], flush=True)
@@ -209,13 +212,11 @@ def main():
                 t_b, t_b / t_l)
             print(row, " (baseline err %.1e)" % eb, flush=True)
             rows.append(row)
+            keep(args.out, "\n".join(head + rows))
             del bind, out, ref
             torch.cuda.empty_cache()
         linked.close()
         mono.close()
-    head = ["| config | M x N x K | rel err linked / monolith | linked ms | monolith ms | linked vs mono "
-            "| linked vs linked (A/A) | linked TFLOP/s | baseline ms | baseline / linked |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
     summary = ("linked vs monolithic over %d configurations: median |diff| %.2f%%, max %.2f%%; "
                "the same linked kernel timed twice (A/A): median |diff| %.2f%%, max %.2f%%"
                % (len(diffs), statistics.median(diffs), max(diffs), statistics.median(aas), max(aas)))
@@ -224,6 +225,16 @@ def main():
     print()
     print(text)
     return finish(text, args.out, fails)
+
+
+def keep(out, text):
+    """Writes the rows timed so far to `out` (if given), marked partial,
+    so that a run a time limit stops leaves them; finish() writes the
+    whole table over it. Written beside and renamed: never half a file."""
+    if out:
+        with open(out + ".part", "w") as f:
+            f.write(text + "\n\n(partial: the rows timed before the run stopped)\n")
+        os.replace(out + ".part", out)
 
 
 def finish(text, out, fails):

@@ -33,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 import plkrt  # noqa: E402
-from linked_bench import TOL, bench, cold, finish, problem, rel_err  # noqa: E402
+from linked_bench import TOL, bench, cold, finish, keep, problem, rel_err  # noqa: E402
 from smi import Sampler, summary as clock_summary  # noqa: E402
 
 # the SwiGLU baseline compiles once a shape (dynamic=False): past dynamo's
@@ -158,6 +158,7 @@ def main():
                                                                 best[1], best[0], clock_summary(clock))
             print(row, flush=True)
             rows.append(row)
+            keep(args.out, "\n".join(text + ["\n".join(head + rows)]))
             del bind, out, ref, base, runs
             torch.cuda.empty_cache()
         # each configuration as linked (a select: its rule's picks), then
