@@ -6,14 +6,10 @@
 # causal.plk carries its `out hook`s in the contract, and a recipe that
 # takes it by `use object` checks (the same graph) and links like the
 # one that uses the .plk.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
+. "$(dirname "$0")/common.bash"
 CUDA=${CUDA_HOME:-/usr/local/cuda}
 NVCC=$CUDA/bin/nvcc
 [ -x "$NVCC" ] || NVCC=$(command -v nvcc) || { echo "skip: no nvcc"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 for ex in examples/attn_*.plk; do
 	# attn_ring calls NVSHMEM (a comm stage): its monolith needs NVSHMEM's

@@ -5,18 +5,14 @@
 # written atomically, and what killed runs left is cleaned up; an entry
 # that is a device is refused at once, not read. The tests have a cache of
 # their own (tests/run.sh), never the user's.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "skip: no nvcc"; exit 77; }
+. "$(dirname "$0")/common.bash"
+need_nvcc
 command -v objcopy >/dev/null 2>&1 || { echo "skip: no objcopy"; exit 77; }
 fail() { echo "cache: $*"; exit 1; }
 case ${PLKC_CACHE:-} in
 "$PWD"/build/*) ;;
 *) fail "tests/run.sh must give the tests a cache of their own under build/, not PLKC_CACHE=${PLKC_CACHE:-(unset)}" ;;
 esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export PLKC_CACHE="$tmp/cache"
 mkdir -p "$tmp/tree/examples"
 cp -r components "$tmp/tree/"

@@ -9,13 +9,9 @@
 # with its code written three ways, or one that has no page; --warn-spills;
 # an unknown arch (E0602); nothing to build (E0604); a copied plkc
 # without its data (E0611).
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "no nvcc"; exit 77; }
+. "$(dirname "$0")/common.bash"
+need_nvcc
 ROOT=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 has() { local o=$1; shift; for f in "$@"; do printf '%s' "$o" | grep -qF -- "$f" || { fail "lacks '$f' in: $o"; return 1; }; done; }

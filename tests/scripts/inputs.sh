@@ -9,11 +9,7 @@
 #     written together or not at all, the old ones kept on a failure
 #   - a path too long says so (not an old errno); fatbinary's output goes
 #     into the diagnostic, not onto plkc's stdout (the binary with -o -)
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
 fail() { echo "inputs: $*"; exit 1; }
 expect() {   # CODE WHAT CMD...: exit 1 with error[CODE], within 20 seconds
 	local code=$1 what=$2

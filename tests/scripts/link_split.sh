@@ -3,12 +3,8 @@
 # same SASS as one thread (a select of several kernels, a megakernel) and
 # the same manifest; a count outside 1..1024, or none, is a usage error.
 # Exit 0 pass, 1 fail, 77 skip.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "skip: no nvcc"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
+need_nvcc
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 NVD=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from sass_loops import find_nvdisasm

@@ -3,13 +3,9 @@
 # --emit=contract prints the contract back; building again from that text
 # gives an object with the same content hash; damaged and foreign files get
 # their own errors.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "no nvcc"; exit 77; }
+. "$(dirname "$0")/common.bash"
+need_nvcc
 command -v objcopy >/dev/null 2>&1 || { echo "no objcopy"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail() { echo "object_cli: $*"; exit 1; }
 
 "$PLKC" -c tests/objects/add.plk -arch sm_90a -o "$tmp/add.o" || fail "plkc -c failed"

@@ -7,12 +7,8 @@
 # nvcc's log past a mebibyte shows its end; and a link for two arches
 # builds both arches' objects in one pass.
 # Exit 0 pass, 1 fail, 77 skip.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "no nvcc"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
+need_nvcc
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 G=examples/gemm.plk     # three components: tma_load_ab, wgmma_mainloop, store_bf16_tma

@@ -7,13 +7,9 @@
 # empty). Two builds of one source give one digest. An object serves
 # its own constants only (E0214; -D builds others); its digest binds its contract to its code (E0215); an object
 # beside its declaration without the source stands for it.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] || { echo "skip: no nvcc"; exit 77; }
+. "$(dirname "$0")/common.bash"
+need_nvcc
 command -v objcopy >/dev/null 2>&1 || { echo "skip: no objcopy"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail() { echo "object_ship: $*"; exit 1; }
 repo=$PWD
 comps="tma_load_ab wgmma_mainloop store_bf16_tma"

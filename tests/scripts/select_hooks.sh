@@ -7,11 +7,7 @@
 # (the link itself fails on a symbol defined twice or called unrenamed).
 # On the GPU both variants run correct and memcheck-clean:
 # tests/gpu/select_hooks_output.txt.
-B=${1:-build}
-PLKC=${PLKC:-$PWD/$B/plkc}
-[ -x "$PLKC" ] || { echo "no $PLKC"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.bash"
 fail=0
 "$PLKC" tests/scripts/select_hooks.plk -arch sm_90a -v -o "$tmp/s.cubin" >"$tmp/log" 2>&1 ||
 	{ echo "the link failed:"; grep -v "^time" "$tmp/log" | head -n 20; exit 1; }
