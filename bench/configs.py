@@ -1246,12 +1246,12 @@ SETS["a_boxes"] = [dict(GEMM_PP, name="pp_ef", kernel="gemm_pp_ef", shapes=A_BOX
      dict(GEMM_PP, name="pp_ef_ch128", kernel="gemm_pp_ef", shapes=A_BOX_SHAPES,
           edit=[("CH = 64, TURN = 2, BHINT = 1\n", "CH = 128, TURN = 2, BHINT = 1\n")])]
 
-# A's rows past M skipped by the MMA too (a wgmma_mainloop cparam SKIPM,
-# tried as a working-tree patch and not kept: bench/results/2026-12-08-m-skip.md)
-# beside tma_load_ab's ABOXES = 2, against the 64 x 256 pingpong tiles
-# that gemm_auto now takes for 256 < M < 512 (gemm_s256: rows in steps of
-# 64), the 128 x 256 tiles and the pingpong 128 x 128 tiles, at last
-# tile rows of 4 to 116 rows in M and at whole ones; GEMM and SwiGLU.
+# Partial last tile rows at 256 < M < 512 (bench/results/2026-12-08-m-skip.md):
+# the 64 x 256 pingpong tiles that gemm_auto now takes there (gemm_s256:
+# rows in steps of 64), the 128 x 256 tiles and the pingpong 128 x 128
+# tiles with A in one box and in two, at last tile rows of 4 to 116 rows
+# in M and at whole ones; GEMM and SwiGLU. (That file's call also timed
+# an MMA that skipped A's rows past M: a patch, not kept.)
 # bash bench/m_skip.sh link (build host), then run (GPU host).
 M_SKIP_SHAPES = [(260, 14336, 4096), (300, 14336, 4096), (320, 14336, 4096), (400, 14336, 4096),
                  (450, 14336, 4096), (300, 4096, 4096), (300, 6144, 4096), (300, 128256, 2048),
