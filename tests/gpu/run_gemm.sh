@@ -23,10 +23,8 @@ echo "== build"
 pids=()
 while read -r n m e bm bn bk wg st g ch; do
 	[ -z "$n" ] && continue
-	nvcc -c -O3 -Xcompiler -fPIC $ARCH -Xptxas -v -Istdlib -I"$INC" \
-		-DCFG_NAME=$n -DCFG_MAIN=$m -DCFG_EPI=$e -DCFG_BM=$bm -DCFG_BN=$bn -DCFG_BK=$bk \
-		-DCFG_WG=$wg -DCFG_STAGES=$st -DCFG_GROUP=$g -DCFG_CH=$ch \
-		tests/gpu/gemm_monolith.cu -o "$B/$n.o" > "$B/$n.build.log" 2>&1 &
+	tests/gpu/monolith_cc.sh "$INC" "$B/$n.o" $n $m $e $bm $bn $bk $wg $st $g $ch -Xcompiler -fPIC -Xptxas -v \
+		> "$B/$n.build.log" 2>&1 &
 	pids+=($!)
 done < <(grep -v '^#' tests/gpu/configs.txt)
 fail=0
