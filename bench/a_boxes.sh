@@ -11,14 +11,8 @@
 #   bash bench/a_boxes.sh link      # build host: the set into .carry/ab
 #   bash bench/a_boxes.sh run       # GPU host: runtime, probe, sanitizers, benchmark
 cd "$(dirname "$0")/.." || exit 1
-D=.carry/ab
-if [ "$1" = link ]; then
-	exec python3 bench/prepare.py --set a_boxes --out "$D" --repeat 1
-fi
-[ "$1" = run ] || { echo "usage: bash bench/a_boxes.sh link|run"; exit 2; }
-[ -f "$D/pp_ef_a8.cubin" ] || { echo "no $D/pp_ef_a8.cubin: run 'bash bench/a_boxes.sh link' on the build host"; exit 1; }
-make -s -C runtime all || exit 1
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+SET=a_boxes D=.carry/ab MARK=pp_ef_a8.cubin
+. bench/set_halves.bash "$1"
 mkdir -p build || exit 1
 nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build/tma_rows bench/probes/tma_rows.cu || exit 1
 build/tma_rows 4000 oob || exit 1

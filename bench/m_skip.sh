@@ -11,14 +11,8 @@
 #   bash bench/m_skip.sh link      # build host: the set into .carry/ms
 #   bash bench/m_skip.sh run       # GPU host: runtime, sanitizers, benchmark
 cd "$(dirname "$0")/.." || exit 1
-D=.carry/ms
-if [ "$1" = link ]; then
-	exec python3 bench/prepare.py --set m_skip --out "$D" --repeat 1
-fi
-[ "$1" = run ] || { echo "usage: bash bench/m_skip.sh link|run"; exit 2; }
-[ -f "$D/s256.cubin" ] || { echo "no $D/s256.cubin: run 'bash bench/m_skip.sh link' on the build host"; exit 1; }
-make -s -C runtime all || exit 1
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+SET=m_skip D=.carry/ms MARK=s256.cubin
+. bench/set_halves.bash "$1"
 rc=0
 bash bench/sanitize.sh "$D/s256.cubin" M=300 N=904 K=520 || rc=1
 # 0.3 s of each kernel a row: 74 rows, about 2 minutes on an H100
